@@ -1,0 +1,8 @@
+//! twilight-pbem: Twilight Struggle by email.
+//!
+//! A complete rules engine ([`engine`]) over static game data ([`data`]), a sealed append-only
+//! move log, and the play-by-email loop around them.
+
+#![warn(missing_docs)]
+
+pub mod data;
