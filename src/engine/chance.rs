@@ -1,0 +1,176 @@
+//! Chance as an input: die rolls, shuffles and random cards come from a [`Chance`] source
+//! (design §3, "Chance is an input"). The moderator's source derives them from the sealed seed,
+//! a public replay reads them from the log, a recorded game takes them from its record; the
+//! engine code is the same in all three.
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::data::{Card, Side};
+
+/// What the engine needs decided by chance.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChanceRequest<'a> {
+    /// One six-sided die.
+    Die,
+    /// An order for these cards (the new draw deck, top last).
+    Shuffle(&'a [Card]),
+    /// A card at random from `side`'s hand: `known` are the cards known to be there;
+    /// `unknown` how many more it holds (public information only).
+    HandCard {
+        /// Whose hand.
+        side: Side,
+        /// The cards known to be in it (in full information, the whole hand, sorted).
+        known: &'a [Card],
+        /// Cards of unknown identity in it.
+        unknown: u8,
+    },
+    /// The top card of the draw deck, revealed (public information only; in full
+    /// information the engine reads the ordered deck).
+    RevealDraw,
+}
+
+/// What chance decided. This is what the log records in the clear.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChanceOutcome {
+    /// A die roll, 1–6.
+    Die(u8),
+    /// A deck order, top last.
+    Order(Vec<Card>),
+    /// A card (chosen at random from a hand, or drawn and revealed).
+    Card(Card),
+}
+
+/// Errors a chance source can report.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ChanceError {
+    /// A recorded source has no more outcomes; the caller must supply one.
+    #[error("no recorded chance outcome for {0}")]
+    Missing(String),
+    /// A recorded outcome does not fit the request.
+    #[error("recorded chance outcome {found:?} does not fit {wanted}")]
+    Mismatch {
+        /// What was asked.
+        wanted: String,
+        /// What the record held.
+        found: ChanceOutcome,
+    },
+}
+
+/// A source of chance outcomes.
+pub trait Chance {
+    /// Decides `request`. Errors when a recorded source has nothing that fits.
+    fn decide(&mut self, request: &ChanceRequest<'_>) -> Result<ChanceOutcome, ChanceError>;
+}
+
+/// A deterministic source for tests, self-play and benchmarks: SHA-256 in counter mode over a
+/// 64-bit seed, with rejection sampling. (The sealed log uses the derivations of
+/// `schemas/FAIRNESS.md` instead.)
+#[derive(Debug, Clone)]
+pub struct SeededChance {
+    seed: u64,
+    counter: u64,
+}
+
+impl SeededChance {
+    /// A source for `seed`.
+    pub fn new(seed: u64) -> Self {
+        SeededChance { seed, counter: 0 }
+    }
+
+    /// A uniform integer in `0..n` (n ≥ 1).
+    pub fn below(&mut self, n: u32) -> u32 {
+        let limit = u32::MAX - (u32::MAX % n);
+        loop {
+            let mut h = Sha256::new();
+            h.update(b"twilight-selfplay v1\0");
+            h.update(self.seed.to_be_bytes());
+            h.update(self.counter.to_be_bytes());
+            self.counter += 1;
+            let d = h.finalize();
+            for chunk in d.chunks_exact(4) {
+                let v = u32::from_be_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+                if v < limit {
+                    return v % n;
+                }
+            }
+        }
+    }
+}
+
+impl Chance for SeededChance {
+    fn decide(&mut self, request: &ChanceRequest<'_>) -> Result<ChanceOutcome, ChanceError> {
+        Ok(match request {
+            ChanceRequest::Die => ChanceOutcome::Die(self.below(6) as u8 + 1),
+            ChanceRequest::Shuffle(cards) => {
+                let mut v = cards.to_vec();
+                for i in (1..v.len()).rev() {
+                    let j = self.below(i as u32 + 1) as usize;
+                    v.swap(i, j);
+                }
+                ChanceOutcome::Order(v)
+            }
+            ChanceRequest::HandCard { known, unknown, .. } => {
+                if *unknown > 0 || known.is_empty() {
+                    return Err(ChanceError::Missing(
+                        "a random card from a hidden hand".into(),
+                    ));
+                }
+                ChanceOutcome::Card(known[self.below(known.len() as u32) as usize])
+            }
+            ChanceRequest::RevealDraw => {
+                return Err(ChanceError::Missing(
+                    "a revealed draw in public information".into(),
+                ))
+            }
+        })
+    }
+}
+
+/// A source that hands out recorded outcomes in order (public replay, recorded games, and
+/// tests with forced dice).
+#[derive(Debug, Clone, Default)]
+pub struct RecordedChance {
+    /// The outcomes still to hand out, next first.
+    pub outcomes: std::collections::VecDeque<ChanceOutcome>,
+}
+
+impl RecordedChance {
+    /// A source that will hand out `outcomes` in order.
+    pub fn new(outcomes: impl IntoIterator<Item = ChanceOutcome>) -> Self {
+        RecordedChance {
+            outcomes: outcomes.into_iter().collect(),
+        }
+    }
+
+    /// A source of forced die rolls.
+    pub fn dice(rolls: &[u8]) -> Self {
+        Self::new(rolls.iter().map(|d| ChanceOutcome::Die(*d)))
+    }
+}
+
+impl Chance for RecordedChance {
+    fn decide(&mut self, request: &ChanceRequest<'_>) -> Result<ChanceOutcome, ChanceError> {
+        let wanted = format!("{request:?}");
+        let next = self
+            .outcomes
+            .pop_front()
+            .ok_or_else(|| ChanceError::Missing(wanted.clone()))?;
+        let fits = matches!(
+            (request, &next),
+            (ChanceRequest::Die, ChanceOutcome::Die(1..=6))
+                | (ChanceRequest::Shuffle(_), ChanceOutcome::Order(_))
+                | (ChanceRequest::HandCard { .. }, ChanceOutcome::Card(_))
+                | (ChanceRequest::RevealDraw, ChanceOutcome::Card(_))
+        );
+        if fits {
+            Ok(next)
+        } else {
+            Err(ChanceError::Mismatch {
+                wanted,
+                found: next,
+            })
+        }
+    }
+}

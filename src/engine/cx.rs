@@ -1,0 +1,463 @@
+//! The event context: how rules code asks players, rolls dice and changes the state.
+//!
+//! Rules code is straight-line: `let answer = cx.ask(prompt)?;`. An activity (a setup step, a
+//! headline, an action round, the end of a turn) is re-run from its start state with the
+//! answers and chance outcomes given so far; when the answers run out, [`Cx::ask`] stops the
+//! run with [`Stop::Suspend`] and the prompt becomes the decision owed (style §6.4,
+//! "suspension by replay"). A run that ends is committed; a refused answer leaves nothing
+//! changed.
+
+use serde::{Deserialize, Serialize};
+
+use crate::data::{Card, Country, Side};
+
+use super::chance::{Chance, ChanceOutcome, ChanceRequest};
+use super::error::RuleError;
+use super::prompt::{Answer, Prompt};
+use super::state::State;
+
+/// One input to an activity: a player's answer, or a chance outcome.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Input {
+    /// A player's answer.
+    Answer(Side, Answer),
+    /// A chance outcome.
+    Chance(ChanceOutcome),
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VictoryReason {
+    /// 20 VP reached (FAQ F178).
+    Vp20,
+    /// Control of Europe when Europe is scored (FAQ F180).
+    EuropeControl,
+    /// DEFCON 1: the phasing player loses (FAQ F125).
+    Defcon,
+    /// A Scoring card held at the end of a turn (FAQ F030, F177).
+    ScoringCardHeld,
+    /// VP after Final Scoring (FAQ F181, F184).
+    FinalScoring,
+    /// Wargames (card 100).
+    Wargames,
+}
+
+impl VictoryReason {
+    /// A few words for summaries.
+    pub fn describe(self) -> &'static str {
+        match self {
+            VictoryReason::Vp20 => "20 VP",
+            VictoryReason::EuropeControl => "Europe Control",
+            VictoryReason::Defcon => "DEFCON 1",
+            VictoryReason::ScoringCardHeld => "held Scoring card",
+            VictoryReason::FinalScoring => "Final Scoring",
+            VictoryReason::Wargames => "Wargames",
+        }
+    }
+}
+
+/// The end of a game: the winner (`None` for a draw, FAQ F184) and how.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Side>,
+    /// How the game ended.
+    pub reason: VictoryReason,
+}
+
+/// Why a run stopped before its end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stop {
+    /// Waiting for these decisions (two at once only in the Headline Phase).
+    Suspend(Vec<Prompt>),
+    /// The last answer was refused.
+    Illegal(RuleError),
+    /// The game ended.
+    GameOver(Outcome),
+}
+
+impl From<RuleError> for Stop {
+    fn from(e: RuleError) -> Self {
+        Stop::Illegal(e)
+    }
+}
+
+/// The result of a step of rules code.
+pub type Step<T = ()> = Result<T, Stop>;
+
+/// The context rules code runs in: the state, the inputs of this activity, the chance source.
+pub struct Cx<'a> {
+    /// The state being changed.
+    pub state: &'a mut State,
+    inputs: &'a mut Vec<Input>,
+    cursor: usize,
+    chance: &'a mut dyn Chance,
+    /// What happened, in readable sentences.
+    pub notes: Vec<String>,
+}
+
+impl<'a> Cx<'a> {
+    /// A context over `state`, replaying `inputs` and appending new chance outcomes to them.
+    pub fn new(
+        state: &'a mut State,
+        inputs: &'a mut Vec<Input>,
+        chance: &'a mut dyn Chance,
+    ) -> Self {
+        Cx {
+            state,
+            inputs,
+            cursor: 0,
+            chance,
+            notes: Vec::new(),
+        }
+    }
+
+    /// Whether every input has been consumed.
+    pub fn inputs_consumed(&self) -> bool {
+        self.cursor == self.inputs.len()
+    }
+
+    /// Asks `prompt.side` to decide. Returns the answer once given (checked against the
+    /// prompt's own limits), or suspends the run.
+    pub fn ask(&mut self, prompt: Prompt) -> Step<Answer> {
+        match self.inputs.get(self.cursor) {
+            None => Err(Stop::Suspend(vec![prompt])),
+            Some(Input::Answer(side, answer)) => {
+                if *side != prompt.side {
+                    return Err(RuleError::NotYourDecision(*side).into());
+                }
+                let answer = answer.clone();
+                let state = &*self.state;
+                prompt.check(&answer, |c, s| state.influence(c, s))?;
+                self.cursor += 1;
+                Ok(answer)
+            }
+            Some(Input::Chance(o)) => Err(RuleError::Desync(format!(
+                "chance outcome {o:?} where a decision was expected"
+            ))
+            .into()),
+        }
+    }
+
+    /// Asks several players at once (the Headline Phase); answers may arrive in any order.
+    /// Returns the answers in the order of `prompts`.
+    pub fn ask_all(&mut self, prompts: Vec<Prompt>) -> Step<Vec<Answer>> {
+        let mut answers: Vec<Option<Answer>> = vec![None; prompts.len()];
+        while answers.iter().any(Option::is_none) {
+            match self.inputs.get(self.cursor) {
+                None => {
+                    let open = prompts
+                        .iter()
+                        .zip(&answers)
+                        .filter(|(_, a)| a.is_none())
+                        .map(|(p, _)| p.clone())
+                        .collect();
+                    return Err(Stop::Suspend(open));
+                }
+                Some(Input::Answer(side, answer)) => {
+                    let Some(i) = prompts
+                        .iter()
+                        .zip(&answers)
+                        .position(|(p, a)| p.side == *side && a.is_none())
+                    else {
+                        return Err(RuleError::NotYourDecision(*side).into());
+                    };
+                    let answer = answer.clone();
+                    let state = &*self.state;
+                    prompts[i].check(&answer, |c, s| state.influence(c, s))?;
+                    answers[i] = Some(answer);
+                    self.cursor += 1;
+                }
+                Some(Input::Chance(o)) => {
+                    return Err(RuleError::Desync(format!(
+                        "chance outcome {o:?} where a decision was expected"
+                    ))
+                    .into())
+                }
+            }
+        }
+        Ok(answers
+            .into_iter()
+            .map(|a| a.expect("all answered"))
+            .collect())
+    }
+
+    fn chance(&mut self, request: ChanceRequest<'_>) -> Step<ChanceOutcome> {
+        if let Some(input) = self.inputs.get(self.cursor) {
+            return match input {
+                Input::Chance(o) => {
+                    self.cursor += 1;
+                    Ok(o.clone())
+                }
+                Input::Answer(side, a) => Err(RuleError::Desync(format!(
+                    "a decision ({side}: {a:?}) where a chance outcome was expected"
+                ))
+                .into()),
+            };
+        }
+        let outcome = self
+            .chance
+            .decide(&request)
+            .map_err(|e| RuleError::Desync(e.to_string()))?;
+        self.inputs.push(Input::Chance(outcome.clone()));
+        self.cursor += 1;
+        Ok(outcome)
+    }
+
+    /// Rolls one die (1–6).
+    pub fn roll(&mut self) -> Step<u8> {
+        match self.chance(ChanceRequest::Die)? {
+            ChanceOutcome::Die(d @ 1..=6) => Ok(d),
+            o => Err(RuleError::Desync(format!("expected a die roll, found {o:?}")).into()),
+        }
+    }
+
+    /// Records a readable sentence of what happened.
+    pub fn note(&mut self, s: impl Into<String>) {
+        self.notes.push(s.into());
+    }
+
+    // ---- cards -------------------------------------------------------------------------
+
+    /// Shuffles the discard pile into the draw deck when the deck is empty (FAQ F049–F051).
+    pub fn reshuffle_if_empty(&mut self) -> Step {
+        if self.state.cards.draw_pile_size() == 0 && !self.state.cards.discard.is_empty() {
+            let mut cards: Vec<Card> = std::mem::take(&mut self.state.cards.discard);
+            self.note(format!(
+                "The discard pile ({} cards) is reshuffled into the draw deck.",
+                cards.len()
+            ));
+            self.shuffle_into_deck(&mut cards)?;
+        }
+        Ok(())
+    }
+
+    /// Shuffles `cards` into the draw deck (new war cards, reshuffled discards).
+    pub fn shuffle_into_deck(&mut self, cards: &mut Vec<Card>) -> Step {
+        if self.state.cards.full_info {
+            let mut all = std::mem::take(&mut self.state.cards.deck);
+            all.append(cards);
+            all.sort();
+            let order = match self.chance(ChanceRequest::Shuffle(&all))? {
+                ChanceOutcome::Order(o) => o,
+                o => {
+                    return Err(
+                        RuleError::Desync(format!("expected a deck order, found {o:?}")).into(),
+                    )
+                }
+            };
+            let mut sorted = order.clone();
+            sorted.sort();
+            if sorted != all {
+                return Err(RuleError::Desync(
+                    "a shuffle outcome is not an order of the deck".into(),
+                )
+                .into());
+            }
+            self.state.cards.deck = order;
+        } else {
+            self.state.cards.deck.append(cards);
+            self.state.cards.deck.sort();
+        }
+        Ok(())
+    }
+
+    /// Draws the top card of the draw deck into `side`'s hand (hidden), reshuffling first if
+    /// the deck is empty. Returns false if no card is left anywhere.
+    pub fn draw_to_hand(&mut self, side: Side) -> Step<bool> {
+        self.reshuffle_if_empty()?;
+        if self.state.cards.draw_pile_size() == 0 {
+            return Ok(false);
+        }
+        if self.state.cards.full_info {
+            let c = self.state.cards.deck.pop().expect("non-empty deck");
+            self.state.cards.hands[side].push(c);
+        } else {
+            self.state.cards.unknown_in_hand[side] += 1;
+        }
+        Ok(true)
+    }
+
+    /// Draws the top card of the draw deck face up (it is revealed and leaves the deck; the
+    /// caller decides where it goes). Returns `None` if no card is left anywhere.
+    pub fn draw_revealed(&mut self) -> Step<Option<Card>> {
+        self.reshuffle_if_empty()?;
+        if self.state.cards.draw_pile_size() == 0 {
+            return Ok(None);
+        }
+        if self.state.cards.full_info {
+            Ok(self.state.cards.deck.pop())
+        } else {
+            let c = match self.chance(ChanceRequest::RevealDraw)? {
+                ChanceOutcome::Card(c) => c,
+                o => return Err(RuleError::Desync(format!("expected a card, found {o:?}")).into()),
+            };
+            let Some(i) = self.state.cards.deck.iter().position(|d| *d == c) else {
+                return Err(RuleError::Desync(format!("{c} cannot be in the draw deck")).into());
+            };
+            self.state.cards.deck.remove(i);
+            Ok(Some(c))
+        }
+    }
+
+    /// Takes a card at random from `side`'s hand (never the China Card; FAQ F148) and
+    /// returns it, out of the hand. `None` when the hand is empty.
+    pub fn random_hand_card(&mut self, side: Side) -> Step<Option<Card>> {
+        if self.state.cards.hand_size(side) == 0 {
+            return Ok(None);
+        }
+        let mut known = self.state.cards.hands[side].clone();
+        known.sort();
+        let unknown = self.state.cards.unknown_in_hand[side];
+        let c = match self.chance(ChanceRequest::HandCard {
+            side,
+            known: &known,
+            unknown,
+        })? {
+            ChanceOutcome::Card(c) => c,
+            o => return Err(RuleError::Desync(format!("expected a card, found {o:?}")).into()),
+        };
+        if !self.state.cards.take_from_hand(side, c) {
+            return Err(RuleError::Desync(format!("{c} cannot be in the {side} hand")).into());
+        }
+        Ok(Some(c))
+    }
+
+    /// Makes `side`'s whole hand public (CIA Created, Lone Gunman, Aldrich Ames Remix).
+    /// In public information the revealed cards come from the record, in hand order.
+    pub fn reveal_hand(&mut self, side: Side) -> Step<Vec<Card>> {
+        let unknown = self.state.cards.unknown_in_hand[side];
+        for _ in 0..unknown {
+            let c = match self.chance(ChanceRequest::RevealDraw)? {
+                ChanceOutcome::Card(c) => c,
+                o => return Err(RuleError::Desync(format!("expected a card, found {o:?}")).into()),
+            };
+            let Some(i) = self.state.cards.deck.iter().position(|d| *d == c) else {
+                return Err(RuleError::Desync(format!("{c} cannot be in the {side} hand")).into());
+            };
+            self.state.cards.deck.remove(i);
+            self.state.cards.unknown_in_hand[side] -= 1;
+            self.state.cards.hands[side].push(c);
+        }
+        let mut hand = self.state.cards.hands[side].clone();
+        hand.sort();
+        Ok(hand)
+    }
+
+    /// Puts a card on the discard pile.
+    pub fn discard(&mut self, card: Card) {
+        self.state.cards.discard.push(card);
+    }
+
+    /// Removes a card from the game.
+    pub fn remove_card(&mut self, card: Card) {
+        self.state.cards.removed.push(card);
+    }
+
+    // ---- tracks ------------------------------------------------------------------------
+
+    /// Gives `side` `n` VP and checks for 20 VP (FAQ F178: callers that award VP to both
+    /// sides from one card use [`Cx::change_vp`] once with the net).
+    pub fn add_vp(&mut self, side: Side, n: i32) -> Step {
+        self.change_vp(side.vp_sign() * n)
+    }
+
+    /// Moves the VP marker by `delta` (positive toward the US) and checks for 20 VP.
+    pub fn change_vp(&mut self, delta: i32) -> Step {
+        if delta == 0 {
+            return Ok(());
+        }
+        self.state.vp += delta;
+        let who = if delta > 0 { Side::Us } else { Side::Ussr };
+        self.note(format!(
+            "{who} gains {} VP (VP now {}).",
+            delta.abs(),
+            super::vp_text(self.state.vp)
+        ));
+        self.check_vp()
+    }
+
+    /// Ends the game if either side has 20 VP (FAQ F176, F178).
+    pub fn check_vp(&mut self) -> Step {
+        if self.state.vp >= 20 {
+            return Err(Stop::GameOver(Outcome {
+                winner: Some(Side::Us),
+                reason: VictoryReason::Vp20,
+            }));
+        }
+        if self.state.vp <= -20 {
+            return Err(Stop::GameOver(Outcome {
+                winner: Some(Side::Ussr),
+                reason: VictoryReason::Vp20,
+            }));
+        }
+        Ok(())
+    }
+
+    /// Lowers DEFCON by `n`; at DEFCON 1 the phasing player loses (FAQ F125–F128).
+    pub fn degrade_defcon(&mut self, n: u8) -> Step {
+        let d = self.state.defcon.saturating_sub(n).max(1);
+        self.set_defcon(d)
+    }
+
+    /// Raises DEFCON by `n`, never above 5 (FAQ F142).
+    pub fn improve_defcon(&mut self, n: u8) -> Step {
+        let d = (self.state.defcon + n).min(5);
+        self.set_defcon(d)
+    }
+
+    /// Sets DEFCON (1–5); at 1 the phasing player loses (FAQ F125).
+    pub fn set_defcon(&mut self, d: u8) -> Step {
+        let d = d.clamp(1, 5);
+        if d != self.state.defcon {
+            self.state.defcon = d;
+            self.note(format!("DEFCON is now {d}."));
+        }
+        if d == 1 {
+            let loser = self.state.phasing;
+            self.note(format!("Nuclear war: the phasing player ({loser}) loses."));
+            return Err(Stop::GameOver(Outcome {
+                winner: Some(loser.opponent()),
+                reason: VictoryReason::Defcon,
+            }));
+        }
+        Ok(())
+    }
+
+    /// Adds Military Operations, capped at 5 (FAQ F134, F136).
+    pub fn add_milops(&mut self, side: Side, n: u8) {
+        self.state.milops[side] = (self.state.milops[side] + n).min(5);
+    }
+
+    /// Ends the game now.
+    pub fn game_over(&mut self, winner: Option<Side>, reason: VictoryReason) -> Step {
+        Err(Stop::GameOver(Outcome { winner, reason }))
+    }
+
+    // ---- influence ---------------------------------------------------------------------
+
+    /// Adds Influence and notes it.
+    pub fn add_influence(&mut self, country: Country, side: Side, n: u8) {
+        if n > 0 {
+            self.state.add_influence(country, side, n);
+            self.note(format!(
+                "{side} +{n} Influence in {country} ({}).",
+                super::influence_text(self.state, country)
+            ));
+        }
+    }
+
+    /// Removes Influence (never below 0; FAQ F080) and notes it. Returns how many.
+    pub fn remove_influence(&mut self, country: Country, side: Side, n: u8) -> u8 {
+        let r = self.state.remove_influence(country, side, n);
+        if r > 0 {
+            self.note(format!(
+                "{side} -{r} Influence in {country} ({}).",
+                super::influence_text(self.state, country)
+            ));
+        }
+        r
+    }
+}

@@ -1,0 +1,58 @@
+//! Card events: one function per card, grouped by war period, dispatched by card.
+//!
+//! An event function has the shape [`EventFn`]: it gets the context and the side whose event
+//! it is (for a neutral card, the player who played it), asks that side (FAQ F063) or the
+//! other for every choice through [`Cx::ask`], and returns whether the event occurred — an
+//! event whose prerequisite or "if" condition fails returns `Ok(false)` and an asterisked card
+//! is then discarded, not removed (FAQ F066, F081).
+//!
+//! A card with no event function fails loudly with [`RuleError::NotImplemented`].
+
+pub mod early;
+pub mod late;
+pub mod mid;
+
+use crate::data::{Card, Side};
+
+use super::cx::{Cx, Step};
+use super::error::RuleError;
+
+/// The shape of an event: `(context, side whose event it is) -> whether it occurred`.
+pub type EventFn = fn(&mut Cx, Side) -> Step<bool>;
+
+/// The event function of `card`, if implemented.
+pub fn event_fn(card: Card) -> Option<EventFn> {
+    early::event(card)
+        .or_else(|| mid::event(card))
+        .or_else(|| late::event(card))
+}
+
+/// Resolves `card`'s event for `owner`. Errors with [`RuleError::NotImplemented`] for a card
+/// whose event is not written yet, and for the China Card, which has no event (FAQ F150).
+pub fn run_event(cx: &mut Cx, card: Card, owner: Side) -> Step<bool> {
+    let Some(f) = event_fn(card) else {
+        return Err(RuleError::NotImplemented(card).into());
+    };
+    cx.note(format!("{card}: the {owner} event resolves."));
+    let occurred = f(cx, owner)?;
+    if occurred {
+        if !cx.state.events_occurred.contains(&card) {
+            cx.state.events_occurred.push(card);
+        }
+    } else {
+        cx.note(format!("{card}: the event does not occur."));
+    }
+    Ok(occurred)
+}
+
+/// Action rounds spent under Quagmire or Bear Trap: returns true when the round was used
+/// that way (the trap's discard-and-roll instead of a card play).
+pub fn trapped_round(cx: &mut Cx, side: Side) -> Step<bool> {
+    mid::trapped_round(cx, side)
+}
+
+/// Steps at the end of every action round (not the Headline Phase): NORAD's bonus Influence
+/// when DEFCON moved to 2 during the round.
+pub fn end_of_action_round(cx: &mut Cx, side: Side, defcon_before: u8) -> Step {
+    early::end_of_action_round(cx, side, defcon_before)
+}

@@ -1,0 +1,431 @@
+//! The sequence of play: setup, then each turn's DEFCON improvement, deal, Headline Phase,
+//! action rounds and end-of-turn steps, and Final Scoring after turn 10 (rulebook sections 3
+//! and 4; FAQ F001–F009, F029–F052, F133, F159, F183).
+//!
+//! The sequence is a chain of [`Activity`]s; each is run by [`run`] and names the next.
+
+use serde::{Deserialize, Serialize};
+
+use crate::data::{Card, Country, Era, Side, Subregion, ALL_CARDS};
+
+use super::cx::{Cx, Outcome, Step, Stop, VictoryReason};
+use super::error::RuleError;
+use super::events;
+use super::play;
+use super::prompt::{Answer, Prompt, PromptKind};
+use super::scoring;
+
+/// One step of the sequence of play that runs from its start to its end, asking players as it
+/// goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Activity {
+    /// Shuffle the Early War deck, deal 8 cards each, place the fixed setup Influence.
+    Deal,
+    /// A side places its free setup Influence: USSR 6 in Eastern Europe, then US 7 in Western
+    /// Europe (FAQ F001, F007).
+    SetupPlacement(Side),
+    /// A side places its bonus Influence (bid or the US +2; FAQ F004, F008, F009).
+    SetupBonus(Side),
+    /// Improve DEFCON and deal up to the hand size (phases A and B).
+    TurnStart,
+    /// Choose and resolve the headlines (phase C).
+    Headline,
+    /// One action round of one side (phase D).
+    ActionRound {
+        /// The action round number.
+        round: u8,
+        /// Whose round.
+        side: Side,
+    },
+    /// Held-card reveal, Military Operations, China Card flip, new war cards, next turn.
+    EndOfTurn,
+}
+
+/// Runs `activity` and returns the next one.
+pub fn run(cx: &mut Cx, activity: Activity) -> Step<Activity> {
+    match activity {
+        Activity::Deal => deal_start(cx),
+        Activity::SetupPlacement(side) => setup_placement(cx, side),
+        Activity::SetupBonus(side) => setup_bonus(cx, side),
+        Activity::TurnStart => turn_start(cx),
+        Activity::Headline => headline(cx),
+        Activity::ActionRound { round, side } => action_round(cx, round, side),
+        Activity::EndOfTurn => end_of_turn(cx),
+    }
+}
+
+/// The cards of a war period that go into the deck (optional cards only when chosen; the
+/// China Card never).
+pub fn era_cards(era: Era, optional: bool) -> Vec<Card> {
+    ALL_CARDS
+        .into_iter()
+        .filter(|c| {
+            let i = c.info();
+            i.era == era && !i.promo && *c != Card::ChinaCard && (optional || !i.optional)
+        })
+        .collect()
+}
+
+/// The fixed setup Influence (rulebook section 3; FAQ F001–F003).
+pub const FIXED_SETUP: [(Country, Side, u8); 15] = [
+    (Country::Syria, Side::Ussr, 1),
+    (Country::Iraq, Side::Ussr, 1),
+    (Country::NorthKorea, Side::Ussr, 3),
+    (Country::EastGermany, Side::Ussr, 3),
+    (Country::Finland, Side::Ussr, 1),
+    (Country::Canada, Side::Us, 2),
+    (Country::Iran, Side::Us, 1),
+    (Country::Israel, Side::Us, 1),
+    (Country::Japan, Side::Us, 1),
+    (Country::Australia, Side::Us, 4),
+    (Country::Philippines, Side::Us, 1),
+    (Country::SouthKorea, Side::Us, 1),
+    (Country::Panama, Side::Us, 1),
+    (Country::SouthAfrica, Side::Us, 1),
+    (Country::Uk, Side::Us, 5),
+];
+
+fn deal_start(cx: &mut Cx) -> Step<Activity> {
+    cx.state.turn = 1;
+    for (c, side, n) in FIXED_SETUP {
+        cx.state.add_influence(c, side, n);
+    }
+    if cx.state.options.chinese_civil_war {
+        cx.state.china.holder = None;
+    }
+    let mut cards = era_cards(Era::Early, cx.state.options.optional_cards);
+    cx.shuffle_into_deck(&mut cards)?;
+    deal(cx)?;
+    Ok(Activity::SetupPlacement(Side::Ussr))
+}
+
+/// Deals one card at a time, alternating from the USSR, up to the hand size; the China Card
+/// never counts; an empty deck is reshuffled from the discards (FAQ F031, F048–F050).
+pub fn deal(cx: &mut Cx) -> Step {
+    let target = cx.state.hand_size_target();
+    loop {
+        let mut dealt = false;
+        for side in Side::BOTH {
+            if cx.state.cards.hand_size(side) < target && cx.draw_to_hand(side)? {
+                dealt = true;
+            }
+        }
+        if !dealt {
+            break;
+        }
+    }
+    Ok(())
+}
+
+fn setup_placement(cx: &mut Cx, side: Side) -> Step<Activity> {
+    let (count, sub) = match side {
+        Side::Ussr => (6, Subregion::EasternEurope),
+        Side::Us => (7, Subregion::WesternEurope),
+    };
+    let prompt = Prompt::new(
+        side,
+        PromptKind::PlaceInfluence {
+            count,
+            allowed: sub.countries().collect(),
+            max_per_country: None,
+            exact: true,
+        },
+        format!(
+            "{side} setup: place {count} Influence in {} (FAQ F001, F007)",
+            sub.name()
+        ),
+    );
+    if let Answer::Influence(list) = cx.ask(prompt)? {
+        for (c, n) in list {
+            cx.add_influence(c, side, n);
+        }
+    }
+    Ok(match side {
+        Side::Ussr => Activity::SetupPlacement(Side::Us),
+        Side::Us => Activity::SetupBonus(Side::Ussr),
+    })
+}
+
+fn setup_bonus(cx: &mut Cx, side: Side) -> Step<Activity> {
+    let count = match side {
+        Side::Us => cx.state.options.us_bonus,
+        Side::Ussr => cx.state.options.ussr_bonus,
+    };
+    if count > 0 {
+        let allowed: Vec<Country> = crate::data::ALL_COUNTRIES
+            .into_iter()
+            .filter(|c| cx.state.influence(*c, side) > 0)
+            .collect();
+        let prompt = Prompt::new(
+            side,
+            PromptKind::PlaceInfluence { count, allowed, max_per_country: None, exact: true },
+            format!("{side} bonus: place {count} Influence in countries that already hold {side} Influence (FAQ F008)"),
+        );
+        if let Answer::Influence(list) = cx.ask(prompt)? {
+            for (c, n) in list {
+                cx.add_influence(c, side, n);
+            }
+        }
+    }
+    Ok(match side {
+        Side::Ussr => Activity::SetupBonus(Side::Us),
+        Side::Us => Activity::TurnStart,
+    })
+}
+
+fn turn_start(cx: &mut Cx) -> Step<Activity> {
+    cx.state.action_round = 0;
+    cx.note(format!("Turn {} begins.", cx.state.turn));
+    cx.improve_defcon(1)?;
+    deal(cx)?;
+    Ok(Activity::Headline)
+}
+
+/// The Headline Phase: both choose at once (the opponent of a player holding the Man in
+/// Earth Orbit ability first); Defectors cancels the USSR headline; the higher Ops value
+/// resolves first, ties to the US, Scoring cards as 0; each headline's player is phasing
+/// while it resolves (FAQ F037–F047).
+fn headline(cx: &mut Cx) -> Step<Activity> {
+    cx.state.action_round = 0;
+    let choosers: Vec<Side> = Side::BOTH
+        .into_iter()
+        .filter(|s| cx.state.cards.hand_size(*s) > 0)
+        .collect();
+    let prompt = |side: Side| {
+        Prompt::new(
+            side,
+            PromptKind::Headline,
+            format!("{side}: choose your headline card"),
+        )
+    };
+    let first_revealer = Side::BOTH
+        .into_iter()
+        .find(|s| cx.state.has_space_ability(s.opponent(), 4));
+    let mut chosen: Vec<(Side, Card)> = Vec::new();
+    let mut check = |cx: &mut Cx, side: Side, a: Answer| -> Step {
+        let Answer::Card(card) = a else {
+            return Err(RuleError::WrongAnswer {
+                expected: "a headline card",
+            }
+            .into());
+        };
+        check_headline(cx, side, card)?;
+        chosen.push((side, card));
+        Ok(())
+    };
+    match first_revealer {
+        Some(first) if choosers.len() == 2 => {
+            let a = cx.ask(prompt(first))?;
+            check(cx, first, a)?;
+            let a = cx.ask(prompt(first.opponent()))?;
+            check(cx, first.opponent(), a)?;
+        }
+        _ => {
+            let answers = cx.ask_all(choosers.iter().map(|s| prompt(*s)).collect())?;
+            for (side, a) in choosers.iter().zip(answers) {
+                check(cx, *side, a)?;
+            }
+        }
+    }
+    for (side, card) in &chosen {
+        play::take_card(cx, *side, *card)?;
+        cx.state.headlines[*side] = Some(*card);
+        cx.note(format!("{side} headlines {card} (#{}).", *card as u8));
+    }
+    // Defectors cancels the USSR headline (card 103).
+    if cx.state.headlines.us == Some(Card::Defectors) {
+        if let Some(c) = cx.state.headlines.ussr.take() {
+            cx.note(format!("Defectors cancels the USSR headline, {c}."));
+            cx.discard(c);
+        }
+    }
+    let mut order: Vec<(Side, Card)> = Side::BOTH
+        .into_iter()
+        .filter_map(|s| cx.state.headlines[s].map(|c| (s, c)))
+        .collect();
+    order.sort_by_key(|(s, c)| (std::cmp::Reverse(c.ops()), *s != Side::Us));
+    for (side, card) in order {
+        if cx.state.headlines[side] != Some(card) {
+            continue;
+        }
+        cx.state.headlines[side] = None;
+        cx.state.phasing = side;
+        cx.state.reach_base = cx.state.influence.clone();
+        let occurred = events::run_event(cx, card, side)?;
+        play::dispose(cx, side, card, occurred);
+    }
+    Ok(Activity::ActionRound {
+        round: 1,
+        side: Side::Ussr,
+    })
+}
+
+/// Whether `card` may be headlined by `side` (FAQ F041–F043).
+fn check_headline(cx: &Cx, side: Side, card: Card) -> Step {
+    if card == Card::ChinaCard {
+        return Err(
+            RuleError::Rule("the China Card cannot be headlined (FAQ F043, F157)".into()).into(),
+        );
+    }
+    if card == Card::UnIntervention {
+        return Err(
+            RuleError::Rule("UN Intervention cannot be headlined (FAQ F043)".into()).into(),
+        );
+    }
+    if !cx.state.cards.may_hold(side, card) {
+        return Err(RuleError::NotInHand { card, side }.into());
+    }
+    Ok(())
+}
+
+/// The number of action rounds `side` may take this turn (8th from Space Station or North Sea
+/// Oil, at most 8; FAQ F052).
+pub fn rounds_for(cx: &Cx, side: Side) -> u8 {
+    let extra = cx.state.extra_rounds[side].max(u8::from(cx.state.has_space_ability(side, 8)));
+    (cx.state.action_rounds() + extra).min(8)
+}
+
+fn next_round(cx: &Cx, round: u8, side: Side) -> Activity {
+    let (mut r, mut s) = (round, side);
+    loop {
+        if s == Side::Ussr {
+            s = Side::Us;
+        } else {
+            s = Side::Ussr;
+            r += 1;
+        }
+        if r > 8 {
+            return Activity::EndOfTurn;
+        }
+        if r <= rounds_for(cx, s) {
+            return Activity::ActionRound { round: r, side: s };
+        }
+    }
+}
+
+fn action_round(cx: &mut Cx, round: u8, side: Side) -> Step<Activity> {
+    cx.state.action_round = round;
+    cx.state.phasing = side;
+    let next = next_round(cx, round, side);
+    let defcon_before = cx.state.defcon;
+    if events::trapped_round(cx, side)? {
+        events::end_of_action_round(cx, side, defcon_before)?;
+        return Ok(next);
+    }
+    let hand = cx.state.cards.hand_size(side);
+    let china = cx.state.can_play_china(side);
+    if hand == 0 && !china {
+        cx.note(format!(
+            "The {side} has no cards and sits out action round {round} (FAQ F035)."
+        ));
+        return Ok(next);
+    }
+    let optional_round = round > cx.state.action_rounds();
+    let may_pass = hand == 0 || optional_round;
+    let prompt = Prompt::new(
+        side,
+        PromptKind::ActionRound { may_pass },
+        format!("{side} action round {round}: play a card (event, Operations or Space Race)"),
+    );
+    match cx.ask(prompt)? {
+        Answer::Play { card, mode } => play::play_card(cx, side, card, mode)?,
+        Answer::Pass => cx.note(format!("The {side} passes action round {round}.")),
+        _ => {
+            return Err(RuleError::WrongAnswer {
+                expected: "a card to play",
+            }
+            .into())
+        }
+    }
+    events::end_of_action_round(cx, side, defcon_before)?;
+    Ok(next)
+}
+
+fn end_of_turn(cx: &mut Cx) -> Step<Activity> {
+    // Held cards are revealed before Military Operations (2013 errata; FAQ F029, F030, F177).
+    let holds = |side: Side| cx.state.cards.hands[side].iter().any(|c| c.is_scoring());
+    match (holds(Side::Us), holds(Side::Ussr)) {
+        (true, true) => {
+            cx.note(
+                "Both players hold a Scoring card at the end of the turn: the US wins (FAQ F177).",
+            );
+            return Err(Stop::GameOver(Outcome {
+                winner: Some(Side::Us),
+                reason: VictoryReason::ScoringCardHeld,
+            }));
+        }
+        (true, false) | (false, true) => {
+            let loser = if holds(Side::Us) {
+                Side::Us
+            } else {
+                Side::Ussr
+            };
+            cx.note(format!(
+                "The {loser} holds a Scoring card at the end of the turn and loses (FAQ F030)."
+            ));
+            return Err(Stop::GameOver(Outcome {
+                winner: Some(loser.opponent()),
+                reason: VictoryReason::ScoringCardHeld,
+            }));
+        }
+        (false, false) => {}
+    }
+    // Military Operations: 1 VP to the opponent per point short, netted (FAQ F133).
+    let defcon = cx.state.defcon as i32;
+    let mut net = 0;
+    for side in Side::BOTH {
+        let short = (defcon - cx.state.milops[side] as i32).max(0);
+        if short > 0 {
+            cx.note(format!("The {side} is {short} Military Operations short."));
+        }
+        net += side.opponent().vp_sign() * short;
+    }
+    cx.change_vp(net)?;
+    // Eagle/Bear has Landed: may discard one held card (FAQ F117).
+    for side in Side::BOTH {
+        if cx.state.has_space_ability(side, 6) && !cx.state.cards.hands[side].is_empty() {
+            let mut candidates = cx.state.cards.hands[side].clone();
+            candidates.sort();
+            let prompt = Prompt::new(
+                side,
+                PromptKind::ChooseCard {
+                    candidates,
+                    optional: true,
+                },
+                format!("{side}: you may discard one held card (Space Race box 6; FAQ F117)"),
+            );
+            if let Answer::Card(c) = cx.ask(prompt)? {
+                cx.state.cards.take_from_hand(side, c);
+                cx.discard(c);
+                cx.note(format!("The {side} discards {c} (Space Race)."));
+            }
+        }
+    }
+    cx.state.milops = Default::default();
+    cx.state.space_attempts = Default::default();
+    cx.state.extra_rounds = Default::default();
+    super::effects::expire_turn_effects(cx.state);
+    cx.state.chernobyl_region = None;
+    cx.state.china.face_up = true;
+    if cx.state.turn >= 10 {
+        scoring::final_scoring(cx)?;
+    }
+    let new_era = match cx.state.turn {
+        3 => Some(Era::Mid),
+        7 => Some(Era::Late),
+        _ => None,
+    };
+    if let Some(era) = new_era {
+        // An exactly empty deck is reshuffled first (FAQ F049, F050).
+        cx.reshuffle_if_empty()?;
+        let mut cards = era_cards(era, cx.state.options.optional_cards);
+        cx.note(format!(
+            "The {} War cards are shuffled into the draw deck.",
+            if era == Era::Mid { "Mid" } else { "Late" }
+        ));
+        cx.shuffle_into_deck(&mut cards)?;
+    }
+    cx.state.turn += 1;
+    Ok(Activity::TurnStart)
+}

@@ -1,0 +1,202 @@
+//! [`Game`]: the engine's API — the decisions owed, `apply`, and the state.
+
+use crate::data::Side;
+
+use super::chance::{Chance, ChanceOutcome};
+use super::cx::{Cx, Input, Outcome, Stop};
+use super::error::RuleError;
+use super::flow::{self, Activity};
+use super::prompt::{Answer, Prompt};
+use super::state::{empty_state, Options, State};
+
+/// A game in progress: a deterministic state machine `state + answer -> state`, with chance
+/// injected (design §3).
+///
+/// Internally the current [`Activity`] is re-run from the state at its start with the answers
+/// given so far; the state shown is the state where the run stopped.
+#[derive(Debug, Clone)]
+pub struct Game {
+    base: State,
+    activity: Activity,
+    inputs: Vec<Input>,
+    state: State,
+    prompts: Vec<Prompt>,
+    outcome: Option<Outcome>,
+    history: Vec<String>,
+    current: Vec<String>,
+    decisions: u64,
+}
+
+impl Game {
+    /// A new game with `options`: shuffles and deals, places the fixed setup Influence, and
+    /// stops at the first decision (the USSR's setup placement).
+    pub fn new(
+        options: Options,
+        chance: &mut dyn Chance,
+    ) -> Result<(Game, Vec<ChanceOutcome>), RuleError> {
+        Self::start(empty_state(options), Activity::Deal, chance)
+    }
+
+    /// A game that starts at `activity` with `state` (for scenarios and tests): runs until the
+    /// first decision.
+    pub fn start(
+        state: State,
+        activity: Activity,
+        chance: &mut dyn Chance,
+    ) -> Result<(Game, Vec<ChanceOutcome>), RuleError> {
+        let mut g = Game {
+            base: state.clone(),
+            activity,
+            inputs: Vec::new(),
+            state,
+            prompts: Vec::new(),
+            outcome: None,
+            history: Vec::new(),
+            current: Vec::new(),
+            decisions: 0,
+        };
+        let chances = g.advance(chance)?;
+        Ok((g, chances))
+    }
+
+    /// The state as it stands.
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// The activity under way.
+    pub fn activity(&self) -> Activity {
+        self.activity
+    }
+
+    /// The decisions owed now (two at once only in the Headline Phase); empty once the game
+    /// is over.
+    pub fn prompts(&self) -> &[Prompt] {
+        &self.prompts
+    }
+
+    /// The decision `side` owes now, if any.
+    pub fn prompt_for(&self, side: Side) -> Option<&Prompt> {
+        self.prompts.iter().find(|p| p.side == side)
+    }
+
+    /// How the game ended, once it has.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// What happened so far, in readable sentences.
+    pub fn history(&self) -> impl Iterator<Item = &String> {
+        self.history.iter().chain(self.current.iter())
+    }
+
+    /// Number of answers accepted so far.
+    pub fn decisions(&self) -> u64 {
+        self.decisions
+    }
+
+    /// Answers `side`'s decision. On success returns the chance outcomes drawn while resolving
+    /// it (for the log). On error nothing has changed.
+    ///
+    /// Errors: [`RuleError::GameOver`], [`RuleError::NotYourDecision`], or the rule the answer
+    /// breaks.
+    pub fn apply(
+        &mut self,
+        side: Side,
+        answer: Answer,
+        chance: &mut dyn Chance,
+    ) -> Result<Vec<ChanceOutcome>, RuleError> {
+        if self.outcome.is_some() {
+            return Err(RuleError::GameOver);
+        }
+        if self.prompt_for(side).is_none() {
+            return Err(RuleError::NotYourDecision(side));
+        }
+        let saved_inputs = self.inputs.len();
+        self.inputs.push(Input::Answer(side, answer));
+        match self.advance(chance) {
+            Ok(c) => {
+                self.decisions += 1;
+                Ok(c)
+            }
+            Err(e) => {
+                self.inputs.truncate(saved_inputs);
+                Err(e)
+            }
+        }
+    }
+
+    /// Whether `answer` would be accepted from `side` now (the one legality oracle: it is
+    /// `apply` on a copy, with chance that fails only where a record would be needed).
+    pub fn is_legal(
+        &self,
+        side: Side,
+        answer: &Answer,
+        chance: &mut dyn Chance,
+    ) -> Result<(), RuleError> {
+        let mut copy = self.clone();
+        match copy.apply(side, answer.clone(), chance) {
+            Ok(_) => Ok(()),
+            Err(RuleError::Desync(_)) => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Runs the current activity with the inputs so far, then the activities after it, until a
+    /// decision is owed or the game ends. Commits only what ran cleanly.
+    fn advance(&mut self, chance: &mut dyn Chance) -> Result<Vec<ChanceOutcome>, RuleError> {
+        let mut drawn = Vec::new();
+        loop {
+            let mut state = self.base.clone();
+            let mut inputs = self.inputs.clone();
+            let before = inputs.len();
+            let (result, notes, consumed) = {
+                let mut cx = Cx::new(&mut state, &mut inputs, chance);
+                let r = flow::run(&mut cx, self.activity);
+                let consumed = cx.inputs_consumed();
+                (r, std::mem::take(&mut cx.notes), consumed)
+            };
+            let new_chance: Vec<ChanceOutcome> = inputs[before..]
+                .iter()
+                .filter_map(|i| match i {
+                    Input::Chance(c) => Some(c.clone()),
+                    Input::Answer(..) => None,
+                })
+                .collect();
+            match result {
+                Ok(next) => {
+                    if !consumed {
+                        return Err(RuleError::Rule("that decision is not needed now".into()));
+                    }
+                    drawn.extend(new_chance);
+                    self.history.extend(notes);
+                    self.current.clear();
+                    self.base = state.clone();
+                    self.state = state;
+                    self.activity = next;
+                    self.inputs.clear();
+                }
+                Err(Stop::Suspend(prompts)) => {
+                    drawn.extend(new_chance);
+                    self.state = state;
+                    self.inputs = inputs;
+                    self.prompts = prompts;
+                    self.current = notes;
+                    return Ok(drawn);
+                }
+                Err(Stop::GameOver(outcome)) => {
+                    drawn.extend(new_chance);
+                    self.history.extend(notes);
+                    self.current.clear();
+                    self.base = state.clone();
+                    self.state = state;
+                    self.inputs = inputs;
+                    self.prompts.clear();
+                    self.outcome = Some(outcome);
+                    return Ok(drawn);
+                }
+                Err(Stop::Illegal(e)) => return Err(e),
+            }
+        }
+    }
+}

@@ -1,0 +1,318 @@
+//! Legal answers: for every prompt, the candidate answers, filtered through the one legality
+//! oracle ([`Game::is_legal`]). Prompts with very many answers (a multi-country placement)
+//! are sampled uniformly at random among placements that fit the prompt (design §3, "Legal
+//! options are enumerable").
+
+use crate::data::{Card, Country, Side, ALL_COUNTRIES};
+
+use super::chance::SeededChance;
+use super::effects;
+use super::game::Game;
+use super::ops;
+use super::prompt::{merged, Answer, CardUse, Prompt, PromptKind};
+
+/// Candidate answers to `prompt`, grouped by kind of action (each group a separate `Vec`):
+/// a superset of the legal ones, with `samples` random placements for placement prompts.
+pub fn candidate_groups(
+    game: &Game,
+    prompt: &Prompt,
+    rng: &mut SeededChance,
+    samples: usize,
+) -> Vec<Vec<Answer>> {
+    let state = game.state();
+    let side = prompt.side;
+    match &prompt.kind {
+        PromptKind::PlaceInfluence {
+            count,
+            allowed,
+            max_per_country,
+            exact,
+        } => {
+            let mut v = Vec::new();
+            for _ in 0..samples {
+                let n = if *exact {
+                    *count
+                } else {
+                    rng.below(*count as u32 + 1) as u8
+                };
+                v.push(Answer::Influence(spread(
+                    rng,
+                    allowed,
+                    n,
+                    *max_per_country,
+                    |_| u8::MAX,
+                )));
+            }
+            vec![v]
+        }
+        PromptKind::RemoveInfluence {
+            target,
+            count,
+            allowed,
+            max_per_country,
+            exact,
+        } => {
+            let have: Vec<Country> = allowed
+                .iter()
+                .copied()
+                .filter(|c| state.influence(*c, *target) > 0)
+                .collect();
+            let available: u32 = have
+                .iter()
+                .map(|c| {
+                    max_per_country.map_or(state.influence(*c, *target), |m| {
+                        m.min(state.influence(*c, *target))
+                    }) as u32
+                })
+                .sum();
+            let most = (*count as u32).min(available) as u8;
+            let mut v = Vec::new();
+            for _ in 0..samples {
+                let n = if *exact {
+                    most
+                } else {
+                    rng.below(most as u32 + 1) as u8
+                };
+                v.push(Answer::Influence(spread(
+                    rng,
+                    &have,
+                    n,
+                    *max_per_country,
+                    |c| state.influence(c, *target),
+                )));
+            }
+            vec![v]
+        }
+        PromptKind::Headline => {
+            vec![hand(game, side).into_iter().map(Answer::Card).collect()]
+        }
+        PromptKind::ActionRound { may_pass } => {
+            let mut cards = hand(game, side);
+            if state.china.holder == Some(side) {
+                cards.push(Card::ChinaCard);
+            }
+            let mut groups: Vec<Vec<Answer>> =
+                [CardUse::Event, CardUse::Operations, CardUse::SpaceRace]
+                    .into_iter()
+                    .map(|mode| {
+                        cards
+                            .iter()
+                            .map(|c| Answer::Play { card: *c, mode })
+                            .collect()
+                    })
+                    .collect();
+            if *may_pass {
+                groups.push(vec![Answer::Pass]);
+            }
+            groups
+        }
+        PromptKind::EventFirst { .. } | PromptKind::YesNo { .. } => {
+            vec![vec![Answer::YesNo(true), Answer::YesNo(false)]]
+        }
+        PromptKind::Operations {
+            ops: value,
+            influence,
+            coup,
+            realign,
+        } => {
+            let mut groups = Vec::new();
+            if *influence {
+                let reachable: Vec<Country> = ALL_COUNTRIES
+                    .into_iter()
+                    .filter(|c| {
+                        ops::in_reach(state, side, *c)
+                            && effects::can_place_with_ops(state, side, *c).is_ok()
+                    })
+                    .collect();
+                let mut v = Vec::new();
+                for _ in 0..samples {
+                    let list = ops_placement(game, side, prompt.card, *value, &reachable, rng);
+                    if !list.is_empty() {
+                        v.push(Answer::Influence(list));
+                    }
+                }
+                groups.push(v);
+            }
+            if *coup {
+                groups.push(ALL_COUNTRIES.into_iter().map(Answer::Coup).collect());
+            }
+            if *realign {
+                groups.push(ALL_COUNTRIES.into_iter().map(Answer::Realign).collect());
+            }
+            groups.push(vec![Answer::Pass]);
+            groups
+        }
+        PromptKind::Realignment { .. } => {
+            vec![
+                ALL_COUNTRIES.into_iter().map(Answer::Realign).collect(),
+                vec![Answer::Pass],
+            ]
+        }
+        PromptKind::ChooseCountry {
+            candidates,
+            optional,
+        } => {
+            let mut g = vec![candidates.iter().copied().map(Answer::Country).collect()];
+            if *optional {
+                g.push(vec![Answer::Pass]);
+            }
+            g
+        }
+        PromptKind::ChooseCountries {
+            candidates,
+            min,
+            max,
+        } => {
+            let mut v = Vec::new();
+            for _ in 0..samples {
+                let k = *min as u32 + rng.below((*max - *min) as u32 + 1);
+                v.push(Answer::Countries(pick_distinct(
+                    rng, candidates, k as usize,
+                )));
+            }
+            vec![v]
+        }
+        PromptKind::ChooseCard {
+            candidates,
+            optional,
+        } => {
+            let mut g = vec![candidates.iter().copied().map(Answer::Card).collect()];
+            if *optional {
+                g.push(vec![Answer::Pass]);
+            }
+            g
+        }
+        PromptKind::ChooseCards {
+            candidates,
+            min,
+            max,
+        } => {
+            let mut v = Vec::new();
+            for _ in 0..samples {
+                let k = *min as u32 + rng.below((*max - *min) as u32 + 1);
+                v.push(Answer::Cards(pick_distinct(rng, candidates, k as usize)));
+            }
+            vec![v]
+        }
+        PromptKind::ChooseOption { options } => {
+            vec![(0..options.len() as u8).map(Answer::Number).collect()]
+        }
+        PromptKind::ChooseNumber { min, max } => vec![(*min..=*max).map(Answer::Number).collect()],
+    }
+}
+
+/// Every legal answer of `side` now (placement prompts sampled `samples` times), deduplicated.
+pub fn legal_answers(
+    game: &Game,
+    side: Side,
+    rng: &mut SeededChance,
+    samples: usize,
+) -> Vec<Answer> {
+    let Some(prompt) = game.prompt_for(side) else {
+        return Vec::new();
+    };
+    let mut out: Vec<Answer> = Vec::new();
+    let mut probe = SeededChance::new(0);
+    for group in candidate_groups(game, prompt, rng, samples) {
+        for a in group {
+            if !out.contains(&a) && game.is_legal(side, &a, &mut probe).is_ok() {
+                out.push(a);
+            }
+        }
+    }
+    out
+}
+
+/// A random legal answer of `side`: a kind of action chosen uniformly among those with a legal
+/// answer, then an answer uniformly among its legal ones. `None` if nothing is legal.
+pub fn random_answer(game: &Game, side: Side, rng: &mut SeededChance) -> Option<Answer> {
+    let prompt = game.prompt_for(side)?;
+    let mut groups = candidate_groups(game, prompt, rng, 4);
+    let mut probe = SeededChance::new(1);
+    while !groups.is_empty() {
+        let gi = rng.below(groups.len() as u32) as usize;
+        let mut group = groups.swap_remove(gi);
+        while !group.is_empty() {
+            let i = rng.below(group.len() as u32) as usize;
+            let a = group.swap_remove(i);
+            if game.is_legal(side, &a, &mut probe).is_ok() {
+                return Some(a);
+            }
+        }
+    }
+    None
+}
+
+/// The cards `side` is known to hold (the whole hand in full information), sorted.
+fn hand(game: &Game, side: Side) -> Vec<Card> {
+    let mut h = game.state().cards.hands[side].clone();
+    h.sort();
+    h
+}
+
+/// `n` Influence spread at random over `allowed`, at most `max` per country and at most
+/// `cap(country)` in each.
+fn spread(
+    rng: &mut SeededChance,
+    allowed: &[Country],
+    n: u8,
+    max: Option<u8>,
+    cap: impl Fn(Country) -> u8,
+) -> Vec<(Country, u8)> {
+    let mut list: Vec<(Country, u8)> = Vec::new();
+    if allowed.is_empty() {
+        return list;
+    }
+    for _ in 0..n {
+        let open: Vec<Country> = allowed
+            .iter()
+            .copied()
+            .filter(|c| {
+                let have = list.iter().find(|(d, _)| d == c).map_or(0, |(_, k)| *k);
+                have < max.unwrap_or(u8::MAX) && have < cap(*c)
+            })
+            .collect();
+        if open.is_empty() {
+            break;
+        }
+        let c = open[rng.below(open.len() as u32) as usize];
+        list.push((c, 1));
+        list = merged(&list);
+    }
+    list
+}
+
+fn pick_distinct<T: Copy>(rng: &mut SeededChance, from: &[T], k: usize) -> Vec<T> {
+    let mut pool = from.to_vec();
+    let mut out = Vec::new();
+    while out.len() < k && !pool.is_empty() {
+        out.push(pool.swap_remove(rng.below(pool.len() as u32) as usize));
+    }
+    out
+}
+
+/// A random Influence placement with `ops` Operations that fits the placement rules.
+fn ops_placement(
+    game: &Game,
+    side: Side,
+    card: Option<Card>,
+    ops: u8,
+    reachable: &[Country],
+    rng: &mut SeededChance,
+) -> Vec<(Country, u8)> {
+    let state = game.state();
+    let mut list: Vec<(Country, u8)> = Vec::new();
+    if reachable.is_empty() {
+        return list;
+    }
+    for _ in 0..(ops as usize + 3) {
+        let c = reachable[rng.below(reachable.len() as u32) as usize];
+        let mut next = list.clone();
+        next.push((c, 1));
+        let next = merged(&next);
+        if ops::check_placement(state, side, card, ops, &next).is_ok() {
+            list = next;
+        }
+    }
+    list
+}

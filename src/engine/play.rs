@@ -1,0 +1,172 @@
+//! Playing a card: as an event, for Operations, or on the Space Race, and where the card goes
+//! afterwards (rulebook: Playing Cards; FAQ F053–F067, F147–F162).
+
+use crate::data::{Card, Side};
+
+use super::cx::{Cx, Step};
+use super::effects;
+use super::error::RuleError;
+use super::events;
+use super::ops::{self, OpsAllow};
+use super::prompt::{Answer, CardUse, Prompt, PromptKind};
+use super::state::State;
+
+/// Whether `side` may play `card` from hand (or the China Card) in an action round as `mode`.
+/// Rules checked: the card is held (in public information: could be held); the China Card
+/// face up, has no event (FAQ F150) and may not be played when that would leave a Scoring card
+/// unplayable (FAQ F158); an opponent's event may not be played as an event (FAQ F054); a
+/// Scoring card only as an event (FAQ F067, F120).
+pub fn check_play(state: &State, side: Side, card: Card, mode: CardUse) -> Result<(), RuleError> {
+    if card == Card::ChinaCard {
+        if state.china.holder != Some(side) {
+            return Err(RuleError::NotInHand { card, side });
+        }
+        if !state.china.face_up {
+            return Err(RuleError::Rule(
+                "the China Card is face down: it can be played from the next turn (FAQ F159)"
+                    .into(),
+            ));
+        }
+        if mode == CardUse::Event {
+            return Err(RuleError::Rule(
+                "the China Card has no event (FAQ F150)".into(),
+            ));
+        }
+        let scoring_held = state.cards.hands[side]
+            .iter()
+            .filter(|c| c.is_scoring())
+            .count() as u8;
+        let rounds_left =
+            (state.action_rounds() + state.extra_rounds[side]).saturating_sub(state.action_round);
+        if scoring_held > 0 && scoring_held > rounds_left {
+            return Err(RuleError::Rule(
+                "playing the China Card now would leave a Scoring card unplayable this turn (FAQ F158)".into(),
+            ));
+        }
+    } else if !state.cards.may_hold(side, card) {
+        return Err(RuleError::NotInHand { card, side });
+    }
+    match mode {
+        CardUse::Event => {
+            if card.event_side() == Some(side.opponent()) {
+                return Err(RuleError::Rule(format!(
+                    "{card} carries a {} event: play it for Operations (its event then occurs) or on the Space Race, not as an event (FAQ F054)",
+                    side.opponent()
+                )));
+            }
+        }
+        CardUse::Operations => {
+            if card.is_scoring() {
+                return Err(RuleError::Rule(format!(
+                    "{card} is a Scoring card: it can only be played as an event (FAQ F067)"
+                )));
+            }
+        }
+        CardUse::SpaceRace => ops::check_space_race(state, side, card)?,
+    }
+    Ok(())
+}
+
+/// Takes a card out of the player's hand (or the China Card out of play) to be played.
+pub fn take_card(cx: &mut Cx, side: Side, card: Card) -> Step {
+    if card == Card::ChinaCard {
+        cx.state.china.holder = None;
+        return Ok(());
+    }
+    if !cx.state.cards.take_from_hand(side, card) {
+        return Err(RuleError::NotInHand { card, side }.into());
+    }
+    Ok(())
+}
+
+/// Plays `card` from `side`'s hand in an action round as `mode`, resolving everything the play
+/// causes, then puts the card where it goes.
+pub fn play_card(cx: &mut Cx, side: Side, card: Card, mode: CardUse) -> Step {
+    check_play(cx.state, side, card, mode)?;
+    take_card(cx, side, card)?;
+    cx.state.reach_base = cx.state.influence.clone();
+    let how = match mode {
+        CardUse::Event => "as an event",
+        CardUse::Operations => "for Operations",
+        CardUse::SpaceRace => "on the Space Race",
+    };
+    cx.note(format!("{side} plays {card} (#{}) {how}.", card as u8));
+    let occurred = match mode {
+        CardUse::Event => events::run_event(cx, card, side)?,
+        CardUse::SpaceRace => {
+            ops::space_race_attempt(cx, side)?;
+            false
+        }
+        CardUse::Operations => play_for_operations(cx, side, card, true)?,
+    };
+    dispose(cx, side, card, occurred);
+    Ok(())
+}
+
+/// Operations with `card`; an opponent's event on it occurs too, before or after as the
+/// phasing player chooses (FAQ F055–F059, F063), unless `with_event` is false (UN
+/// Intervention, Quagmire discards). Returns whether that event occurred.
+pub fn play_for_operations(cx: &mut Cx, side: Side, card: Card, with_event: bool) -> Step<bool> {
+    let ops_value = effects::ops_value(cx.state, side, card);
+    let opponent_event = with_event && card.event_side() == Some(side.opponent());
+    if !opponent_event {
+        ops::conduct_operations(cx, side, Some(card), ops_value, OpsAllow::ALL)?;
+        return Ok(false);
+    }
+    let prompt = Prompt::new(
+        side,
+        PromptKind::EventFirst { card },
+        format!(
+            "{side}: does the {} event of {card} resolve before your Operations?",
+            side.opponent()
+        ),
+    )
+    .for_card(card);
+    let event_first = matches!(cx.ask(prompt)?, Answer::YesNo(true));
+    let occurred;
+    if event_first {
+        occurred = events::run_event(cx, card, side.opponent())?;
+        let ops_value = effects::ops_value(cx.state, side, card);
+        ops::conduct_operations(cx, side, Some(card), ops_value, OpsAllow::ALL)?;
+    } else {
+        ops::conduct_operations(cx, side, Some(card), ops_value, OpsAllow::ALL)?;
+        occurred = events::run_event(cx, card, side.opponent())?;
+    }
+    Ok(occurred)
+}
+
+/// Where a played card goes: the China Card to the opponent face down (FAQ F156, F159); an
+/// asterisked card whose event occurred is removed (FAQ F064–F066); a card whose event stays in
+/// play stays out; anything else is discarded.
+pub fn dispose(cx: &mut Cx, side: Side, card: Card, event_occurred: bool) {
+    if card == Card::ChinaCard {
+        cx.state.china.holder = Some(side.opponent());
+        cx.state.china.face_up = false;
+        if side == Side::Us && cx.state.remove_effect(Card::FormosanResolution) {
+            cx.note("Formosan Resolution ends: the US played the China Card.");
+        }
+        cx.note(format!(
+            "The China Card passes face down to the {}.",
+            side.opponent()
+        ));
+        return;
+    }
+    if cx.state.cards.discard.contains(&card) || cx.state.cards.removed.contains(&card) {
+        return; // the event already put it somewhere
+    }
+    if event_occurred && card.info().starred {
+        cx.remove_card(card);
+    } else if event_occurred
+        && cx
+            .state
+            .effects
+            .iter()
+            .any(|e| e.card == card && e.duration == super::state::Duration::Lasting)
+    {
+        // stays in play in front of its player until its effect ends
+    } else if cx.state.cards.hands.us.contains(&card) || cx.state.cards.hands.ussr.contains(&card) {
+        // an event put it into a hand (SALT Negotiations, Star Wars ...)
+    } else {
+        cx.discard(card);
+    }
+}
