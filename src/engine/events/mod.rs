@@ -11,6 +11,7 @@
 pub mod early;
 pub mod late;
 pub mod mid;
+pub mod war;
 
 use crate::data::{Card, Side};
 
