@@ -7,3 +7,6 @@
 
 pub mod data;
 pub mod engine;
+pub mod notation;
+pub mod render;
+pub mod selfplay;

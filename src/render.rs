@@ -1,0 +1,168 @@
+//! Plain-text rendering of views and of the decision owed, for the terminal and for mails
+//! (design §5; issue 7 "Text view").
+
+use std::fmt::Write;
+
+use crate::data::{Card, Region, Side};
+use crate::engine::legal::legal_answers;
+use crate::engine::ops::SPACE_BOX_NAMES;
+use crate::engine::view::{Role, View};
+use crate::engine::{vp_text, Game, Prompt, PromptKind, SeededChance};
+use crate::notation::format_answer;
+
+fn card_line(c: Card) -> String {
+    let i = c.info();
+    let side = match i.side {
+        Some(Side::Us) => "US",
+        Some(Side::Ussr) => "USSR",
+        None if i.scoring.is_some() => "Scoring",
+        None => "neutral",
+    };
+    format!("{:>3} {}{} ({} Ops, {side})", c as u8, i.name, if i.starred { "*" } else { "" }, i.ops)
+}
+
+/// The text view of a game for a role: tracks, board by region, cards, decisions owed.
+pub fn render_view(game: &Game, v: &View) -> String {
+    let mut o = String::new();
+    let phase = if v.action_round == 0 { "Headline Phase".to_string() } else { format!("Action Round {}", v.action_round) };
+    let _ = writeln!(o, "Turn {} · {phase} · phasing {}", v.turn, v.phasing);
+    let _ = writeln!(o, "VP {} · DEFCON {}", vp_text(v.vp), v.defcon);
+    let _ = writeln!(
+        o,
+        "Military Operations: US {}/{} · USSR {}/{}",
+        v.milops.us, v.defcon, v.milops.ussr, v.defcon
+    );
+    let space = |b: u8| if b == 0 { "start".to_string() } else { format!("{b} {}", SPACE_BOX_NAMES[b as usize - 1]) };
+    let _ = writeln!(o, "Space Race: US {} · USSR {}", space(v.space.us), space(v.space.ussr));
+    let _ = writeln!(
+        o,
+        "China Card: {}",
+        match v.china_holder {
+            Some(s) => format!("{s} ({})", if v.china_face_up { "face up" } else { "face down" }),
+            None => "unclaimed".into(),
+        }
+    );
+    if !v.effects.is_empty() {
+        let e: Vec<String> = v.effects.iter().map(|e| format!("{} ({})", e.card.name(), e.side)).collect();
+        let _ = writeln!(o, "Effects in play: {}", e.join(", "));
+    }
+    let _ = writeln!(o);
+    for region in Region::ALL {
+        let rows: Vec<_> = v.board.iter().filter(|c| c.country.info().region == region).collect();
+        let _ = writeln!(o, "{}", region.name());
+        if rows.is_empty() {
+            let _ = writeln!(o, "  (no Influence)");
+        }
+        for c in rows {
+            let i = c.country.info();
+            let ctrl = match c.control {
+                Some(Side::Us) => "US",
+                Some(Side::Ussr) => "USSR",
+                None => "",
+            };
+            let _ = writeln!(
+                o,
+                "  {:<20} {}{} US {:>2}  USSR {:>2}  {ctrl}",
+                i.name,
+                i.stability,
+                if i.battleground { "*" } else { " " },
+                c.us,
+                c.ussr
+            );
+        }
+    }
+    let _ = writeln!(o, "  (* Battleground; number = Stability)");
+    let _ = writeln!(o);
+    if let Some(hand) = &v.hand {
+        let _ = writeln!(o, "Your hand ({} cards):", hand.len());
+        for c in hand {
+            let _ = writeln!(o, "  {}", card_line(*c));
+        }
+    }
+    if let Some(hands) = &v.hands {
+        for side in Side::BOTH {
+            let _ = writeln!(o, "{side} hand: {}", hands[side].iter().map(|c| c.name()).collect::<Vec<_>>().join(", "));
+        }
+    }
+    let _ = writeln!(
+        o,
+        "Hand sizes: US {} · USSR {} · draw deck {}",
+        v.hand_sizes.us, v.hand_sizes.ussr, v.deck_size
+    );
+    let names = |cs: &[Card]| if cs.is_empty() { "none".to_string() } else { cs.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ") };
+    let _ = writeln!(o, "Discard pile: {}", names(&v.discard));
+    let _ = writeln!(o, "Removed: {}", names(&v.removed));
+    let _ = writeln!(o);
+    if let Some(out) = v.outcome {
+        let _ = writeln!(
+            o,
+            "Game over: {}",
+            match out.winner {
+                Some(w) => format!("{w} wins by {}", out.reason.describe()),
+                None => "draw".into(),
+            }
+        );
+    } else if !v.waiting_for.is_empty() {
+        let who: Vec<&str> = v.waiting_for.iter().map(|s| s.name()).collect();
+        let _ = writeln!(o, "Waiting for: {}", who.join(" and "));
+        for p in &v.prompts {
+            let _ = writeln!(o, "  {}", p.text);
+        }
+    }
+    let recent: Vec<&String> = game.history().collect();
+    if !recent.is_empty() && v.role != Role::Public {
+        let _ = writeln!(o, "\nRecent events:");
+        for line in recent.iter().rev().take(12).rev() {
+            let _ = writeln!(o, "  {line}");
+        }
+    }
+    o
+}
+
+/// The decision `side` owes and its legal answers in the notation, grouped.
+pub fn render_moves(game: &Game, side: Side) -> String {
+    let mut o = String::new();
+    let Some(prompt) = game.prompt_for(side) else {
+        let _ = writeln!(o, "The {side} owes no decision now.");
+        return o;
+    };
+    let _ = writeln!(o, "{}", prompt.text);
+    let mut rng = SeededChance::new(7);
+    let answers = legal_answers(game, side, &mut rng, 3);
+    match &prompt.kind {
+        PromptKind::Operations { .. } | PromptKind::PlaceInfluence { .. } | PromptKind::RemoveInfluence { .. } => {
+            render_grouped(&mut o, prompt, &answers);
+        }
+        _ => {
+            for a in &answers {
+                let _ = writeln!(o, "  {}", format_answer(a, prompt));
+            }
+        }
+    }
+    if answers.is_empty() {
+        let _ = writeln!(o, "  (no legal answer)");
+    }
+    o
+}
+
+fn render_grouped(o: &mut String, prompt: &Prompt, answers: &[crate::engine::Answer]) {
+    use crate::engine::Answer;
+    let infl: Vec<&Answer> = answers.iter().filter(|a| matches!(a, Answer::Influence(_))).collect();
+    let coups: Vec<String> = answers.iter().filter_map(|a| if let Answer::Coup(c) = a { Some(c.name().to_string()) } else { None }).collect();
+    let realigns: Vec<String> = answers.iter().filter_map(|a| if let Answer::Realign(c) = a { Some(c.name().to_string()) } else { None }).collect();
+    if !infl.is_empty() {
+        let _ = writeln!(o, "  Influence, for example:");
+        for a in infl {
+            let _ = writeln!(o, "    {}", format_answer(a, prompt));
+        }
+    }
+    if !coups.is_empty() {
+        let _ = writeln!(o, "  coup COUNTRY, where COUNTRY is one of: {}", coups.join(", "));
+    }
+    if !realigns.is_empty() {
+        let _ = writeln!(o, "  realign COUNTRY[, COUNTRY…], targets: {}", realigns.join(", "));
+    }
+    if answers.contains(&Answer::Pass) {
+        let _ = writeln!(o, "  pass");
+    }
+}
