@@ -6,3 +6,4 @@
 #![warn(missing_docs)]
 
 pub mod data;
+pub mod fairness;
