@@ -10,3 +10,5 @@ pub mod engine;
 pub mod notation;
 pub mod render;
 pub mod selfplay;
+pub mod fairness;
+pub mod log;

@@ -1,0 +1,484 @@
+//! Provably fair chance, salts, commitments and reply tokens (design §2, `schemas/FAIRNESS.md`).
+//!
+//! Every function here is a pure function over bytes, specified byte for byte in
+//! `schemas/FAIRNESS.md` so that a third party can re-implement a verifier from that page
+//! alone. Nothing here knows the engine: cards are their printed numbers (`u8`), sides are the
+//! strings `"us"` and `"ussr"`, log heads are the raw 32 bytes of an entry hash.
+//!
+//! The one secret is the game's 256-bit master seed. It is the HMAC-SHA-256 key of every
+//! derivation; the message of each derivation starts with its own NUL-terminated domain string,
+//! so no two derivations can produce the same MAC input.
+//!
+//! Field encodings used in every message (FAIRNESS.md §1):
+//!
+//! * integers (`k`, `seq`, `turn`, block counters): 8 bytes, unsigned big-endian;
+//! * strings (labels, sides, game ids): 4-byte big-endian byte length, then the UTF-8 bytes;
+//! * 32-byte values (seeds, heads, salts): the raw 32 bytes;
+//! * card numbers: one byte each.
+//!
+//! No PRNG crate is involved: `rand`'s algorithms have changed output between versions, and a
+//! log must replay identically for decades (ecosystem.md §5).
+
+use hmac::{Hmac, KeyInit, Mac};
+use sha2::{Digest, Sha256};
+
+type HmacSha256 = Hmac<Sha256>;
+
+/// Domain string of [`seed_commitment`].
+pub const DOMAIN_SEED_COMMITMENT: &[u8] = b"twilight-pbem/seed-commitment/v1\0";
+/// Domain string of the chance stream ([`ChanceStream`]).
+pub const DOMAIN_CHANCE: &[u8] = b"twilight-pbem/chance/v1\0";
+/// Domain string of [`hand_salt`].
+pub const DOMAIN_HAND_SALT: &[u8] = b"twilight-pbem/hand-salt/v1\0";
+/// Domain string of [`headline_salt`].
+pub const DOMAIN_HEADLINE_SALT: &[u8] = b"twilight-pbem/headline-salt/v1\0";
+/// Domain string of [`deck_salt`].
+pub const DOMAIN_DECK_SALT: &[u8] = b"twilight-pbem/deck-salt/v1\0";
+/// Domain string that starts [`canonical_hand`].
+pub const DOMAIN_HAND: &[u8] = b"twilight-pbem/hand/v1\0";
+/// Domain string that starts [`canonical_headline`].
+pub const DOMAIN_HEADLINE: &[u8] = b"twilight-pbem/headline/v1\0";
+/// Domain string that starts [`canonical_deck`].
+pub const DOMAIN_DECK: &[u8] = b"twilight-pbem/deck/v1\0";
+/// Domain string of [`reply_token`].
+pub const DOMAIN_REPLY_TOKEN: &[u8] = b"twilight-pbem/reply-token/v1\0";
+
+/// Number of characters in a reply token ([`reply_token`]): 16 Crockford base32 characters,
+/// which carry the first 80 bits (10 bytes) of the token's HMAC.
+pub const REPLY_TOKEN_LEN: usize = 16;
+
+/// The Crockford base32 alphabet (no I, L, O, U), used for reply tokens.
+const CROCKFORD: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/// Appends an integer field: 8 bytes, unsigned big-endian (FAIRNESS.md §1).
+fn put_u64(buf: &mut Vec<u8>, x: u64) {
+    buf.extend_from_slice(&x.to_be_bytes());
+}
+
+/// Appends a string field: 4-byte big-endian byte length, then the UTF-8 bytes (FAIRNESS.md §1).
+///
+/// # Panics
+///
+/// If the string is 4 GiB or longer.
+fn put_str(buf: &mut Vec<u8>, s: &str) {
+    let len = u32::try_from(s.len()).expect("string field longer than u32::MAX bytes");
+    buf.extend_from_slice(&len.to_be_bytes());
+    buf.extend_from_slice(s.as_bytes());
+}
+
+/// HMAC-SHA-256 keyed by `seed` over `msg`.
+fn hmac(seed: &[u8; 32], msg: &[u8]) -> [u8; 32] {
+    let mut mac = HmacSha256::new_from_slice(seed).expect("HMAC accepts any key length");
+    mac.update(msg);
+    mac.finalize().into_bytes().into()
+}
+
+/// The public commitment to a game's master seed, written in the log's first entry (design §2).
+///
+/// `SHA-256(DOMAIN_SEED_COMMITMENT ‖ seed)`, 32 bytes (FAIRNESS.md §2). At the reveal anyone
+/// recomputes it from the disclosed seed and compares.
+pub fn seed_commitment(seed: &[u8; 32]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(DOMAIN_SEED_COMMITMENT);
+    h.update(seed);
+    h.finalize().into()
+}
+
+/// The chance stream of one random draw: an endless sequence of bytes derived from the master
+/// seed, a label, the draw counter `k` and the log's head hash at that moment (FAIRNESS.md §3).
+///
+/// Block `j` (for `j = 0, 1, 2, …`) is
+/// `HMAC-SHA-256(key = seed, DOMAIN_CHANCE ‖ str(label) ‖ u64(k) ‖ head ‖ u64(j))`;
+/// the stream is `block 0 ‖ block 1 ‖ …`, consumed front to back, each byte at most once.
+/// Because the head hash of the log feeds every draw, the players' `join` nonces and every
+/// move before a draw change its outcome, so the moderator cannot choose a favourable seed.
+///
+/// The samplers ([`die`](Self::die), [`below`](Self::below), [`shuffle`](Self::shuffle)) all
+/// consume the same stream; one stream may serve several samples, in the order they are taken.
+#[derive(Clone)]
+pub struct ChanceStream {
+    /// The MAC with the message prefix (everything but the block counter) already absorbed.
+    prefix: HmacSha256,
+    /// The current block.
+    block: [u8; 32],
+    /// Bytes of `block` already consumed (32 = exhausted).
+    used: usize,
+    /// Counter of the next block to derive.
+    next_block: u64,
+}
+
+impl ChanceStream {
+    /// Starts the stream of draw `k` under `label` at log head `head` (FAIRNESS.md §3).
+    ///
+    /// `seed` is the master seed; `head` the raw 32 bytes of the log's head hash when the draw
+    /// is made (all zeros for an empty log); `label` names what is drawn (e.g. `"d6"`,
+    /// `"deal"`), encoded as a length-prefixed UTF-8 string.
+    ///
+    /// # Panics
+    ///
+    /// If `label` is 4 GiB or longer.
+    pub fn new(seed: &[u8; 32], label: &str, k: u64, head: &[u8; 32]) -> ChanceStream {
+        let mut prefix = HmacSha256::new_from_slice(seed).expect("HMAC accepts any key length");
+        let mut msg = Vec::with_capacity(DOMAIN_CHANCE.len() + 4 + label.len() + 8 + 32);
+        msg.extend_from_slice(DOMAIN_CHANCE);
+        put_str(&mut msg, label);
+        put_u64(&mut msg, k);
+        msg.extend_from_slice(head);
+        prefix.update(&msg);
+        ChanceStream {
+            prefix,
+            block: [0; 32],
+            used: 32,
+            next_block: 0,
+        }
+    }
+
+    /// The next byte of the stream.
+    pub fn next_byte(&mut self) -> u8 {
+        if self.used == 32 {
+            let mut mac = self.prefix.clone();
+            mac.update(&self.next_block.to_be_bytes());
+            self.block = mac.finalize().into_bytes().into();
+            self.next_block += 1;
+            self.used = 0;
+        }
+        let b = self.block[self.used];
+        self.used += 1;
+        b
+    }
+
+    /// The next four bytes of the stream as a big-endian `u32`.
+    pub fn next_u32(&mut self) -> u32 {
+        let b = [
+            self.next_byte(),
+            self.next_byte(),
+            self.next_byte(),
+            self.next_byte(),
+        ];
+        u32::from_be_bytes(b)
+    }
+
+    /// A die roll, uniform in `1..=6` (FAIRNESS.md §4).
+    ///
+    /// Takes one byte `b`; if `b >= 252` (= 6 × 42) it is rejected and the next byte taken;
+    /// otherwise the roll is `b % 6 + 1`.
+    pub fn die(&mut self) -> u8 {
+        loop {
+            let b = self.next_byte();
+            if b < 252 {
+                return b % 6 + 1;
+            }
+        }
+    }
+
+    /// A number uniform in `0..n` (FAIRNESS.md §5).
+    ///
+    /// Takes four bytes as a big-endian `u32` `x`; with `limit = 2^32 − (2^32 mod n)`, if
+    /// `x >= limit` it is rejected and the next four bytes taken; otherwise the result is
+    /// `x mod n`. `n = 1` consumes four bytes and returns 0.
+    ///
+    /// # Panics
+    ///
+    /// If `n == 0` or `n > 2^32`.
+    pub fn below(&mut self, n: usize) -> usize {
+        assert!(n > 0, "uniform draw from an empty range");
+        let n = u64::try_from(n).expect("usize fits in u64");
+        assert!(n <= 1 << 32, "uniform draw from more than 2^32 values");
+        let limit = (1u64 << 32) - ((1u64 << 32) % n);
+        loop {
+            let x = u64::from(self.next_u32());
+            if x < limit {
+                // x % n < n <= 2^32, so it fits in usize on every supported target.
+                return usize::try_from(x % n).expect("value below n fits in usize");
+            }
+        }
+    }
+
+    /// A uniformly random permutation of `0..n` by Fisher–Yates, last position first
+    /// (FAIRNESS.md §6).
+    ///
+    /// Start from `p = [0, 1, …, n−1]`; for `i` from `n−1` down to `1`, draw
+    /// `j = below(i + 1)` and swap `p[i]` and `p[j]`. `n = 0` or `1` draws nothing. To shuffle
+    /// a pile `cards`, the shuffled pile is `[cards[p[0]], cards[p[1]], …]` and `p[0]` is the top.
+    pub fn shuffle(&mut self, n: usize) -> Vec<usize> {
+        let mut p: Vec<usize> = (0..n).collect();
+        for i in (1..n).rev() {
+            let j = self.below(i + 1);
+            p.swap(i, j);
+        }
+        p
+    }
+}
+
+/// The die roll of draw `k` under `label` at log head `head`: uniform in `1..=6`.
+///
+/// Equivalent to `ChanceStream::new(seed, label, k, head).die()` (FAIRNESS.md §3–4).
+pub fn die_roll(seed: &[u8; 32], label: &str, k: u64, head: &[u8; 32]) -> u8 {
+    ChanceStream::new(seed, label, k, head).die()
+}
+
+/// A number uniform in `0..n` for draw `k` under `label` at log head `head`.
+///
+/// Equivalent to `ChanceStream::new(seed, label, k, head).below(n)` (FAIRNESS.md §3, §5).
+///
+/// # Panics
+///
+/// If `n == 0` or `n > 2^32`.
+pub fn uniform_index(seed: &[u8; 32], label: &str, k: u64, head: &[u8; 32], n: usize) -> usize {
+    ChanceStream::new(seed, label, k, head).below(n)
+}
+
+/// A permutation of `0..n` for draw `k` under `label` at log head `head`.
+///
+/// Equivalent to `ChanceStream::new(seed, label, k, head).shuffle(n)` (FAIRNESS.md §3, §6):
+/// the whole shuffle is one draw, and `p[0]` is the index of the card that ends on top.
+pub fn shuffle(seed: &[u8; 32], label: &str, k: u64, head: &[u8; 32], n: usize) -> Vec<usize> {
+    ChanceStream::new(seed, label, k, head).shuffle(n)
+}
+
+/// The salt of the hand commitment that log entry `seq` makes for `side` (design §2 "Sealed
+/// hands", FAIRNESS.md §7).
+///
+/// `HMAC-SHA-256(key = seed, DOMAIN_HAND_SALT ‖ str(side) ‖ u64(seq))`, 32 bytes. `side` is
+/// `"us"` or `"ussr"`. A fresh salt per entry makes two commitments to the same hand unlinkable
+/// until the seed is revealed; the player's own view carries it so they can check at once.
+pub fn hand_salt(seed: &[u8; 32], side: &str, seq: u64) -> [u8; 32] {
+    let mut msg = Vec::with_capacity(64);
+    msg.extend_from_slice(DOMAIN_HAND_SALT);
+    put_str(&mut msg, side);
+    put_u64(&mut msg, seq);
+    hmac(seed, &msg)
+}
+
+/// The salt of `side`'s headline commitment on turn `turn` (design §2 "Simultaneous
+/// headlines", FAIRNESS.md §7).
+///
+/// `HMAC-SHA-256(key = seed, DOMAIN_HEADLINE_SALT ‖ str(side) ‖ u64(turn))`, 32 bytes.
+pub fn headline_salt(seed: &[u8; 32], side: &str, turn: u32) -> [u8; 32] {
+    let mut msg = Vec::with_capacity(64);
+    msg.extend_from_slice(DOMAIN_HEADLINE_SALT);
+    put_str(&mut msg, side);
+    put_u64(&mut msg, u64::from(turn));
+    hmac(seed, &msg)
+}
+
+/// The salt of the deck commitment made by log entry `seq` (FAIRNESS.md §7).
+///
+/// `HMAC-SHA-256(key = seed, DOMAIN_DECK_SALT ‖ u64(seq))`, 32 bytes.
+pub fn deck_salt(seed: &[u8; 32], seq: u64) -> [u8; 32] {
+    let mut msg = Vec::with_capacity(48);
+    msg.extend_from_slice(DOMAIN_DECK_SALT);
+    put_u64(&mut msg, seq);
+    hmac(seed, &msg)
+}
+
+/// The canonical byte form of a hand (FAIRNESS.md §8).
+///
+/// `DOMAIN_HAND ‖ u32(count) ‖ card numbers sorted ascending, one byte each`; duplicates are
+/// kept (a hand never has any). The order the cards were given in does not matter.
+///
+/// # Panics
+///
+/// If the hand has 2^32 cards or more.
+pub fn canonical_hand(cards: &[u8]) -> Vec<u8> {
+    let mut sorted = cards.to_vec();
+    sorted.sort_unstable();
+    let count = u32::try_from(sorted.len()).expect("hand of fewer than 2^32 cards");
+    let mut out = Vec::with_capacity(DOMAIN_HAND.len() + 4 + sorted.len());
+    out.extend_from_slice(DOMAIN_HAND);
+    out.extend_from_slice(&count.to_be_bytes());
+    out.extend_from_slice(&sorted);
+    out
+}
+
+/// The canonical byte form of `side`'s headline choice `card` on turn `turn`
+/// (FAIRNESS.md §8).
+///
+/// `DOMAIN_HEADLINE ‖ str(side) ‖ u64(turn) ‖ card (one byte)`. Side and turn are inside the
+/// committed bytes so a commitment cannot be replayed for the other side or another turn.
+pub fn canonical_headline(side: &str, turn: u32, card: u8) -> Vec<u8> {
+    let mut out = Vec::with_capacity(DOMAIN_HEADLINE.len() + 4 + side.len() + 9);
+    out.extend_from_slice(DOMAIN_HEADLINE);
+    put_str(&mut out, side);
+    put_u64(&mut out, u64::from(turn));
+    out.push(card);
+    out
+}
+
+/// The canonical byte form of a draw deck in order, top card first (FAIRNESS.md §8).
+///
+/// `DOMAIN_DECK ‖ u32(count) ‖ card numbers in deck order, one byte each`.
+///
+/// # Panics
+///
+/// If the deck has 2^32 cards or more.
+pub fn canonical_deck(cards_top_first: &[u8]) -> Vec<u8> {
+    let count = u32::try_from(cards_top_first.len()).expect("deck of fewer than 2^32 cards");
+    let mut out = Vec::with_capacity(DOMAIN_DECK.len() + 4 + cards_top_first.len());
+    out.extend_from_slice(DOMAIN_DECK);
+    out.extend_from_slice(&count.to_be_bytes());
+    out.extend_from_slice(cards_top_first);
+    out
+}
+
+/// A sealed commitment: `SHA-256(salt ‖ canonical)`, 32 bytes (design §2, FAIRNESS.md §9).
+///
+/// `canonical` is one of [`canonical_hand`], [`canonical_headline`], [`canonical_deck`]; `salt`
+/// the matching salt. Commitments are public, so comparing them needs no constant time.
+pub fn commitment(salt: &[u8; 32], canonical: &[u8]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(salt);
+    h.update(canonical);
+    h.finalize().into()
+}
+
+/// The reply token of the prompt for `side` at log sequence number `seq` of game `game_id`
+/// (design §5, FAIRNESS.md §10).
+///
+/// `HMAC-SHA-256(key = seed, DOMAIN_REPLY_TOKEN ‖ str(game_id) ‖ u64(seq) ‖ str(side))`; its
+/// first 10 bytes (80 bits), written as [`REPLY_TOKEN_LEN`] = 16 upper-case Crockford base32
+/// characters (`0-9A-Z` without `I L O U`), most significant bit first.
+pub fn reply_token(seed: &[u8; 32], game_id: &str, seq: u64, side: &str) -> String {
+    let tag = reply_mac(seed, game_id, seq, side).finalize().into_bytes();
+    let mut bits: u128 = 0;
+    for &b in &tag[..10] {
+        bits = (bits << 8) | u128::from(b);
+    }
+    (0..REPLY_TOKEN_LEN)
+        .map(|i| {
+            let shift = 5 * (REPLY_TOKEN_LEN - 1 - i);
+            char::from(CROCKFORD[((bits >> shift) & 31) as usize])
+        })
+        .collect()
+}
+
+/// Checks a reply token typed by a player, in constant time over the MAC (design §5).
+///
+/// Accepts what a person may type for the token of [`reply_token`]: any case, with spaces or
+/// hyphens anywhere, `O` for `0`, `I` or `L` for `1` (the Crockford rules). Returns `false`
+/// for anything that does not decode to exactly 80 bits or whose bits differ from the MAC; the
+/// comparison is `Mac::verify_truncated_left`, constant-time.
+pub fn check_reply_token(seed: &[u8; 32], game_id: &str, seq: u64, side: &str, token: &str) -> bool {
+    let Some(tag) = decode_token(token) else {
+        return false;
+    };
+    reply_mac(seed, game_id, seq, side)
+        .verify_truncated_left(&tag)
+        .is_ok()
+}
+
+/// The MAC state of a reply token's message, before finalization.
+fn reply_mac(seed: &[u8; 32], game_id: &str, seq: u64, side: &str) -> HmacSha256 {
+    let mut msg = Vec::with_capacity(DOMAIN_REPLY_TOKEN.len() + 16 + game_id.len() + side.len());
+    msg.extend_from_slice(DOMAIN_REPLY_TOKEN);
+    put_str(&mut msg, game_id);
+    put_u64(&mut msg, seq);
+    put_str(&mut msg, side);
+    let mut mac = HmacSha256::new_from_slice(seed).expect("HMAC accepts any key length");
+    mac.update(&msg);
+    mac
+}
+
+/// Decodes a typed token to its 10 bytes, or `None` if it is not 16 Crockford characters.
+fn decode_token(token: &str) -> Option<[u8; 10]> {
+    let mut bits: u128 = 0;
+    let mut count = 0usize;
+    for c in token.chars() {
+        if c == '-' || c.is_whitespace() {
+            continue;
+        }
+        let c = match c.to_ascii_uppercase() {
+            'O' => '0',
+            'I' | 'L' => '1',
+            c => c,
+        };
+        let value = CROCKFORD.iter().position(|&a| char::from(a) == c)?;
+        count += 1;
+        if count > REPLY_TOKEN_LEN {
+            return None;
+        }
+        bits = (bits << 5) | value as u128;
+    }
+    if count != REPLY_TOKEN_LEN {
+        return None;
+    }
+    let mut out = [0u8; 10];
+    for (i, byte) in out.iter_mut().enumerate() {
+        *byte = (bits >> (8 * (9 - i))) as u8;
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SEED: [u8; 32] = [7; 32];
+    const HEAD: [u8; 32] = [0; 32];
+
+    #[test]
+    fn stream_blocks_are_hmac_in_counter_mode() {
+        let mut s = ChanceStream::new(&SEED, "x", 3, &HEAD);
+        let bytes: Vec<u8> = (0..64).map(|_| s.next_byte()).collect();
+        let mut msg = DOMAIN_CHANCE.to_vec();
+        msg.extend_from_slice(&1u32.to_be_bytes());
+        msg.push(b'x');
+        msg.extend_from_slice(&3u64.to_be_bytes());
+        msg.extend_from_slice(&HEAD);
+        let mut m0 = msg.clone();
+        m0.extend_from_slice(&0u64.to_be_bytes());
+        let mut m1 = msg;
+        m1.extend_from_slice(&1u64.to_be_bytes());
+        assert_eq!(bytes[..32], hmac(&SEED, &m0));
+        assert_eq!(bytes[32..], hmac(&SEED, &m1));
+    }
+
+    #[test]
+    fn different_inputs_give_different_streams() {
+        let a = ChanceStream::new(&SEED, "d6", 0, &HEAD).next_u32();
+        assert_ne!(a, ChanceStream::new(&SEED, "d6", 1, &HEAD).next_u32());
+        assert_ne!(a, ChanceStream::new(&SEED, "d7", 0, &HEAD).next_u32());
+        assert_ne!(a, ChanceStream::new(&SEED, "d6", 0, &[1; 32]).next_u32());
+        assert_ne!(a, ChanceStream::new(&[8; 32], "d6", 0, &HEAD).next_u32());
+    }
+
+    #[test]
+    fn below_one_is_zero_and_below_full_range_works() {
+        let mut s = ChanceStream::new(&SEED, "x", 0, &HEAD);
+        assert_eq!(s.below(1), 0);
+        let _ = s.below(1 << 32);
+    }
+
+    #[test]
+    #[should_panic(expected = "empty range")]
+    fn below_zero_panics() {
+        ChanceStream::new(&SEED, "x", 0, &HEAD).below(0);
+    }
+
+    #[test]
+    fn reply_token_round_trip_and_typing_tolerance() {
+        let t = reply_token(&SEED, "g1", 12, "us");
+        assert_eq!(t.len(), REPLY_TOKEN_LEN);
+        assert!(check_reply_token(&SEED, "g1", 12, "us", &t));
+        let typed = format!(
+            "{}-{} {}",
+            &t[..4].to_lowercase(),
+            &t[4..8],
+            t[8..].replace('0', "o").replace('1', "l")
+        );
+        assert!(check_reply_token(&SEED, "g1", 12, "us", &typed));
+        assert!(!check_reply_token(&SEED, "g1", 13, "us", &t));
+        assert!(!check_reply_token(&SEED, "g1", 12, "ussr", &t));
+        assert!(!check_reply_token(&SEED, "g2", 12, "us", &t));
+        assert!(!check_reply_token(&SEED, "g1", 12, "us", &t[..15]));
+        assert!(!check_reply_token(&SEED, "g1", 12, "us", &format!("{t}0")));
+        assert!(!check_reply_token(&SEED, "g1", 12, "us", ""));
+        assert!(!check_reply_token(&SEED, "g1", 12, "us", "UUUUUUUUUUUUUUUU"));
+    }
+
+    #[test]
+    fn canonical_hand_ignores_order() {
+        assert_eq!(canonical_hand(&[5, 1, 3]), canonical_hand(&[1, 3, 5]));
+        assert_ne!(canonical_hand(&[1, 3]), canonical_hand(&[1, 3, 5]));
+    }
+}

@@ -1,0 +1,172 @@
+//! One log entry and its payloads (design §4, issue 6 scope 1).
+//!
+//! Each entry is one YAML document of `log.yaml`:
+//!
+//! ```yaml
+//! ---
+//! seq: 3
+//! at: 2026-11-30T16:00:00Z
+//! by: ussr
+//! prev: 6b1f…(64 hex digits)
+//! payload:
+//!   decision:
+//!     side: ussr
+//!     notation: headline Five Year Plan
+//!     answer: …
+//! ```
+//!
+//! The payload is externally tagged: a one-key map from the snake_case kind to its fields.
+//! `schemas/log-entry.schema.json` is the JSON Schema of this shape.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::hash::Hex32;
+use super::Value;
+use crate::data::Side;
+
+/// Who wrote an entry: a player, or the moderator host that runs the CLI (design §2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Author {
+    /// The US player.
+    Us,
+    /// The USSR player.
+    Ussr,
+    /// The moderator: game creation, chance records, commitments, the reveal.
+    Moderator,
+}
+
+impl From<Side> for Author {
+    fn from(side: Side) -> Author {
+        match side {
+            Side::Us => Author::Us,
+            Side::Ussr => Author::Ussr,
+        }
+    }
+}
+
+impl Author {
+    /// The lower-case name used in the log: `us`, `ussr` or `moderator`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Author::Us => "us",
+            Author::Ussr => "ussr",
+            Author::Moderator => "moderator",
+        }
+    }
+}
+
+/// One entry of the log: its place in the hash chain and its payload (design §4).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    /// Sequence number: 0 for the first entry, then 1, 2, … with no gaps.
+    pub seq: u64,
+    /// When the entry was appended (UTC; RFC 3339 in the log).
+    pub at: DateTime<Utc>,
+    /// Who made the move or record.
+    pub by: Author,
+    /// The hash of the previous entry's stored bytes ([`super::entry_hash`]); all zeros for
+    /// the first entry.
+    pub prev: Hex32,
+    /// What the entry records.
+    #[serde(with = "serde_yaml::with::singleton_map")]
+    pub payload: Payload,
+}
+
+/// The players' e-mail addresses, one per side (the `create` payload).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Players {
+    /// The US player's address.
+    pub us: String,
+    /// The USSR player's address.
+    pub ussr: String,
+}
+
+/// What a sealed commitment hides (`schemas/FAIRNESS.md` §8–9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CommitmentKind {
+    /// A player's hand after a deal or any other change to it.
+    Hand,
+    /// A headline card chosen while the other side's is still unknown.
+    Headline,
+    /// The draw deck's order.
+    Deck,
+}
+
+/// The payload of an entry: exactly one of these (issue 6 scope 1).
+///
+/// Externally tagged in snake_case: `create: {…}`, `join: {…}`, and so on. The `Value` fields
+/// hold structures the engine defines (options, chance outcomes, a move's structured form);
+/// the log checks only that they are YAML.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Payload {
+    /// Game creation: the first entry, and only the first (design §2 "Commit before play").
+    Create {
+        /// The version of the program that created the game (`CARGO_PKG_VERSION`).
+        engine_version: String,
+        /// The rules revision the engine implemented when the game was created.
+        rules_revision: String,
+        /// Game options (optional cards, variants, time limits…), as the engine defines them.
+        options: Value,
+        /// The players' e-mail addresses.
+        players: Players,
+        /// `fairness::seed_commitment(master seed)` (FAIRNESS.md §2).
+        seed_commitment: Hex32,
+    },
+    /// A player joins and contributes a nonce the moderator cannot predict (design §2).
+    Join {
+        /// The side joining.
+        side: Side,
+        /// Whatever the player sent; it feeds every later draw through the head hash.
+        nonce: String,
+    },
+    /// A public chance outcome: a die roll, a revealed card, a discard (design §2 "Public
+    /// outcomes are public"). The engine defines the structure.
+    Chance {
+        /// The outcome, as the engine records it.
+        what: Value,
+    },
+    /// A sealed commitment (FAIRNESS.md §9).
+    Commitment {
+        /// What is sealed.
+        kind: CommitmentKind,
+        /// Whose hand or headline; absent for the deck.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        side: Option<Side>,
+        /// `SHA-256(salt ‖ canonical form)`.
+        digest: Hex32,
+    },
+    /// A player's answer to the prompt they owed (design §3 "Decisions, not commands").
+    Decision {
+        /// The side deciding.
+        side: Side,
+        /// The move as the player typed it (design §5).
+        notation: String,
+        /// The move's structured form, as the engine defines it.
+        answer: Value,
+    },
+    /// The disclosure of the master seed at the end of the game (design §2 "Unseal").
+    Reveal {
+        /// The master seed; `fairness::seed_commitment` of it must equal the `create` entry's.
+        seed: Hex32,
+    },
+}
+
+impl Payload {
+    /// The payload's tag as written in the log (`create`, `join`, …).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Payload::Create { .. } => "create",
+            Payload::Join { .. } => "join",
+            Payload::Chance { .. } => "chance",
+            Payload::Commitment { .. } => "commitment",
+            Payload::Decision { .. } => "decision",
+            Payload::Reveal { .. } => "reveal",
+        }
+    }
+}

@@ -1,0 +1,349 @@
+//! Reading and appending `log.yaml` (design §4, ecosystem.md §8 "Locking", "Appending a
+//! record").
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+
+use super::entry::{Author, Entry, Payload};
+use super::hash::{entry_hash, Hex32};
+use super::verify::{scan, split_documents, ChainRules, Report};
+use super::yaml::{entry_document, parse_entry};
+
+/// An error reading or appending a log.
+#[derive(Debug, thiserror::Error)]
+pub enum LogError {
+    /// The file could not be created, opened, locked, read, written or synced.
+    #[error("{path}: {action}: {source}")]
+    Io {
+        /// The log file.
+        path: PathBuf,
+        /// What was being done (`open`, `lock`, `append`…).
+        action: &'static str,
+        /// The operating system's error.
+        source: io::Error,
+    },
+    /// The file on disk does not verify; the report lists every finding. Nothing is repaired.
+    #[error("{path} does not verify: {report}")]
+    Corrupt {
+        /// The log file.
+        path: PathBuf,
+        /// What [`super::verify_chain`] found.
+        report: Box<Report>,
+    },
+    /// The entry would break a log-level rule (e.g. a second `create`, a decision by the wrong
+    /// side, anything after the reveal); nothing was written.
+    #[error("refused to append a {kind} entry: {reason}")]
+    Refused {
+        /// The payload's kind.
+        kind: &'static str,
+        /// The rule, as verify would report it.
+        reason: String,
+    },
+    /// The entry could not be written as one YAML document that reads back identically;
+    /// nothing was written.
+    #[error("cannot encode a {kind} entry: {reason}")]
+    Encode {
+        /// The payload's kind.
+        kind: &'static str,
+        /// What went wrong.
+        reason: String,
+    },
+    /// The bytes read back after the write differ from those written; the file was cut back
+    /// to its previous length.
+    #[error("{path}: the appended entry did not read back as written; the append was undone")]
+    WriteMismatch {
+        /// The log file.
+        path: PathBuf,
+    },
+}
+
+/// One entry of an opened log, with where its bytes lie and what they hash to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredEntry {
+    /// The parsed entry.
+    pub entry: Entry,
+    /// Byte range of its document in the file.
+    pub range: Range<usize>,
+    /// [`entry_hash`] of those bytes.
+    pub hash: Hex32,
+}
+
+/// An append-only log file, opened and verified (design §4).
+///
+/// Holds the file's bytes and parsed entries. Opening refuses a log that does not verify;
+/// appending takes an exclusive advisory lock (`flock`; unreliable on some network file
+/// systems), re-reads the file under the lock, writes one document with `O_APPEND`, syncs it
+/// to disk and reads it back.
+#[derive(Debug)]
+pub struct Log {
+    path: PathBuf,
+    bytes: Vec<u8>,
+    entries: Vec<StoredEntry>,
+    rules: ChainRules,
+}
+
+impl Log {
+    /// Creates a new, empty log file at `path`; its first append must be a `create` entry.
+    ///
+    /// Fails if the file already exists. Syncs the directory so the new name survives a crash.
+    ///
+    /// # Errors
+    ///
+    /// [`LogError::Io`] if the file cannot be created.
+    pub fn create(path: impl AsRef<Path>) -> Result<Log, LogError> {
+        let path = path.as_ref().to_path_buf();
+        let io_err = |action, source| LogError::Io {
+            path: path.clone(),
+            action,
+            source,
+        };
+        let file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .map_err(|e| io_err("create", e))?;
+        file.sync_all().map_err(|e| io_err("sync", e))?;
+        sync_parent_dir(&path).map_err(|e| io_err("sync directory", e))?;
+        Ok(Log {
+            path,
+            bytes: Vec::new(),
+            entries: Vec::new(),
+            rules: ChainRules::default(),
+        })
+    }
+
+    /// Opens and verifies the log at `path`.
+    ///
+    /// An empty file is an empty log (as left by [`Log::create`]).
+    ///
+    /// # Errors
+    ///
+    /// [`LogError::Io`] if it cannot be read; [`LogError::Corrupt`] with the full report if it
+    /// does not verify.
+    pub fn open(path: impl AsRef<Path>) -> Result<Log, LogError> {
+        let path = path.as_ref().to_path_buf();
+        let bytes = std::fs::read(&path).map_err(|source| LogError::Io {
+            path: path.clone(),
+            action: "read",
+            source,
+        })?;
+        Log::from_bytes(path, bytes)
+    }
+
+    /// Builds a verified log from bytes read from `path`.
+    fn from_bytes(path: PathBuf, bytes: Vec<u8>) -> Result<Log, LogError> {
+        if bytes.is_empty() {
+            return Ok(Log {
+                path,
+                bytes,
+                entries: Vec::new(),
+                rules: ChainRules::default(),
+            });
+        }
+        let (report, parsed) = scan(&bytes, None);
+        if !report.is_clean() {
+            return Err(LogError::Corrupt {
+                path,
+                report: Box::new(report),
+            });
+        }
+        let mut rules = ChainRules::default();
+        let mut entries = Vec::with_capacity(parsed.len());
+        for (i, (info, entry)) in report.documents.iter().zip(parsed).enumerate() {
+            // A clean report means every document parsed; stay safe if that ever changes.
+            let Some(entry) = entry else {
+                return Err(LogError::Corrupt {
+                    path,
+                    report: Box::new(report.clone()),
+                });
+            };
+            let _ = rules.check(i == 0, &entry);
+            entries.push(StoredEntry {
+                entry,
+                range: info.range.clone(),
+                hash: info.hash,
+            });
+        }
+        Ok(Log {
+            path,
+            bytes,
+            entries,
+            rules,
+        })
+    }
+
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The file's bytes as last read or written.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The entries, in order.
+    pub fn entries(&self) -> &[StoredEntry] {
+        &self.entries
+    }
+
+    /// The number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True when the log has no entry yet.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The head hash: [`entry_hash`] of the last entry's bytes, or [`Hex32::ZERO`] for an
+    /// empty log. This is what receipts carry and the next entry's `prev`.
+    pub fn head(&self) -> Hex32 {
+        self.entries.last().map_or(Hex32::ZERO, |e| e.hash)
+    }
+
+    /// The `seq` the next entry will get.
+    pub fn next_seq(&self) -> u64 {
+        self.entries.last().map_or(0, |e| e.entry.seq + 1)
+    }
+
+    /// Appends one entry with the next `seq` and `prev` = [`Log::head`], and returns it.
+    ///
+    /// Under an exclusive lock on the file: re-reads it (and re-verifies it if another process
+    /// appended meanwhile), checks the entry against the log-level rules of
+    /// [`super::verify_chain`], writes `---\n` + the entry's YAML in one `write_all` at the end
+    /// of the file, calls `sync_data`, and reads the bytes back. If anything fails after the
+    /// write started, the file is cut back to its previous length and synced, so it is as it
+    /// was.
+    ///
+    /// # Errors
+    ///
+    /// [`LogError::Refused`] if the entry breaks a rule, [`LogError::Encode`] if it cannot be
+    /// written as YAML that reads back identically, [`LogError::Corrupt`] if the file changed
+    /// into something that does not verify, [`LogError::Io`] or [`LogError::WriteMismatch`] if
+    /// the write failed (then undone).
+    pub fn append(
+        &mut self,
+        payload: Payload,
+        by: Author,
+        at: DateTime<Utc>,
+    ) -> Result<&StoredEntry, LogError> {
+        let path = self.path.clone();
+        let io_err = |action, source| LogError::Io {
+            path: path.clone(),
+            action,
+            source,
+        };
+        let mut file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .open(&self.path)
+            .map_err(|e| io_err("open", e))?;
+        file.lock().map_err(|e| io_err("lock", e))?;
+
+        // Another process may have appended since we read the file.
+        let mut current = Vec::with_capacity(self.bytes.len());
+        file.read_to_end(&mut current)
+            .map_err(|e| io_err("read", e))?;
+        if current != self.bytes {
+            *self = Log::from_bytes(self.path.clone(), current)?;
+        }
+
+        let entry = Entry {
+            seq: self.next_seq(),
+            at,
+            by,
+            prev: self.head(),
+            payload,
+        };
+        let kind = entry.payload.kind();
+        let mut rules = self.rules.clone();
+        let broken = rules.check(self.entries.is_empty(), &entry);
+        if let Some((_, expected, found)) = broken.into_iter().next() {
+            return Err(LogError::Refused {
+                kind,
+                reason: format!("expected {expected}; found {found}"),
+            });
+        }
+        let document = encode_checked(&entry)?;
+
+        let old_len = self.bytes.len() as u64;
+        let written = write_synced(&mut file, document.as_bytes(), old_len);
+        if let Err(err) = written {
+            // Undo: cut back to the previous length. If even that fails, the file ends in a
+            // partial entry that verify reports as such.
+            let _ = file.set_len(old_len);
+            let _ = file.sync_data();
+            return Err(match err {
+                WriteFailure::Io(action, source) => io_err(action, source),
+                WriteFailure::Mismatch => LogError::WriteMismatch { path },
+            });
+        }
+        let _ = file.unlock();
+
+        let start = self.bytes.len();
+        self.bytes.extend_from_slice(document.as_bytes());
+        self.rules = rules;
+        self.entries.push(StoredEntry {
+            entry,
+            range: start..self.bytes.len(),
+            hash: entry_hash(document.as_bytes()),
+        });
+        Ok(self.entries.last().expect("just pushed"))
+    }
+}
+
+/// Encodes an entry and checks that it is one document that reads back as the same entry.
+fn encode_checked(entry: &Entry) -> Result<String, LogError> {
+    let kind = entry.payload.kind();
+    let encode_err = |reason: String| LogError::Encode { kind, reason };
+    let document = entry_document(entry).map_err(encode_err)?;
+    let split = split_documents(document.as_bytes());
+    if !split.leading.is_empty() || split.documents.len() != 1 || !document.ends_with('\n') {
+        return Err(encode_err(
+            "the emitter's output is not exactly one `---` document ending in a newline".into(),
+        ));
+    }
+    match parse_entry(&document) {
+        Ok(back) if back == *entry => Ok(document),
+        Ok(_) => Err(encode_err("the document reads back as a different entry".into())),
+        Err(_) => Err(encode_err("the document does not read back".into())),
+    }
+}
+
+/// Why [`write_synced`] failed.
+enum WriteFailure {
+    Io(&'static str, io::Error),
+    Mismatch,
+}
+
+/// Appends `document`, syncs it, and reads it back from `old_len`.
+fn write_synced(file: &mut File, document: &[u8], old_len: u64) -> Result<(), WriteFailure> {
+    file.write_all(document)
+        .map_err(|e| WriteFailure::Io("append", e))?;
+    file.sync_data()
+        .map_err(|e| WriteFailure::Io("sync", e))?;
+    file.seek(SeekFrom::Start(old_len))
+        .map_err(|e| WriteFailure::Io("seek", e))?;
+    let mut back = Vec::with_capacity(document.len());
+    file.read_to_end(&mut back)
+        .map_err(|e| WriteFailure::Io("read back", e))?;
+    if back != document {
+        return Err(WriteFailure::Mismatch);
+    }
+    Ok(())
+}
+
+/// Syncs the directory holding `path`, so a newly created name survives a crash.
+fn sync_parent_dir(path: &Path) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    File::open(dir)?.sync_all()
+}
