@@ -7,8 +7,9 @@
 
 pub mod data;
 pub mod engine;
+pub mod fairness;
+pub mod log;
 pub mod notation;
 pub mod render;
 pub mod selfplay;
-pub mod fairness;
-pub mod log;
+pub mod session;

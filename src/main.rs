@@ -1,29 +1,402 @@
-//! The `twilight` command line.
+//! The `twilight` command line: create, join, play, view, verify and reveal sealed games, and
+//! self-play random games. Exit codes: 0 success, 1 a refused move or a verification finding,
+//! 2 a usage or file error.
 
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Instant;
 
-use clap::{Parser, Subcommand};
+use anyhow::{bail, Context, Result};
+use chrono::Utc;
+use clap::{Parser, Subcommand, ValueEnum};
 
-/// Twilight Struggle by email: rules engine, sealed log, mail loop.
+use twilight_pbem::data::Side;
+use twilight_pbem::engine::view::{view, Role};
+use twilight_pbem::engine::Options;
+use twilight_pbem::log::{verify_chain, Hex32, Players};
+use twilight_pbem::render::{render_moves, render_view};
+use twilight_pbem::selfplay;
+use twilight_pbem::session::{Mode, Session, SessionError};
+
+/// Twilight Struggle by email: a complete rules engine, a sealed append-only log.
 #[derive(Parser)]
-#[command(name = "twilight", version, about)]
+#[command(name = "twilight", version, about, propagate_version = true)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
 }
 
+#[derive(Clone, Copy, ValueEnum)]
+enum SideArg {
+    Us,
+    Ussr,
+}
+
+impl From<SideArg> for Side {
+    fn from(s: SideArg) -> Side {
+        match s {
+            SideArg::Us => Side::Us,
+            SideArg::Ussr => Side::Ussr,
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum RoleArg {
+    Us,
+    Ussr,
+    Public,
+    Moderator,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Text,
+    Yaml,
+    Json,
+}
+
 #[derive(Subcommand)]
 enum Command {
-    /// Print the engine's version and rules revision.
-    Version,
+    /// Create a game: its secret seed and the first log entry.
+    New {
+        /// The game folder to create (its name is the game id).
+        game_dir: PathBuf,
+        /// The US player's e-mail address.
+        #[arg(long)]
+        us: String,
+        /// The USSR player's e-mail address.
+        #[arg(long)]
+        ussr: String,
+        /// Leave out the optional cards 104–110 (they are in by default).
+        #[arg(long)]
+        no_optional_cards: bool,
+        /// Extra US setup Influence (the +2 convention or a bid; FAQ F008).
+        #[arg(long, default_value_t = 2)]
+        us_bonus: u8,
+        /// Extra USSR setup Influence (a bid; FAQ F009).
+        #[arg(long, default_value_t = 0)]
+        ussr_bonus: u8,
+    },
+    /// A player joins with a nonce of their choosing (it feeds every later shuffle and roll).
+    Join {
+        /// The game folder.
+        game_dir: PathBuf,
+        /// Which side joins.
+        #[arg(long = "as")]
+        side: SideArg,
+        /// Any text the player chooses.
+        #[arg(long)]
+        nonce: String,
+    },
+    /// One screen: turn, action round, VP, DEFCON, who owes what.
+    Status {
+        /// The game folder.
+        game_dir: PathBuf,
+    },
+    /// The board as a role may see it.
+    View {
+        /// The game folder.
+        game_dir: PathBuf,
+        /// Whose view.
+        #[arg(long = "as", value_enum, default_value = "public")]
+        role: RoleArg,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
+    /// The decision a player owes and its legal answers in the notation.
+    Moves {
+        /// The game folder.
+        game_dir: PathBuf,
+        /// Which side.
+        #[arg(long = "as")]
+        side: SideArg,
+    },
+    /// Play one or more moves (applied in order; stops at the first refused one).
+    Play {
+        /// The game folder.
+        game_dir: PathBuf,
+        /// Which side plays.
+        #[arg(long = "as")]
+        side: SideArg,
+        /// Move lines, e.g. `play Comecon ops influence Poland 2, Hungary 1`.
+        #[arg(required = true)]
+        moves: Vec<String>,
+    },
+    /// Disclose the master seed at the end of the game (or of an abandoned game with --force).
+    Reveal {
+        /// The game folder.
+        game_dir: PathBuf,
+        /// Reveal although the game is not over.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Verify logs: a log file, a game folder, or a folder of game folders.
+    Verify {
+        /// What to verify.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// The head hash from a receipt: also checks the last entry and truncation.
+        #[arg(long)]
+        head: Option<String>,
+    },
+    /// Play random games with uniformly random legal decisions and print a summary.
+    Selfplay {
+        /// How many games.
+        #[arg(long, default_value_t = 10)]
+        games: u64,
+        /// The first seed; games use seeds S, S+1, ….
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match cli.command {
-        Command::Version => {
-            println!("twilight {}", env!("CARGO_PKG_VERSION"));
-            ExitCode::SUCCESS
+    match run(Cli::parse()) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            if e.downcast_ref::<SessionError>().is_some_and(|s| {
+                matches!(s, SessionError::Refused { .. } | SessionError::Notation(_))
+            }) {
+                ExitCode::from(1)
+            } else {
+                ExitCode::from(2)
+            }
         }
     }
+}
+
+fn open(dir: &Path) -> Result<Session> {
+    Session::open(dir).with_context(|| format!("cannot open the game in {}", dir.display()))
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::New {
+            game_dir,
+            us,
+            ussr,
+            no_optional_cards,
+            us_bonus,
+            ussr_bonus,
+        } => {
+            let options = Options {
+                optional_cards: !no_optional_cards,
+                us_bonus,
+                ussr_bonus,
+                chinese_civil_war: false,
+            };
+            let s = Session::create(&game_dir, &options, Players { us, ussr }, Utc::now())?;
+            println!(
+                "Created {} (seed committed; secret in {}).",
+                s.game_id(),
+                game_dir.join("secret.yaml").display()
+            );
+            println!(
+                "Next: both players join, e.g. `twilight join {} --as ussr --nonce <anything>`.",
+                game_dir.display()
+            );
+        }
+        Command::Join {
+            game_dir,
+            side,
+            nonce,
+        } => {
+            let mut s = open(&game_dir)?;
+            s.join(side.into(), &nonce, Utc::now())?;
+            println!("The {} joined.", Side::from(side));
+            print_status(&s);
+        }
+        Command::Status { game_dir } => print_status(&open(&game_dir)?),
+        Command::View {
+            game_dir,
+            role,
+            format,
+        } => {
+            let s = open(&game_dir)?;
+            let Some(game) = s.game() else {
+                bail!("the game has not started: both players must join")
+            };
+            let role = match role {
+                RoleArg::Us => Role::Us,
+                RoleArg::Ussr => Role::Ussr,
+                RoleArg::Public => Role::Public,
+                RoleArg::Moderator => Role::Moderator,
+            };
+            let v = view(game, role);
+            match format {
+                Format::Text => print!("{}", render_view(game, &v)),
+                Format::Yaml => print!("{}", serde_yaml::to_string(&v)?),
+                Format::Json => println!("{}", serde_json::to_string_pretty(&v)?),
+            }
+        }
+        Command::Moves { game_dir, side } => {
+            let s = open(&game_dir)?;
+            let Some(game) = s.game() else {
+                bail!("the game has not started: both players must join")
+            };
+            print!("{}", render_moves(game, side.into()));
+        }
+        Command::Play {
+            game_dir,
+            side,
+            moves,
+        } => {
+            let mut s = open(&game_dir)?;
+            let done = s.play(side.into(), &moves, Utc::now())?;
+            for d in &done {
+                println!("accepted: {d}");
+            }
+            print_status(&s);
+        }
+        Command::Reveal { game_dir, force } => {
+            let mut s = open(&game_dir)?;
+            s.reveal(force, Utc::now())?;
+            println!(
+                "Seed revealed; `twilight verify {}` now checks everything.",
+                game_dir.display()
+            );
+        }
+        Command::Verify { paths, head } => return verify(&paths, head.as_deref()),
+        Command::Selfplay { games, seed } => {
+            let start = Instant::now();
+            match selfplay::play_many(seed, games, &Options::default()) {
+                Ok(sum) => {
+                    let secs = start.elapsed().as_secs_f64();
+                    println!("games finished: {}", sum.finished);
+                    for (how, n) in &sum.results {
+                        println!("  {how}: {n}");
+                    }
+                    println!("mean decisions per game: {:.1}", sum.mean_decisions);
+                    println!(
+                        "games per second: {:.1}",
+                        sum.finished as f64 / secs.max(1e-9)
+                    );
+                }
+                Err(e) => {
+                    eprintln!("selfplay failed: {e}");
+                    return Ok(ExitCode::from(1));
+                }
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_status(s: &Session) {
+    let Some(game) = s.game() else {
+        println!("{}: waiting for both players to join.", s.game_id());
+        return;
+    };
+    let st = game.state();
+    println!(
+        "{} · turn {} · {} · VP {} · DEFCON {}",
+        s.game_id(),
+        st.turn,
+        if st.action_round == 0 {
+            "Headline Phase".to_string()
+        } else {
+            format!("action round {}", st.action_round)
+        },
+        twilight_pbem::engine::vp_text(st.vp),
+        st.defcon
+    );
+    if let Some(o) = game.outcome() {
+        match o.winner {
+            Some(w) => println!("Game over: {w} wins by {}.", o.reason.describe()),
+            None => println!("Game over: draw."),
+        }
+    }
+    for p in game.prompts() {
+        println!("Waiting for {}: {}", p.side, p.text);
+    }
+    println!("log: seq {} · head {}", s.log().next_seq(), s.log().head());
+}
+
+fn game_dirs(path: &Path) -> Vec<PathBuf> {
+    if path.is_file() {
+        return vec![path.parent().map(Path::to_path_buf).unwrap_or_default()];
+    }
+    if path.join("log.yaml").is_file() {
+        return vec![path.to_path_buf()];
+    }
+    let mut out: Vec<PathBuf> = std::fs::read_dir(path)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.join("log.yaml").is_file())
+        .collect();
+    out.sort();
+    out
+}
+
+fn verify(paths: &[PathBuf], head: Option<&str>) -> Result<ExitCode> {
+    let head = head
+        .map(|h| {
+            h.parse::<Hex32>()
+                .map_err(|e| anyhow::anyhow!("--head: {e}"))
+        })
+        .transpose()?;
+    let mut bad = 0;
+    let mut total = 0;
+    for p in paths {
+        let dirs = game_dirs(p);
+        if dirs.is_empty() {
+            bail!("{}: no game log found", p.display());
+        }
+        for dir in dirs {
+            total += 1;
+            let bytes = std::fs::read(dir.join("log.yaml"))
+                .with_context(|| format!("{}", dir.display()))?;
+            let report = verify_chain(&bytes, head.as_ref());
+            let mut findings: Vec<String> = report.findings.iter().map(|f| f.to_string()).collect();
+            let mut line = String::new();
+            if findings.is_empty() {
+                match Session::open_public(&dir) {
+                    Ok(s) => {
+                        findings.extend(s.findings.iter().cloned());
+                        let mode = match s.mode() {
+                            Mode::Full => "full (seed revealed)",
+                            Mode::Public => "public",
+                        };
+                        let result = match s.game().and_then(|g| g.outcome()) {
+                            Some(o) => match o.winner {
+                                Some(w) => format!("{w} won by {}", o.reason.describe()),
+                                None => "draw".into(),
+                            },
+                            None => "in progress".into(),
+                        };
+                        let (turn, vp) =
+                            s.game().map_or((0, 0), |g| (g.state().turn, g.state().vp));
+                        line = format!(
+                            "US {} vs USSR {} · {result} · VP {} · turn {turn} · {} decisions checked · {mode}",
+                            s.players().us,
+                            s.players().ussr,
+                            twilight_pbem::engine::vp_text(vp),
+                            s.decisions
+                        );
+                    }
+                    Err(e) => findings.push(e.to_string()),
+                }
+            }
+            if findings.is_empty() {
+                println!("{}: OK · {line}", dir.display());
+            } else {
+                bad += 1;
+                println!("{}: {} finding(s) {line}", dir.display(), findings.len());
+                for f in findings {
+                    println!("  - {f}");
+                }
+            }
+        }
+    }
+    println!("{total} game(s) verified, {bad} with findings.");
+    Ok(if bad == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

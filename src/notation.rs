@@ -58,9 +58,17 @@ fn suggest(s: &[String]) -> String {
 
 /// Lower case, punctuation folded to spaces, `&` as `and`, spaces collapsed.
 fn norm(s: &str) -> String {
-    let s = s.replace('&', " and ").replace(['“', '”', '"', '’', '\''], "");
+    let s = s
+        .replace('&', " and ")
+        .replace(['“', '”', '"', '’', '\''], "");
     s.chars()
-        .map(|c| if c.is_alphanumeric() { c.to_ascii_lowercase() } else { ' ' })
+        .map(|c| {
+            if c.is_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                ' '
+            }
+        })
         .collect::<String>()
         .split_whitespace()
         .collect::<Vec<_>>()
@@ -74,16 +82,26 @@ fn lookup<T: Copy + PartialEq>(
 ) -> Result<T, NotationError> {
     let w = norm(word);
     if w.is_empty() {
-        return Err(NotationError::Syntax { line: word.into(), message: format!("a {kind} name is missing") });
+        return Err(NotationError::Syntax {
+            line: word.into(),
+            message: format!("a {kind} name is missing"),
+        });
     }
     for (t, names, _) in items {
-        if names.iter().any(|n| *n == w) {
+        if names.contains(&w) {
             return Ok(*t);
         }
     }
     let mut hits: Vec<(T, String)> = Vec::new();
     for (t, names, display) in items {
-        if names.iter().any(|n| n.starts_with(&w) || n.split(' ').collect::<Vec<_>>().join("").starts_with(&w.replace(' ', ""))) && !hits.iter().any(|(h, _)| h == t) {
+        if names.iter().any(|n| {
+            n.starts_with(&w)
+                || n.split(' ')
+                    .collect::<Vec<_>>()
+                    .join("")
+                    .starts_with(&w.replace(' ', ""))
+        }) && !hits.iter().any(|(h, _)| h == t)
+        {
             hits.push((*t, display.clone()));
         }
     }
@@ -93,7 +111,10 @@ fn lookup<T: Copy + PartialEq>(
             let mut scored: Vec<(f64, String)> = items
                 .iter()
                 .map(|(_, names, display)| {
-                    let best = names.iter().map(|n| strsim::jaro_winkler(n, &w)).fold(0.0, f64::max);
+                    let best = names
+                        .iter()
+                        .map(|n| strsim::jaro_winkler(n, &w))
+                        .fold(0.0, f64::max);
                     (best, display.clone())
                 })
                 .collect();
@@ -101,10 +122,18 @@ fn lookup<T: Copy + PartialEq>(
             Err(NotationError::Unknown {
                 kind,
                 word: word.trim().into(),
-                suggestions: scored.into_iter().take(3).filter(|(s, _)| *s > 0.6).map(|(_, d)| d).collect(),
+                suggestions: scored
+                    .into_iter()
+                    .take(3)
+                    .filter(|(s, _)| *s > 0.6)
+                    .map(|(_, d)| d)
+                    .collect(),
             })
         }
-        _ => Err(NotationError::Ambiguous { word: word.trim().into(), matches: hits.into_iter().map(|(_, d)| d).collect() }),
+        _ => Err(NotationError::Ambiguous {
+            word: word.trim().into(),
+            matches: hits.into_iter().map(|(_, d)| d).collect(),
+        }),
     }
 }
 
@@ -178,7 +207,10 @@ pub enum MoveText {
 }
 
 fn list(rest: &str) -> Vec<String> {
-    rest.split(',').map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()
+    rest.split(',')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
 }
 
 fn amounts(line: &str, rest: &str) -> Result<Vec<(String, u8)>, NotationError> {
@@ -195,7 +227,10 @@ fn amounts(line: &str, rest: &str) -> Result<Vec<(String, u8)>, NotationError> {
         out.push((words.join(" "), n));
     }
     if out.is_empty() {
-        return Err(NotationError::Syntax { line: line.into(), message: "name at least one country, e.g. `Iran 2, Iraq 1`".into() });
+        return Err(NotationError::Syntax {
+            line: line.into(),
+            message: "name at least one country, e.g. `Iran 2, Iraq 1`".into(),
+        });
     }
     Ok(out)
 }
@@ -215,13 +250,19 @@ fn parse_part(part: &str, out: &mut Vec<MoveText>) -> Result<(), NotationError> 
         Some((h, _)) => (h.to_string(), part[h.len()..].trim().to_string()),
         None => (lower.clone(), String::new()),
     };
-    let syntax = |m: &str| NotationError::Syntax { line: part.into(), message: m.into() };
+    let syntax = |m: &str| NotationError::Syntax {
+        line: part.into(),
+        message: m.into(),
+    };
     match head.as_str() {
         "headline" => out.push(MoveText::Headline(rest)),
         "play" => {
             let words: Vec<&str> = rest.split_whitespace().collect();
             let Some(i) = words.iter().position(|w| {
-                matches!(w.to_lowercase().as_str(), "event" | "ops" | "operations" | "space" | "spacerace")
+                matches!(
+                    w.to_lowercase().as_str(),
+                    "event" | "ops" | "operations" | "space" | "spacerace"
+                )
             }) else {
                 return Err(syntax("say how the card is played: `play CARD event`, `play CARD ops …` or `play CARD space`"));
             };
@@ -252,7 +293,9 @@ fn parse_part(part: &str, out: &mut Vec<MoveText>) -> Result<(), NotationError> 
                 parse_part(tail, out)?;
             }
         }
-        "influence" | "place" | "add" | "remove" => out.push(MoveText::Influence(amounts(part, &rest)?)),
+        "influence" | "place" | "add" | "remove" => {
+            out.push(MoveText::Influence(amounts(part, &rest)?))
+        }
         "coup" => {
             if rest.is_empty() {
                 return Err(syntax("name the coup target: `coup Iran`"));
@@ -262,7 +305,9 @@ fn parse_part(part: &str, out: &mut Vec<MoveText>) -> Result<(), NotationError> 
         "realign" | "realignment" | "realignments" => {
             let targets = list(&rest);
             if targets.is_empty() {
-                return Err(syntax("name the realignment targets: `realign Japan, Japan`"));
+                return Err(syntax(
+                    "name the realignment targets: `realign Japan, Japan`",
+                ));
             }
             out.extend(targets.into_iter().map(MoveText::Realign));
         }
@@ -278,7 +323,10 @@ fn parse_part(part: &str, out: &mut Vec<MoveText>) -> Result<(), NotationError> 
             }
         }
         "option" | "number" | "choose" => {
-            let n = rest.trim().parse::<u8>().map_err(|_| syntax("give a number: `option 1`"))?;
+            let n = rest
+                .trim()
+                .parse::<u8>()
+                .map_err(|_| syntax("give a number: `option 1`"))?;
             out.push(MoveText::Number(n));
         }
         _ => out.push(MoveText::Bare(part.to_string())),
@@ -295,27 +343,44 @@ fn cards_of(names: &[String]) -> Result<Vec<Card>, NotationError> {
 }
 
 fn placements(list: &[(String, u8)]) -> Result<Vec<(Country, u8)>, NotationError> {
-    list.iter().map(|(n, k)| Ok((find_country(n)?, *k))).collect()
+    list.iter()
+        .map(|(n, k)| Ok((find_country(n)?, *k)))
+        .collect()
 }
 
 /// Turns a typed move into the answer to `prompt`.
 pub fn resolve(mv: &MoveText, prompt: &Prompt) -> Result<Answer, NotationError> {
     let line = format_move_text(mv);
-    let mismatch = || NotationError::Mismatch { line: line.clone(), expected: prompt.expects().to_string() };
+    let mismatch = || NotationError::Mismatch {
+        line: line.clone(),
+        expected: prompt.expects().to_string(),
+    };
     use MoveText as M;
     use PromptKind as K;
     Ok(match (&prompt.kind, mv) {
         (_, M::Pass) => Answer::Pass,
         (K::Headline, M::Headline(n) | M::Bare(n)) => Answer::Card(find_card(n)?),
         (K::Headline, M::Cards(v)) if v.len() == 1 => Answer::Card(find_card(&v[0])?),
-        (K::ActionRound { .. }, M::Play(n, mode)) => Answer::Play { card: find_card(n)?, mode: *mode },
+        (K::ActionRound { .. }, M::Play(n, mode)) => Answer::Play {
+            card: find_card(n)?,
+            mode: *mode,
+        },
         (K::EventFirst { .. }, M::Order(b) | M::YesNo(b)) => Answer::YesNo(*b),
         (K::YesNo { .. }, M::YesNo(b)) => Answer::YesNo(*b),
-        (K::Operations { .. } | K::PlaceInfluence { .. } | K::RemoveInfluence { .. }, M::Influence(l)) => Answer::Influence(placements(l)?),
-        (K::PlaceInfluence { .. } | K::RemoveInfluence { .. }, M::Bare(s)) => Answer::Influence(placements(&amounts(&line, s)?)?),
+        (
+            K::Operations { .. } | K::PlaceInfluence { .. } | K::RemoveInfluence { .. },
+            M::Influence(l),
+        ) => Answer::Influence(placements(l)?),
+        (K::PlaceInfluence { .. } | K::RemoveInfluence { .. }, M::Bare(s)) => {
+            Answer::Influence(placements(&amounts(&line, s)?)?)
+        }
         (K::Operations { .. }, M::Coup(n)) => Answer::Coup(find_country(n)?),
-        (K::Operations { .. } | K::Realignment { .. }, M::Realign(n)) => Answer::Realign(find_country(n)?),
-        (K::ChooseCountry { .. }, M::Countries(v)) if v.len() == 1 => Answer::Country(find_country(&v[0])?),
+        (K::Operations { .. } | K::Realignment { .. }, M::Realign(n)) => {
+            Answer::Realign(find_country(n)?)
+        }
+        (K::ChooseCountry { .. }, M::Countries(v)) if v.len() == 1 => {
+            Answer::Country(find_country(&v[0])?)
+        }
         (K::ChooseCountry { .. }, M::Bare(n) | M::Coup(n)) => Answer::Country(find_country(n)?),
         (K::ChooseCountries { .. }, M::Countries(v)) => Answer::Countries(countries_of(v)?),
         (K::ChooseCountries { .. }, M::Bare(s)) => Answer::Countries(countries_of(&list(s))?),
@@ -325,14 +390,21 @@ pub fn resolve(mv: &MoveText, prompt: &Prompt) -> Result<Answer, NotationError> 
         (K::ChooseCards { .. }, M::Bare(s)) => Answer::Cards(cards_of(&list(s))?),
         (K::ChooseOption { options }, M::Bare(s)) => {
             let w = norm(s);
-            let hits: Vec<usize> = options.iter().enumerate().filter(|(_, o)| norm(o).starts_with(&w)).map(|(i, _)| i).collect();
+            let hits: Vec<usize> = options
+                .iter()
+                .enumerate()
+                .filter(|(_, o)| norm(o).starts_with(&w))
+                .map(|(i, _)| i)
+                .collect();
             match hits.as_slice() {
                 [i] => Answer::Number(*i as u8),
                 _ => return Err(mismatch()),
             }
         }
         (K::ChooseOption { .. } | K::ChooseNumber { .. }, M::Number(n)) => Answer::Number(*n),
-        (K::ChooseNumber { .. }, M::Bare(s)) => Answer::Number(s.trim().parse().map_err(|_| mismatch())?),
+        (K::ChooseNumber { .. }, M::Bare(s)) => {
+            Answer::Number(s.trim().parse().map_err(|_| mismatch())?)
+        }
         _ => return Err(mismatch()),
     })
 }
@@ -342,7 +414,13 @@ fn format_move_text(mv: &MoveText) -> String {
         MoveText::Headline(n) => format!("headline {n}"),
         MoveText::Play(n, m) => format!("play {n} {}", mode_word(*m)),
         MoveText::Order(e) => if *e { "event first" } else { "ops first" }.into(),
-        MoveText::Influence(l) => format!("influence {}", l.iter().map(|(n, k)| format!("{n} {k}")).collect::<Vec<_>>().join(", ")),
+        MoveText::Influence(l) => format!(
+            "influence {}",
+            l.iter()
+                .map(|(n, k)| format!("{n} {k}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         MoveText::Coup(n) => format!("coup {n}"),
         MoveText::Realign(n) => format!("realign {n}"),
         MoveText::YesNo(b) => if *b { "yes" } else { "no" }.into(),
@@ -364,7 +442,12 @@ fn mode_word(m: CardUse) -> &'static str {
 
 /// The canonical notation of an answer to `prompt` (what the log and the mails show).
 pub fn format_answer(answer: &Answer, prompt: &Prompt) -> String {
-    let list = |l: &[(Country, u8)]| l.iter().map(|(c, n)| format!("{} {n}", c.name())).collect::<Vec<_>>().join(", ");
+    let list = |l: &[(Country, u8)]| {
+        l.iter()
+            .map(|(c, n)| format!("{} {n}", c.name()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     match answer {
         Answer::Play { card, mode } => format!("play {} {}", card.name(), mode_word(*mode)),
         Answer::Influence(l) => match prompt.kind {
@@ -374,13 +457,19 @@ pub fn format_answer(answer: &Answer, prompt: &Prompt) -> String {
         Answer::Coup(c) => format!("coup {}", c.name()),
         Answer::Realign(c) => format!("realign {}", c.name()),
         Answer::Country(c) => format!("country {}", c.name()),
-        Answer::Countries(v) => format!("countries {}", v.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ")),
+        Answer::Countries(v) => format!(
+            "countries {}",
+            v.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ")
+        ),
         Answer::Card(c) => match prompt.kind {
             PromptKind::Headline => format!("headline {}", c.name()),
             _ => format!("card {}", c.name()),
         },
         Answer::Cards(v) if v.is_empty() => "cards none".into(),
-        Answer::Cards(v) => format!("cards {}", v.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ")),
+        Answer::Cards(v) => format!(
+            "cards {}",
+            v.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ")
+        ),
         Answer::YesNo(b) => match prompt.kind {
             PromptKind::EventFirst { .. } => if *b { "event first" } else { "ops first" }.into(),
             _ => if *b { "yes" } else { "no" }.into(),

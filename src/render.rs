@@ -18,13 +18,23 @@ fn card_line(c: Card) -> String {
         None if i.scoring.is_some() => "Scoring",
         None => "neutral",
     };
-    format!("{:>3} {}{} ({} Ops, {side})", c as u8, i.name, if i.starred { "*" } else { "" }, i.ops)
+    format!(
+        "{:>3} {}{} ({} Ops, {side})",
+        c as u8,
+        i.name,
+        if i.starred { "*" } else { "" },
+        i.ops
+    )
 }
 
 /// The text view of a game for a role: tracks, board by region, cards, decisions owed.
 pub fn render_view(game: &Game, v: &View) -> String {
     let mut o = String::new();
-    let phase = if v.action_round == 0 { "Headline Phase".to_string() } else { format!("Action Round {}", v.action_round) };
+    let phase = if v.action_round == 0 {
+        "Headline Phase".to_string()
+    } else {
+        format!("Action Round {}", v.action_round)
+    };
     let _ = writeln!(o, "Turn {} · {phase} · phasing {}", v.turn, v.phasing);
     let _ = writeln!(o, "VP {} · DEFCON {}", vp_text(v.vp), v.defcon);
     let _ = writeln!(
@@ -32,23 +42,49 @@ pub fn render_view(game: &Game, v: &View) -> String {
         "Military Operations: US {}/{} · USSR {}/{}",
         v.milops.us, v.defcon, v.milops.ussr, v.defcon
     );
-    let space = |b: u8| if b == 0 { "start".to_string() } else { format!("{b} {}", SPACE_BOX_NAMES[b as usize - 1]) };
-    let _ = writeln!(o, "Space Race: US {} · USSR {}", space(v.space.us), space(v.space.ussr));
+    let space = |b: u8| {
+        if b == 0 {
+            "start".to_string()
+        } else {
+            format!("{b} {}", SPACE_BOX_NAMES[b as usize - 1])
+        }
+    };
+    let _ = writeln!(
+        o,
+        "Space Race: US {} · USSR {}",
+        space(v.space.us),
+        space(v.space.ussr)
+    );
     let _ = writeln!(
         o,
         "China Card: {}",
         match v.china_holder {
-            Some(s) => format!("{s} ({})", if v.china_face_up { "face up" } else { "face down" }),
+            Some(s) => format!(
+                "{s} ({})",
+                if v.china_face_up {
+                    "face up"
+                } else {
+                    "face down"
+                }
+            ),
             None => "unclaimed".into(),
         }
     );
     if !v.effects.is_empty() {
-        let e: Vec<String> = v.effects.iter().map(|e| format!("{} ({})", e.card.name(), e.side)).collect();
+        let e: Vec<String> = v
+            .effects
+            .iter()
+            .map(|e| format!("{} ({})", e.card.name(), e.side))
+            .collect();
         let _ = writeln!(o, "Effects in play: {}", e.join(", "));
     }
     let _ = writeln!(o);
     for region in Region::ALL {
-        let rows: Vec<_> = v.board.iter().filter(|c| c.country.info().region == region).collect();
+        let rows: Vec<_> = v
+            .board
+            .iter()
+            .filter(|c| c.country.info().region == region)
+            .collect();
         let _ = writeln!(o, "{}", region.name());
         if rows.is_empty() {
             let _ = writeln!(o, "  (no Influence)");
@@ -81,7 +117,15 @@ pub fn render_view(game: &Game, v: &View) -> String {
     }
     if let Some(hands) = &v.hands {
         for side in Side::BOTH {
-            let _ = writeln!(o, "{side} hand: {}", hands[side].iter().map(|c| c.name()).collect::<Vec<_>>().join(", "));
+            let _ = writeln!(
+                o,
+                "{side} hand: {}",
+                hands[side]
+                    .iter()
+                    .map(|c| c.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
         }
     }
     let _ = writeln!(
@@ -89,7 +133,13 @@ pub fn render_view(game: &Game, v: &View) -> String {
         "Hand sizes: US {} · USSR {} · draw deck {}",
         v.hand_sizes.us, v.hand_sizes.ussr, v.deck_size
     );
-    let names = |cs: &[Card]| if cs.is_empty() { "none".to_string() } else { cs.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ") };
+    let names = |cs: &[Card]| {
+        if cs.is_empty() {
+            "none".to_string()
+        } else {
+            cs.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ")
+        }
+    };
     let _ = writeln!(o, "Discard pile: {}", names(&v.discard));
     let _ = writeln!(o, "Removed: {}", names(&v.removed));
     let _ = writeln!(o);
@@ -130,7 +180,9 @@ pub fn render_moves(game: &Game, side: Side) -> String {
     let mut rng = SeededChance::new(7);
     let answers = legal_answers(game, side, &mut rng, 3);
     match &prompt.kind {
-        PromptKind::Operations { .. } | PromptKind::PlaceInfluence { .. } | PromptKind::RemoveInfluence { .. } => {
+        PromptKind::Operations { .. }
+        | PromptKind::PlaceInfluence { .. }
+        | PromptKind::RemoveInfluence { .. } => {
             render_grouped(&mut o, prompt, &answers);
         }
         _ => {
@@ -147,9 +199,30 @@ pub fn render_moves(game: &Game, side: Side) -> String {
 
 fn render_grouped(o: &mut String, prompt: &Prompt, answers: &[crate::engine::Answer]) {
     use crate::engine::Answer;
-    let infl: Vec<&Answer> = answers.iter().filter(|a| matches!(a, Answer::Influence(_))).collect();
-    let coups: Vec<String> = answers.iter().filter_map(|a| if let Answer::Coup(c) = a { Some(c.name().to_string()) } else { None }).collect();
-    let realigns: Vec<String> = answers.iter().filter_map(|a| if let Answer::Realign(c) = a { Some(c.name().to_string()) } else { None }).collect();
+    let infl: Vec<&Answer> = answers
+        .iter()
+        .filter(|a| matches!(a, Answer::Influence(_)))
+        .collect();
+    let coups: Vec<String> = answers
+        .iter()
+        .filter_map(|a| {
+            if let Answer::Coup(c) = a {
+                Some(c.name().to_string())
+            } else {
+                None
+            }
+        })
+        .collect();
+    let realigns: Vec<String> = answers
+        .iter()
+        .filter_map(|a| {
+            if let Answer::Realign(c) = a {
+                Some(c.name().to_string())
+            } else {
+                None
+            }
+        })
+        .collect();
     if !infl.is_empty() {
         let _ = writeln!(o, "  Influence, for example:");
         for a in infl {
@@ -157,10 +230,18 @@ fn render_grouped(o: &mut String, prompt: &Prompt, answers: &[crate::engine::Ans
         }
     }
     if !coups.is_empty() {
-        let _ = writeln!(o, "  coup COUNTRY, where COUNTRY is one of: {}", coups.join(", "));
+        let _ = writeln!(
+            o,
+            "  coup COUNTRY, where COUNTRY is one of: {}",
+            coups.join(", ")
+        );
     }
     if !realigns.is_empty() {
-        let _ = writeln!(o, "  realign COUNTRY[, COUNTRY…], targets: {}", realigns.join(", "));
+        let _ = writeln!(
+            o,
+            "  realign COUNTRY[, COUNTRY…], targets: {}",
+            realigns.join(", ")
+        );
     }
     if answers.contains(&Answer::Pass) {
         let _ = writeln!(o, "  pass");

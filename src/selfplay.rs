@@ -33,16 +33,24 @@ pub struct SelfplayGame {
 /// decisions chosen uniformly at random among the legal ones. A decision cap of 20,000 guards
 /// against a dead loop.
 pub fn play_one(seed: u64, options: &Options) -> Result<SelfplayGame, SelfplayError> {
-    let fail = |decision: u64, message: String| SelfplayError { seed, decision, message };
+    let fail = |decision: u64, message: String| SelfplayError {
+        seed,
+        decision,
+        message,
+    };
     let mut chance = SeededChance::new(seed);
     let mut rng = SeededChance::new(seed ^ 0x5eed_5eed_5eed_5eed);
-    let (mut game, _) = Game::new(options.clone(), &mut chance).map_err(|e| fail(0, e.to_string()))?;
+    let (mut game, _) =
+        Game::new(options.clone(), &mut chance).map_err(|e| fail(0, e.to_string()))?;
     while game.outcome().is_none() {
         if game.decisions() > 20_000 {
             return Err(fail(game.decisions(), "more than 20,000 decisions".into()));
         }
         let Some(prompt) = game.prompts().first() else {
-            return Err(fail(game.decisions(), "no decision owed but the game is not over".into()));
+            return Err(fail(
+                game.decisions(),
+                "no decision owed but the game is not over".into(),
+            ));
         };
         let side = prompt.side;
         let Some(answer) = random_answer(&game, side, &mut rng) else {
@@ -53,12 +61,22 @@ pub fn play_one(seed: u64, options: &Options) -> Result<SelfplayGame, SelfplayEr
                 .find_map(|a| game.is_legal(side, a, &mut SeededChance::new(0)).err())
                 .map(|e| e.to_string())
                 .unwrap_or_else(|| "no candidate answers".into());
-            return Err(fail(game.decisions(), format!("no legal answer to `{}` (e.g. {why})", prompt.text)));
+            return Err(fail(
+                game.decisions(),
+                format!("no legal answer to `{}` (e.g. {why})", prompt.text),
+            ));
         };
         match game.apply(side, answer.clone(), &mut chance) {
             Ok(_) => {}
-            Err(e @ RuleError::NotImplemented(_)) => return Err(fail(game.decisions(), e.to_string())),
-            Err(e) => return Err(fail(game.decisions(), format!("legal answer {answer:?} refused: {e}"))),
+            Err(e @ RuleError::NotImplemented(_)) => {
+                return Err(fail(game.decisions(), e.to_string()))
+            }
+            Err(e) => {
+                return Err(fail(
+                    game.decisions(),
+                    format!("legal answer {answer:?} refused: {e}"),
+                ))
+            }
         }
     }
     let o = game.outcome().expect("game over");
@@ -66,7 +84,11 @@ pub fn play_one(seed: u64, options: &Options) -> Result<SelfplayGame, SelfplayEr
         Some(w) => format!("{w} by {}", o.reason.describe()),
         None => "draw".into(),
     };
-    Ok(SelfplayGame { decisions: game.decisions(), result, reason: o.reason.describe().into() })
+    Ok(SelfplayGame {
+        decisions: game.decisions(),
+        result,
+        reason: o.reason.describe().into(),
+    })
 }
 
 /// A summary of many self-played games.
@@ -90,6 +112,10 @@ pub fn play_many(first: u64, n: u64, options: &Options) -> Result<Summary, Selfp
         total += g.decisions;
         *s.results.entry(g.result).or_default() += 1;
     }
-    s.mean_decisions = if s.finished > 0 { total as f64 / s.finished as f64 } else { 0.0 };
+    s.mean_decisions = if s.finished > 0 {
+        total as f64 / s.finished as f64
+    } else {
+        0.0
+    };
     Ok(s)
 }

@@ -28,6 +28,12 @@ pub enum ChanceRequest<'a> {
     /// The top card of the draw deck, revealed (public information only; in full
     /// information the engine reads the ordered deck).
     RevealDraw,
+    /// The next card of `side`'s hand as it is revealed, in sorted order (public information
+    /// only).
+    RevealHandCard {
+        /// Whose hand.
+        side: Side,
+    },
 }
 
 /// What chance decided. This is what the log records in the clear.
@@ -119,7 +125,7 @@ impl Chance for SeededChance {
                 }
                 ChanceOutcome::Card(known[self.below(known.len() as u32) as usize])
             }
-            ChanceRequest::RevealDraw => {
+            ChanceRequest::RevealDraw | ChanceRequest::RevealHandCard { .. } => {
                 return Err(ChanceError::Missing(
                     "a revealed draw in public information".into(),
                 ))
@@ -163,6 +169,7 @@ impl Chance for RecordedChance {
                 | (ChanceRequest::Shuffle(_), ChanceOutcome::Order(_))
                 | (ChanceRequest::HandCard { .. }, ChanceOutcome::Card(_))
                 | (ChanceRequest::RevealDraw, ChanceOutcome::Card(_))
+                | (ChanceRequest::RevealHandCard { .. }, ChanceOutcome::Card(_))
         );
         if fits {
             Ok(next)

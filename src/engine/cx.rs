@@ -288,7 +288,9 @@ impl<'a> Cx<'a> {
             return Ok(None);
         }
         if self.state.cards.full_info {
-            Ok(self.state.cards.deck.pop())
+            let c = self.state.cards.deck.pop().expect("non-empty deck");
+            self.observe(c)?;
+            Ok(Some(c))
         } else {
             let c = match self.chance(ChanceRequest::RevealDraw)? {
                 ChanceOutcome::Card(c) => c,
@@ -299,6 +301,26 @@ impl<'a> Cx<'a> {
             };
             self.state.cards.deck.remove(i);
             Ok(Some(c))
+        }
+    }
+
+    /// Records that `card` became public (full information): the same input a public replay
+    /// reads as a chance record, so both replays consume the same inputs in the same order.
+    fn observe(&mut self, card: Card) -> Step {
+        match self.inputs.get(self.cursor) {
+            Some(Input::Chance(ChanceOutcome::Card(c))) if *c == card => {
+                self.cursor += 1;
+                Ok(())
+            }
+            Some(other) => Err(RuleError::Desync(format!(
+                "{card} was revealed but the record holds {other:?}"
+            ))
+            .into()),
+            None => {
+                self.inputs.push(Input::Chance(ChanceOutcome::Card(card)));
+                self.cursor += 1;
+                Ok(())
+            }
         }
     }
 
@@ -325,23 +347,35 @@ impl<'a> Cx<'a> {
         Ok(Some(c))
     }
 
-    /// Makes `side`'s whole hand public (CIA Created, Lone Gunman, Aldrich Ames Remix).
-    /// In public information the revealed cards come from the record, in hand order.
+    /// Makes `side`'s whole hand public (CIA Created, Lone Gunman, Aldrich Ames Remix) and
+    /// returns it, sorted. Every card of the hand becomes a public record, in sorted order; in
+    /// public information the record tells which cards they are.
     pub fn reveal_hand(&mut self, side: Side) -> Step<Vec<Card>> {
-        let unknown = self.state.cards.unknown_in_hand[side];
-        for _ in 0..unknown {
-            let c = match self.chance(ChanceRequest::RevealDraw)? {
+        if self.state.cards.full_info {
+            let mut hand = self.state.cards.hands[side].clone();
+            hand.sort();
+            for c in &hand {
+                self.observe(*c)?;
+            }
+            return Ok(hand);
+        }
+        let size = self.state.cards.hand_size(side);
+        let mut hand = Vec::new();
+        for _ in 0..size {
+            let c = match self.chance(ChanceRequest::RevealHandCard { side })? {
                 ChanceOutcome::Card(c) => c,
                 o => return Err(RuleError::Desync(format!("expected a card, found {o:?}")).into()),
             };
-            let Some(i) = self.state.cards.deck.iter().position(|d| *d == c) else {
-                return Err(RuleError::Desync(format!("{c} cannot be in the {side} hand")).into());
-            };
-            self.state.cards.deck.remove(i);
-            self.state.cards.unknown_in_hand[side] -= 1;
-            self.state.cards.hands[side].push(c);
+            if !self.state.cards.hands[side].contains(&c) {
+                if !self.state.cards.take_from_hand(side, c) {
+                    return Err(
+                        RuleError::Desync(format!("{c} cannot be in the {side} hand")).into(),
+                    );
+                }
+                self.state.cards.hands[side].push(c);
+            }
+            hand.push(c);
         }
-        let mut hand = self.state.cards.hands[side].clone();
         hand.sort();
         Ok(hand)
     }

@@ -37,6 +37,18 @@ impl Game {
         Self::start(empty_state(options), Activity::Deal, chance)
     }
 
+    /// A new game replayed from public information only: hands known by their size, cards
+    /// becoming known when played, revealed or discarded, the deck order never (design §3).
+    /// Every chance outcome it needs comes from `chance` (the log's records).
+    pub fn new_public(
+        options: Options,
+        chance: &mut dyn Chance,
+    ) -> Result<(Game, Vec<ChanceOutcome>), RuleError> {
+        let mut state = empty_state(options);
+        state.cards.full_info = false;
+        Self::start(state, Activity::Deal, chance)
+    }
+
     /// A game that starts at `activity` with `state` (for scenarios and tests): runs until the
     /// first decision.
     pub fn start(

@@ -1,0 +1,852 @@
+//! A sealed game on disk: `GAME_DIR/log.yaml` (the append-only log) and, on the moderator's
+//! host, `GAME_DIR/secret.yaml` (mode 0600: the master seed and a headline awaiting its pair).
+//!
+//! [`Session::open`] replays the log through the engine: with the master seed (the moderator's
+//! secret, or the seed revealed at the end) every shuffle, roll, random card and commitment is
+//! re-derived and compared with the log (full verification); without it the engine runs on
+//! public information and the log's chance records (public verification). Writing methods
+//! append entries and never rewrite one (design §2, §4; `schemas/FAIRNESS.md`).
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::data::{BySide, Card, Side};
+use crate::engine::{
+    Answer, Chance, ChanceOutcome, ChanceRequest, Game, Options, PromptKind, RecordedChance,
+    RuleError,
+};
+use crate::fairness;
+use crate::log::{
+    Author, CommitmentKind, Hex32, Log, LogError, Payload, Players, StoredEntry, Value,
+};
+use crate::notation::{self, NotationError};
+
+/// The rules revision this engine implements; recorded in every new game's first entry.
+pub const RULES_REVISION: &str = "deluxe-faq-2026.11-r1";
+
+/// Errors of a sealed game on disk.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    /// The log could not be read or written.
+    #[error(transparent)]
+    Log(#[from] LogError),
+    /// A file other than the log could not be read or written.
+    #[error("{path}: {message}")]
+    File {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+    /// The log does not describe a valid game.
+    #[error("log entry {seq}: {message}")]
+    Replay {
+        /// The entry.
+        seq: u64,
+        /// What is wrong.
+        message: String,
+    },
+    /// A move line could not be read.
+    #[error("{0}")]
+    Notation(#[from] NotationError),
+    /// A move was refused by the rules.
+    #[error("`{line}` refused: {error}")]
+    Refused {
+        /// The move as typed.
+        line: String,
+        /// Why.
+        error: RuleError,
+    },
+    /// The command does not fit the game's state.
+    #[error("{0}")]
+    State(String),
+}
+
+/// The moderator's secret file.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Secret {
+    /// The 256-bit master seed.
+    pub seed: Hex32,
+    /// A headline submitted first, logged only as a commitment until its pair arrives.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending_headline: Option<PendingHeadline>,
+}
+
+/// A headline submitted first (design §2 "Simultaneous headlines").
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PendingHeadline {
+    /// Who chose it.
+    pub side: Side,
+    /// The card.
+    pub card: Card,
+}
+
+/// The moderator's chance source: HMAC-SHA-256 streams keyed by the master seed over the head
+/// hash of the decision being resolved and a draw counter (`schemas/FAIRNESS.md` §4–6).
+pub struct SealedChance {
+    seed: [u8; 32],
+    head: [u8; 32],
+    k: u64,
+}
+
+impl SealedChance {
+    /// The source for the decision (or join) whose entry hashes to `head`.
+    pub fn new(seed: [u8; 32], head: [u8; 32]) -> Self {
+        SealedChance { seed, head, k: 0 }
+    }
+}
+
+impl Chance for SealedChance {
+    fn decide(
+        &mut self,
+        request: &ChanceRequest<'_>,
+    ) -> Result<ChanceOutcome, crate::engine::chance::ChanceError> {
+        let k = self.k;
+        self.k += 1;
+        Ok(match request {
+            ChanceRequest::Die => {
+                ChanceOutcome::Die(fairness::die_roll(&self.seed, "die", k, &self.head))
+            }
+            ChanceRequest::Shuffle(cards) => {
+                let perm = fairness::shuffle(&self.seed, "shuffle", k, &self.head, cards.len());
+                ChanceOutcome::Order(perm.into_iter().map(|i| cards[i]).collect())
+            }
+            ChanceRequest::HandCard {
+                known, unknown: 0, ..
+            } if !known.is_empty() => ChanceOutcome::Card(
+                known[fairness::uniform_index(&self.seed, "hand-card", k, &self.head, known.len())],
+            ),
+            other => {
+                return Err(crate::engine::chance::ChanceError::Missing(format!(
+                    "{other:?} cannot be derived with full information"
+                )))
+            }
+        })
+    }
+}
+
+/// How a log was replayed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// With the master seed: everything re-derived and compared.
+    Full,
+    /// Public information and the log's chance records only.
+    Public,
+}
+
+/// A sealed game, replayed.
+pub struct Session {
+    dir: PathBuf,
+    log: Log,
+    mode: Mode,
+    seed: Option<[u8; 32]>,
+    secret: Option<Secret>,
+    options: Options,
+    players: Players,
+    game_id: String,
+    game: Option<Game>,
+    /// Readable problems found while replaying (full verification compares everything).
+    pub findings: Vec<String>,
+    /// Decisions replayed.
+    pub decisions: u64,
+    hand_commits: BySide<Option<(u64, Vec<Card>)>>,
+    revealed: bool,
+}
+
+fn read_secret(dir: &Path) -> Result<Option<Secret>, SessionError> {
+    let path = dir.join("secret.yaml");
+    match fs::read_to_string(&path) {
+        Ok(s) => serde_yaml::from_str(&s)
+            .map(Some)
+            .map_err(|e| SessionError::File {
+                path,
+                message: e.to_string(),
+            }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(SessionError::File {
+            path,
+            message: e.to_string(),
+        }),
+    }
+}
+
+fn write_secret(dir: &Path, secret: &Secret) -> Result<(), SessionError> {
+    let path = dir.join("secret.yaml");
+    let err = |m: String| SessionError::File {
+        path: path.clone(),
+        message: m,
+    };
+    let text = serde_yaml::to_string(secret).map_err(|e| err(e.to_string()))?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| err(e.to_string()))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        tmp.as_file()
+            .set_permissions(fs::Permissions::from_mode(0o600))
+            .map_err(|e| err(e.to_string()))?;
+    }
+    tmp.write_all(text.as_bytes())
+        .map_err(|e| err(e.to_string()))?;
+    tmp.as_file().sync_all().map_err(|e| err(e.to_string()))?;
+    tmp.persist(&path).map_err(|e| err(e.to_string()))?;
+    Ok(())
+}
+
+fn to_value<T: Serialize>(t: &T) -> Value {
+    serde_yaml::to_value(t).expect("engine values serialize")
+}
+
+/// A fresh 256-bit seed from the operating system.
+fn fresh_seed() -> Result<[u8; 32], SessionError> {
+    let mut seed = [0u8; 32];
+    let mut f = fs::File::open("/dev/urandom").map_err(|e| SessionError::File {
+        path: "/dev/urandom".into(),
+        message: e.to_string(),
+    })?;
+    std::io::Read::read_exact(&mut f, &mut seed).map_err(|e| SessionError::File {
+        path: "/dev/urandom".into(),
+        message: e.to_string(),
+    })?;
+    Ok(seed)
+}
+
+impl Session {
+    /// Creates a game in `dir` (which must not hold a log yet): the secret seed file and the
+    /// `create` entry committing to it.
+    pub fn create(
+        dir: &Path,
+        options: &Options,
+        players: Players,
+        now: DateTime<Utc>,
+    ) -> Result<Session, SessionError> {
+        Self::create_with_seed(dir, options, players, fresh_seed()?, now)
+    }
+
+    /// [`Session::create`] with a given seed (tests and examples).
+    pub fn create_with_seed(
+        dir: &Path,
+        options: &Options,
+        players: Players,
+        seed: [u8; 32],
+        now: DateTime<Utc>,
+    ) -> Result<Session, SessionError> {
+        fs::create_dir_all(dir).map_err(|e| SessionError::File {
+            path: dir.into(),
+            message: e.to_string(),
+        })?;
+        if dir.join("log.yaml").exists() {
+            return Err(SessionError::State(format!(
+                "{} already holds a game",
+                dir.display()
+            )));
+        }
+        write_secret(
+            dir,
+            &Secret {
+                seed: Hex32::from(seed),
+                pending_headline: None,
+            },
+        )?;
+        let mut log = Log::create(dir.join("log.yaml"))?;
+        log.append(
+            Payload::Create {
+                engine_version: env!("CARGO_PKG_VERSION").into(),
+                rules_revision: RULES_REVISION.into(),
+                options: to_value(options),
+                players,
+                seed_commitment: Hex32::from(fairness::seed_commitment(&seed)),
+            },
+            Author::Moderator,
+            now,
+        )?;
+        Self::open(dir)
+    }
+
+    /// Opens and replays the game in `dir`, with the moderator's secret if present.
+    pub fn open(dir: &Path) -> Result<Session, SessionError> {
+        let secret = read_secret(dir)?;
+        Self::replay(dir, secret, true)
+    }
+
+    /// Opens and replays the game in `dir` as the public sees it (no secret file), or, once
+    /// the seed is revealed, with full verification.
+    pub fn open_public(dir: &Path) -> Result<Session, SessionError> {
+        Self::replay(dir, None, false)
+    }
+
+    fn replay(
+        dir: &Path,
+        secret: Option<Secret>,
+        use_secret: bool,
+    ) -> Result<Session, SessionError> {
+        let log = Log::open(dir.join("log.yaml"))?;
+        let revealed_seed = log.entries().iter().find_map(|e| match &e.entry.payload {
+            Payload::Reveal { seed } => Some(*seed.as_bytes()),
+            _ => None,
+        });
+        let seed = revealed_seed.or_else(|| {
+            if use_secret {
+                secret.as_ref().map(|s| *s.seed.as_bytes())
+            } else {
+                None
+            }
+        });
+        let game_id = dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut s = Session {
+            dir: dir.to_path_buf(),
+            mode: if seed.is_some() {
+                Mode::Full
+            } else {
+                Mode::Public
+            },
+            seed,
+            secret: if use_secret { secret } else { None },
+            options: Options::default(),
+            players: Players {
+                us: String::new(),
+                ussr: String::new(),
+            },
+            game_id,
+            game: None,
+            findings: Vec::new(),
+            decisions: 0,
+            hand_commits: BySide::default(),
+            revealed: revealed_seed.is_some(),
+            log,
+        };
+        s.run_replay()?;
+        Ok(s)
+    }
+
+    fn run_replay(&mut self) -> Result<(), SessionError> {
+        let entries: Vec<StoredEntry> = self.log.entries().to_vec();
+        let mut joined = BySide::<bool>::default();
+        let mut headline_commits: Vec<(Side, Hex32, u8)> = Vec::new();
+        let mut i = 0;
+        while i < entries.len() {
+            let se = &entries[i];
+            let seq = se.entry.seq;
+            let fail = |m: String| SessionError::Replay { seq, message: m };
+            // Chance records that follow a decision or join belong to it.
+            let mut records: Vec<ChanceOutcome> = Vec::new();
+            let mut j = i + 1;
+            while j < entries.len() {
+                if let Payload::Chance { what } = &entries[j].entry.payload {
+                    records.push(serde_yaml::from_value(what.clone()).map_err(|e| {
+                        SessionError::Replay {
+                            seq: entries[j].entry.seq,
+                            message: format!("bad chance record: {e}"),
+                        }
+                    })?);
+                    j += 1;
+                } else {
+                    break;
+                }
+            }
+            match &se.entry.payload {
+                Payload::Create {
+                    options,
+                    players,
+                    seed_commitment,
+                    rules_revision,
+                    ..
+                } => {
+                    if seq != 0 {
+                        return Err(fail("a second create entry".into()));
+                    }
+                    self.options = serde_yaml::from_value(options.clone())
+                        .map_err(|e| fail(format!("bad options: {e}")))?;
+                    self.players = players.clone();
+                    if rules_revision != RULES_REVISION {
+                        self.findings.push(format!(
+                            "entry 0: written under rules revision {rules_revision}; this engine implements {RULES_REVISION} (a divergence below names its entry)"
+                        ));
+                    }
+                    if let Some(seed) = self.seed {
+                        if fairness::seed_commitment(&seed) != *seed_commitment.as_bytes() {
+                            return Err(fail("the seed does not match the seed commitment".into()));
+                        }
+                    }
+                    i += 1;
+                    continue;
+                }
+                Payload::Join { side, .. } => {
+                    if joined[*side] {
+                        return Err(fail(format!("the {side} joined twice")));
+                    }
+                    joined[*side] = true;
+                    if joined.us && joined.ussr {
+                        let head = *se.hash.as_bytes();
+                        let (game, drawn) = match self.seed {
+                            Some(seed) => {
+                                Game::new(self.options.clone(), &mut SealedChance::new(seed, head))
+                            }
+                            None => Game::new_public(
+                                self.options.clone(),
+                                &mut RecordedChance::new(records.clone()),
+                            ),
+                        }
+                        .map_err(|e| fail(e.to_string()))?;
+                        self.check_records(seq, &drawn, &records);
+                        self.game = Some(game);
+                    }
+                }
+                Payload::Decision {
+                    side,
+                    answer,
+                    notation,
+                } => {
+                    let answer: Answer = serde_yaml::from_value(answer.clone())
+                        .map_err(|e| fail(format!("bad answer `{notation}`: {e}")))?;
+                    let head = *se.hash.as_bytes();
+                    let seed = self.seed;
+                    let Some(game) = self.game.as_mut() else {
+                        return Err(fail("a decision before both players joined".into()));
+                    };
+                    let is_headline = matches!(
+                        game.prompt_for(*side).map(|p| &p.kind),
+                        Some(PromptKind::Headline)
+                    );
+                    let turn = game.state().turn;
+                    let result = match seed {
+                        Some(seed) => {
+                            game.apply(*side, answer.clone(), &mut SealedChance::new(seed, head))
+                        }
+                        None => game.apply(
+                            *side,
+                            answer.clone(),
+                            &mut RecordedChance::new(records.clone()),
+                        ),
+                    };
+                    let drawn = result
+                        .map_err(|e| fail(format!("`{notation}` by the {side} is refused: {e}")))?;
+                    self.decisions += 1;
+                    self.check_records(seq, &drawn, &records);
+                    if is_headline {
+                        if let (Some(seed), Answer::Card(card)) = (self.seed, &answer) {
+                            if let Some(pos) = headline_commits
+                                .iter()
+                                .position(|(s, _, t)| s == side && *t == turn)
+                            {
+                                let (_, digest, _) = headline_commits.remove(pos);
+                                let salt =
+                                    fairness::headline_salt(&seed, side_str(*side), turn as u32);
+                                let want = fairness::commitment(
+                                    &salt,
+                                    &fairness::canonical_headline(
+                                        side_str(*side),
+                                        turn as u32,
+                                        *card as u8,
+                                    ),
+                                );
+                                if want != *digest.as_bytes() {
+                                    self.findings.push(format!("entry {seq}: the {side} headline {card} does not match its commitment"));
+                                }
+                            }
+                        }
+                    }
+                }
+                Payload::Chance { .. } => {
+                    self.findings.push(format!(
+                        "entry {seq}: a chance record that follows no decision"
+                    ));
+                }
+                Payload::Commitment { kind, side, digest } => match kind {
+                    CommitmentKind::Hand => {
+                        let Some(side) = side else {
+                            return Err(fail("a hand commitment without a side".into()));
+                        };
+                        if let (Some(seed), Some(game)) = (self.seed, self.game.as_ref()) {
+                            let mut hand = game.state().cards.hands[*side].clone();
+                            hand.sort();
+                            let bytes: Vec<u8> = hand.iter().map(|c| *c as u8).collect();
+                            let want = fairness::commitment(
+                                &fairness::hand_salt(&seed, side_str(*side), seq),
+                                &fairness::canonical_hand(&bytes),
+                            );
+                            if want != *digest.as_bytes() {
+                                self.findings.push(format!("entry {seq}: the {side} hand commitment does not match the hand"));
+                            }
+                            self.hand_commits[*side] = Some((seq, hand));
+                        } else {
+                            self.hand_commits[*side] = Some((seq, Vec::new()));
+                        }
+                    }
+                    CommitmentKind::Headline => {
+                        let Some(side) = side else {
+                            return Err(fail("a headline commitment without a side".into()));
+                        };
+                        let turn = self.game.as_ref().map_or(0, |g| g.state().turn);
+                        headline_commits.push((*side, *digest, turn));
+                    }
+                    CommitmentKind::Deck => {}
+                },
+                Payload::Reveal { .. } => {}
+            }
+            i = j;
+        }
+        // A headline waiting for its pair is known to the moderator only.
+        if let (Some(secret), Some(game)) = (self.secret.clone(), self.game.as_mut()) {
+            if let Some(p) = secret.pending_headline {
+                if game.prompt_for(p.side).is_some()
+                    && matches!(
+                        game.prompt_for(p.side).map(|q| &q.kind),
+                        Some(PromptKind::Headline)
+                    )
+                {
+                    let seed = secret.seed.as_bytes();
+                    game.apply(
+                        p.side,
+                        Answer::Card(p.card),
+                        &mut SealedChance::new(*seed, *self.log.head().as_bytes()),
+                    )
+                    .map_err(|e| SessionError::State(format!("pending headline refused: {e}")))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Compares the chance outcomes the engine drew with the log's public records: die rolls
+    /// and revealed cards must match one for one; shuffles are sealed, never recorded.
+    fn check_records(&mut self, seq: u64, drawn: &[ChanceOutcome], records: &[ChanceOutcome]) {
+        let public: Vec<&ChanceOutcome> = drawn
+            .iter()
+            .filter(|o| !matches!(o, ChanceOutcome::Order(_)))
+            .collect();
+        let recs: Vec<&ChanceOutcome> = records.iter().collect();
+        if public != recs {
+            self.findings.push(format!(
+                "entry {seq}: chance records {recs:?} differ from the outcomes re-derived {public:?}"
+            ));
+        }
+    }
+
+    /// The game folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The game id (the folder's name).
+    pub fn game_id(&self) -> &str {
+        &self.game_id
+    }
+
+    /// The log.
+    pub fn log(&self) -> &Log {
+        &self.log
+    }
+
+    /// How the log was replayed.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The players' addresses.
+    pub fn players(&self) -> &Players {
+        &self.players
+    }
+
+    /// The options.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// The game, once both players have joined.
+    pub fn game(&self) -> Option<&Game> {
+        self.game.as_ref()
+    }
+
+    /// Whether the master seed has been revealed in the log.
+    pub fn is_revealed(&self) -> bool {
+        self.revealed
+    }
+
+    /// The salt and sequence number of `side`'s latest hand commitment (moderator only).
+    pub fn hand_salt(&self, side: Side) -> Option<(u64, [u8; 32])> {
+        let seed = self.seed?;
+        let (seq, _) = self.hand_commits[side].as_ref()?;
+        Some((*seq, fairness::hand_salt(&seed, side_str(side), *seq)))
+    }
+
+    /// The reply token for `side` at the current head (moderator only).
+    pub fn reply_token(&self, side: Side) -> Option<String> {
+        let seed = self.seed?;
+        Some(fairness::reply_token(
+            &seed,
+            &self.game_id,
+            self.log.next_seq(),
+            side_str(side),
+        ))
+    }
+
+    /// Checks a reply token for `side` at the current position, in constant time.
+    pub fn check_reply_token(&self, side: Side, token: &str) -> bool {
+        match self.seed {
+            Some(seed) => fairness::check_reply_token(
+                &seed,
+                &self.game_id,
+                self.log.next_seq(),
+                side_str(side),
+                token,
+            ),
+            None => false,
+        }
+    }
+
+    fn moderator_seed(&self) -> Result<[u8; 32], SessionError> {
+        match (&self.secret, self.seed) {
+            (Some(_), Some(seed)) => Ok(seed),
+            _ => Err(SessionError::State(
+                "this needs the moderator's secret.yaml".into(),
+            )),
+        }
+    }
+
+    /// A player joins with a nonce; after both joins the cards are shuffled and dealt.
+    pub fn join(
+        &mut self,
+        side: Side,
+        nonce: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), SessionError> {
+        let seed = self.moderator_seed()?;
+        let already = self
+            .log
+            .entries()
+            .iter()
+            .any(|e| matches!(&e.entry.payload, Payload::Join { side: s, .. } if *s == side));
+        if already {
+            return Err(SessionError::State(format!(
+                "the {side} has already joined"
+            )));
+        }
+        let entry = self.log.append(
+            Payload::Join {
+                side,
+                nonce: nonce.into(),
+            },
+            Author::from(side),
+            now,
+        )?;
+        let head = *entry.hash.as_bytes();
+        let both = self
+            .log
+            .entries()
+            .iter()
+            .filter(|e| matches!(e.entry.payload, Payload::Join { .. }))
+            .count()
+            == 2;
+        if both {
+            let (game, drawn) = Game::new(self.options.clone(), &mut SealedChance::new(seed, head))
+                .map_err(|e| SessionError::State(e.to_string()))?;
+            self.append_records(&drawn, now)?;
+            self.game = Some(game);
+            self.append_hand_commitments(now)?;
+        }
+        self.reload()
+    }
+
+    fn append_records(
+        &mut self,
+        drawn: &[ChanceOutcome],
+        now: DateTime<Utc>,
+    ) -> Result<(), SessionError> {
+        for o in drawn {
+            if !matches!(o, ChanceOutcome::Order(_)) {
+                self.log.append(
+                    Payload::Chance { what: to_value(o) },
+                    Author::Moderator,
+                    now,
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    fn append_hand_commitments(&mut self, now: DateTime<Utc>) -> Result<(), SessionError> {
+        let seed = self.moderator_seed()?;
+        let Some(game) = self.game.as_ref() else {
+            return Ok(());
+        };
+        for side in Side::BOTH {
+            let mut hand = game.state().cards.hands[side].clone();
+            hand.sort();
+            if self.hand_commits[side].as_ref().map(|(_, h)| h) == Some(&hand) {
+                continue;
+            }
+            let seq = self.log.next_seq();
+            let bytes: Vec<u8> = hand.iter().map(|c| *c as u8).collect();
+            let digest = fairness::commitment(
+                &fairness::hand_salt(&seed, side_str(side), seq),
+                &fairness::canonical_hand(&bytes),
+            );
+            self.log.append(
+                Payload::Commitment {
+                    kind: CommitmentKind::Hand,
+                    side: Some(side),
+                    digest: Hex32::from(digest),
+                },
+                Author::Moderator,
+                now,
+            )?;
+            self.hand_commits[side] = Some((seq, hand));
+        }
+        Ok(())
+    }
+
+    fn reload(&mut self) -> Result<(), SessionError> {
+        *self = Self::open(&self.dir.clone())?;
+        Ok(())
+    }
+
+    /// Applies `side`'s move lines in order (several decisions at once); stops at the first
+    /// refused one with nothing after it applied. Returns the canonical notation of each
+    /// decision applied.
+    pub fn play(
+        &mut self,
+        side: Side,
+        lines: &[String],
+        now: DateTime<Utc>,
+    ) -> Result<Vec<String>, SessionError> {
+        let seed = self.moderator_seed()?;
+        let mut done = Vec::new();
+        for line in lines {
+            for mv in notation::parse_line(line)? {
+                let game = self.game.as_ref().ok_or_else(|| {
+                    SessionError::State("the game has not started: both players must join".into())
+                })?;
+                if let Some(o) = game.outcome() {
+                    return Err(SessionError::State(format!("the game is over ({:?})", o)));
+                }
+                let Some(prompt) = game.prompt_for(side).cloned() else {
+                    let who: Vec<String> =
+                        game.prompts().iter().map(|p| p.side.to_string()).collect();
+                    return Err(SessionError::Refused {
+                        line: line.clone(),
+                        error: RuleError::Rule(format!(
+                            "it is not the {side}'s decision now; waiting for {}",
+                            who.join(" and ")
+                        )),
+                    });
+                };
+                let answer = notation::resolve(&mv, &prompt)?;
+                game.is_legal(side, &answer, &mut crate::engine::SeededChance::new(0))
+                    .map_err(|error| SessionError::Refused {
+                        line: mv.to_string(),
+                        error,
+                    })?;
+                let text = notation::format_answer(&answer, &prompt);
+                let first_headline =
+                    matches!(prompt.kind, PromptKind::Headline) && game.prompts().len() == 2;
+                let second_headline =
+                    matches!(prompt.kind, PromptKind::Headline) && game.prompts().len() == 1;
+                if first_headline {
+                    let Answer::Card(card) = answer else {
+                        unreachable!("headline answers are cards")
+                    };
+                    let turn = game.state().turn as u32;
+                    let salt = fairness::headline_salt(&seed, side_str(side), turn);
+                    let digest = fairness::commitment(
+                        &salt,
+                        &fairness::canonical_headline(side_str(side), turn, card as u8),
+                    );
+                    let mut secret = self.secret.clone().expect("moderator");
+                    secret.pending_headline = Some(PendingHeadline { side, card });
+                    write_secret(&self.dir, &secret)?;
+                    self.log.append(
+                        Payload::Commitment {
+                            kind: CommitmentKind::Headline,
+                            side: Some(side),
+                            digest: Hex32::from(digest),
+                        },
+                        Author::from(side),
+                        now,
+                    )?;
+                } else {
+                    if second_headline {
+                        if let Some(p) = self
+                            .secret
+                            .as_ref()
+                            .and_then(|s| s.pending_headline.clone())
+                        {
+                            self.log.append(
+                                Payload::Decision {
+                                    side: p.side,
+                                    notation: format!("headline {}", p.card.name()),
+                                    answer: to_value(&Answer::Card(p.card)),
+                                },
+                                Author::from(p.side),
+                                now,
+                            )?;
+                            let mut secret = self.secret.clone().expect("moderator");
+                            secret.pending_headline = None;
+                            write_secret(&self.dir, &secret)?;
+                        }
+                    }
+                    let entry = self.log.append(
+                        Payload::Decision {
+                            side,
+                            notation: text.clone(),
+                            answer: to_value(&answer),
+                        },
+                        Author::from(side),
+                        now,
+                    )?;
+                    let head = *entry.hash.as_bytes();
+                    let game = self.game.as_mut().expect("started");
+                    let drawn = game
+                        .apply(side, answer, &mut SealedChance::new(seed, head))
+                        .map_err(|error| SessionError::Refused {
+                            line: text.clone(),
+                            error,
+                        })?;
+                    self.append_records(&drawn, now)?;
+                    self.append_hand_commitments(now)?;
+                }
+                self.reload()?;
+                done.push(text);
+            }
+        }
+        Ok(done)
+    }
+
+    /// Appends the reveal of the master seed (at the game's end, or earlier with `force` for
+    /// an abandoned game).
+    pub fn reveal(&mut self, force: bool, now: DateTime<Utc>) -> Result<(), SessionError> {
+        let seed = self.moderator_seed()?;
+        if self.revealed {
+            return Err(SessionError::State("the seed is already revealed".into()));
+        }
+        let over = self.game.as_ref().is_some_and(|g| g.outcome().is_some());
+        if !over && !force {
+            return Err(SessionError::State(
+                "the game is not over; use --force to reveal an abandoned game".into(),
+            ));
+        }
+        self.log.append(
+            Payload::Reveal {
+                seed: Hex32::from(seed),
+            },
+            Author::Moderator,
+            now,
+        )?;
+        self.reload()
+    }
+}
+
+/// `us` or `ussr`, as the fairness derivations name the sides.
+pub fn side_str(side: Side) -> &'static str {
+    match side {
+        Side::Us => "us",
+        Side::Ussr => "ussr",
+    }
+}
