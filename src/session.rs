@@ -197,8 +197,17 @@ fn write_secret(dir: &Path, secret: &Secret) -> Result<(), SessionError> {
     Ok(())
 }
 
+/// An engine value as plain YAML (maps and lists, no YAML tags): through JSON, so the log's
+/// structured forms match `schemas/move.schema.json`.
 fn to_value<T: Serialize>(t: &T) -> Value {
-    serde_yaml::to_value(t).expect("engine values serialize")
+    let json = serde_json::to_value(t).expect("engine values serialize");
+    serde_yaml::to_value(json).expect("JSON values are YAML values")
+}
+
+/// The inverse of [`to_value`].
+fn from_value<T: serde::de::DeserializeOwned>(v: &Value) -> Result<T, String> {
+    let json: serde_json::Value = serde_yaml::from_value(v.clone()).map_err(|e| e.to_string())?;
+    serde_json::from_value(json).map_err(|e| e.to_string())
 }
 
 /// A fresh 256-bit seed from the operating system.
@@ -340,11 +349,9 @@ impl Session {
             let mut j = i + 1;
             while j < entries.len() {
                 if let Payload::Chance { what } = &entries[j].entry.payload {
-                    records.push(serde_yaml::from_value(what.clone()).map_err(|e| {
-                        SessionError::Replay {
-                            seq: entries[j].entry.seq,
-                            message: format!("bad chance record: {e}"),
-                        }
+                    records.push(from_value(what).map_err(|e| SessionError::Replay {
+                        seq: entries[j].entry.seq,
+                        message: format!("bad chance record: {e}"),
                     })?);
                     j += 1;
                 } else {
@@ -362,8 +369,8 @@ impl Session {
                     if seq != 0 {
                         return Err(fail("a second create entry".into()));
                     }
-                    self.options = serde_yaml::from_value(options.clone())
-                        .map_err(|e| fail(format!("bad options: {e}")))?;
+                    self.options =
+                        from_value(options).map_err(|e| fail(format!("bad options: {e}")))?;
                     self.players = players.clone();
                     if rules_revision != RULES_REVISION {
                         self.findings.push(format!(
@@ -404,7 +411,7 @@ impl Session {
                     answer,
                     notation,
                 } => {
-                    let answer: Answer = serde_yaml::from_value(answer.clone())
+                    let answer: Answer = from_value(answer)
                         .map_err(|e| fail(format!("bad answer `{notation}`: {e}")))?;
                     let head = *se.hash.as_bytes();
                     let seed = self.seed;
@@ -759,18 +766,23 @@ impl Session {
                         &salt,
                         &fairness::canonical_headline(side_str(side), turn, card as u8),
                     );
-                    let mut secret = self.secret.clone().expect("moderator");
+                    let before = self.secret.clone().expect("moderator");
+                    let mut secret = before.clone();
                     secret.pending_headline = Some(PendingHeadline { side, card });
                     write_secret(&self.dir, &secret)?;
-                    self.log.append(
+                    let appended = self.log.append(
                         Payload::Commitment {
                             kind: CommitmentKind::Headline,
                             side: Some(side),
                             digest: Hex32::from(digest),
                         },
-                        Author::from(side),
+                        Author::Moderator,
                         now,
-                    )?;
+                    );
+                    if let Err(e) = appended {
+                        write_secret(&self.dir, &before)?;
+                        return Err(e.into());
+                    }
                 } else {
                     if second_headline {
                         if let Some(p) = self
