@@ -105,6 +105,15 @@ fn lookup<T: Copy + PartialEq>(
             hits.push((*t, display.clone()));
         }
     }
+    if hits.is_empty() {
+        // A whole word of a name: `korea` for North Korea and South Korea.
+        for (t, names, display) in items {
+            let word_hit = names.iter().any(|n| n.contains(&format!(" {w}")));
+            if word_hit && !hits.iter().any(|(h, _)| h == t) {
+                hits.push((*t, display.clone()));
+            }
+        }
+    }
     match hits.len() {
         1 => Ok(hits[0].0),
         0 => {

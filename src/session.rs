@@ -51,7 +51,7 @@ pub enum SessionError {
         message: String,
     },
     /// A move line could not be read.
-    #[error("{0}")]
+    #[error(transparent)]
     Notation(#[from] NotationError),
     /// A move was refused by the rules.
     #[error("`{line}` refused: {error}")]

@@ -141,9 +141,13 @@ impl<'a> Cx<'a> {
         }
     }
 
-    /// Asks several players at once (the Headline Phase); answers may arrive in any order.
-    /// Returns the answers in the order of `prompts`.
-    pub fn ask_all(&mut self, prompts: Vec<Prompt>) -> Step<Vec<Answer>> {
+    /// Asks several players at once (the Headline Phase); answers may arrive in any order,
+    /// each checked by `validate` as it arrives. Returns the answers in the order of `prompts`.
+    pub fn ask_all(
+        &mut self,
+        prompts: Vec<Prompt>,
+        validate: impl Fn(&Cx, Side, &Answer) -> Step,
+    ) -> Step<Vec<Answer>> {
         let mut answers: Vec<Option<Answer>> = vec![None; prompts.len()];
         while answers.iter().any(Option::is_none) {
             match self.inputs.get(self.cursor) {
@@ -167,6 +171,7 @@ impl<'a> Cx<'a> {
                     let answer = answer.clone();
                     let state = &*self.state;
                     prompts[i].check(&answer, |c, s| state.influence(c, s))?;
+                    validate(self, *side, &answer)?;
                     answers[i] = Some(answer);
                     self.cursor += 1;
                 }

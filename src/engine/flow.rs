@@ -222,7 +222,14 @@ fn headline(cx: &mut Cx) -> Step<Activity> {
             check(cx, first.opponent(), a)?;
         }
         _ => {
-            let answers = cx.ask_all(choosers.iter().map(|s| prompt(*s)).collect())?;
+            let validate = |cx: &Cx, side: Side, a: &Answer| match a {
+                Answer::Card(card) => check_headline(cx, side, *card),
+                _ => Err(RuleError::WrongAnswer {
+                    expected: "a headline card",
+                }
+                .into()),
+            };
+            let answers = cx.ask_all(choosers.iter().map(|s| prompt(*s)).collect(), validate)?;
             for (side, a) in choosers.iter().zip(answers) {
                 check(cx, *side, a)?;
             }

@@ -1,0 +1,292 @@
+//! The `twilight` binary end to end: create, join, play, refusals, verify.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn twilight() -> Command {
+    Command::cargo_bin("twilight").unwrap()
+}
+
+/// A game in `dir` after both joins, ready for the USSR's setup placement.
+fn started(dir: &Path) {
+    twilight()
+        .args([
+            "new",
+            dir.to_str().unwrap(),
+            "--us",
+            "us@example.org",
+            "--ussr",
+            "ussr@example.org",
+        ])
+        .assert()
+        .success();
+    twilight()
+        .args([
+            "join",
+            dir.to_str().unwrap(),
+            "--as",
+            "ussr",
+            "--nonce",
+            "n1",
+        ])
+        .assert()
+        .success();
+    twilight()
+        .args(["join", dir.to_str().unwrap(), "--as", "us", "--nonce", "n2"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "Waiting for USSR: USSR setup: place 6 Influence in Eastern Europe",
+        ));
+}
+
+fn log_bytes(dir: &Path) -> Vec<u8> {
+    std::fs::read(dir.join("log.yaml")).unwrap()
+}
+
+fn refused(dir: &Path, side: &str, moves: &[&str], message: &str) {
+    let before = log_bytes(dir);
+    let mut args = vec!["play", dir.to_str().unwrap(), "--as", side];
+    args.extend_from_slice(moves);
+    twilight()
+        .args(&args)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(message));
+    assert_eq!(log_bytes(dir), before, "a refused move appends nothing");
+}
+
+#[test]
+fn setup_moves_are_accepted_and_verify() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g1");
+    started(&dir);
+    let d = dir.to_str().unwrap();
+    twilight()
+        .args([
+            "play",
+            d,
+            "--as",
+            "ussr",
+            "influence Poland 4, E Germany 1, Hungary 1",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "accepted: influence Poland 4, East Germany 1, Hungary 1",
+        ));
+    twilight()
+        .args([
+            "play",
+            d,
+            "--as",
+            "us",
+            "influence W Germany 4, Italy 2, France 1",
+            "influence west germany 1, Iran 1",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "Waiting for US: US: choose your headline card",
+        ));
+    twilight().args(["verify", d]).assert().success().stdout(
+        predicate::str::contains("OK").and(predicate::str::contains("3 decisions checked")),
+    );
+    // The public view shows Influence but no hand.
+    twilight()
+        .args(["view", d, "--as", "public"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("West Germany")
+                .and(predicate::str::contains("Your hand").not()),
+        );
+}
+
+#[test]
+fn unknown_country_is_refused_with_suggestions() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    started(&dir);
+    refused(
+        &dir,
+        "ussr",
+        &["influence Polland 6"],
+        "unknown country `Polland`; did you mean Poland",
+    );
+}
+
+#[test]
+fn unknown_card_is_refused_with_suggestions() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    started(&dir);
+    let d = dir.to_str().unwrap();
+    twilight()
+        .args(["play", d, "--as", "ussr", "influence Poland 6"])
+        .assert()
+        .success();
+    twilight()
+        .args([
+            "play",
+            d,
+            "--as",
+            "us",
+            "influence Italy 7",
+            "influence Italy 2",
+        ])
+        .assert()
+        .success();
+    refused(
+        &dir,
+        "ussr",
+        &["headline Duk and Cover"],
+        "unknown card `Duk and Cover`; did you mean Duck and Cover (#4)",
+    );
+}
+
+#[test]
+fn ambiguous_prefix_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    started(&dir);
+    refused(
+        &dir,
+        "ussr",
+        &["influence Korea 6"],
+        "`Korea` is ambiguous: it could be South Korea, North Korea",
+    );
+}
+
+#[test]
+fn wrong_player_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    started(&dir);
+    refused(
+        &dir,
+        "us",
+        &["influence Italy 7"],
+        "it is not the US's decision now; waiting for USSR",
+    );
+}
+
+#[test]
+fn illegal_placement_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    started(&dir);
+    // Italy is in Western Europe, not Eastern Europe.
+    refused(
+        &dir,
+        "ussr",
+        &["influence Poland 5, Italy 1"],
+        "cannot place Influence in Italy here",
+    );
+    // Five is not six (FAQ F001).
+    refused(
+        &dir,
+        "ussr",
+        &["influence Poland 5"],
+        "place exactly 6 Influence, not 5",
+    );
+}
+
+#[test]
+fn card_not_in_hand_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    started(&dir);
+    let d = dir.to_str().unwrap();
+    twilight()
+        .args(["play", d, "--as", "ussr", "influence Poland 6"])
+        .assert()
+        .success();
+    twilight()
+        .args([
+            "play",
+            d,
+            "--as",
+            "us",
+            "influence Italy 7",
+            "influence Italy 2",
+        ])
+        .assert()
+        .success();
+    // The China Card is never in a hand, and cannot be headlined (FAQ F043, F147).
+    refused(
+        &dir,
+        "ussr",
+        &["headline China"],
+        "the China Card cannot be headlined",
+    );
+    // 110 AWACS is a Late War card: in nobody's hand on turn 1.
+    refused(
+        &dir,
+        "ussr",
+        &["headline AWACS"],
+        "AWACS Sale to Saudis is not in the USSR hand",
+    );
+}
+
+#[test]
+fn malformed_batch_stops_at_the_first_refused_move() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    started(&dir);
+    refused(&dir, "ussr", &["play"], "say how the card is played");
+    let d = dir.to_str().unwrap();
+    twilight()
+        .args(["play", d, "--as", "ussr", "influence Poland 6"])
+        .assert()
+        .success();
+    let before = log_bytes(&dir);
+    // The first move is applied; the second is refused; the third is never tried.
+    twilight()
+        .args([
+            "play",
+            d,
+            "--as",
+            "us",
+            "influence Italy 7",
+            "influence Poland 2",
+            "influence Italy 2",
+        ])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("accepted").not())
+        .stderr(predicate::str::contains(
+            "cannot place Influence in Poland here",
+        ));
+    let after = log_bytes(&dir);
+    assert!(
+        after.len() > before.len(),
+        "the first move of the batch was applied"
+    );
+    twilight()
+        .args(["status", d])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("US bonus: place 2 Influence"));
+}
+
+#[test]
+fn verify_reports_a_tampered_log() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    started(&dir);
+    let d = dir.to_str().unwrap();
+    twilight()
+        .args(["play", d, "--as", "ussr", "influence Poland 6"])
+        .assert()
+        .success();
+    let text = String::from_utf8(log_bytes(&dir)).unwrap();
+    std::fs::write(dir.join("log.yaml"), text.replace("- 6", "- 7")).unwrap();
+    twilight()
+        .args(["verify", d])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("finding"));
+}
