@@ -141,20 +141,19 @@ fn a_revealed_seed_that_breaks_its_commitment_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("g");
     game(&dir);
-    // A well-chained reveal entry with the wrong seed.
+    // A reveal entry with the wrong seed is refused by the log itself; nothing is appended.
     let mut log = Log::open(dir.join("log.yaml")).unwrap();
-    log.append(
-        Payload::Reveal {
-            seed: Hex32::from([8u8; 32]),
-        },
-        Author::Moderator,
-        now(),
-    )
-    .unwrap();
-    let err = Session::open_public(&dir).err().expect("refused");
+    let before = std::fs::read(dir.join("log.yaml")).unwrap();
+    let wrong = Payload::Reveal {
+        seed: Hex32::from([8u8; 32]),
+    };
+    let err = log
+        .append(wrong, Author::Moderator, now())
+        .err()
+        .expect("refused");
     assert!(
-        err.to_string()
-            .contains("the seed does not match the seed commitment"),
+        err.to_string().contains("seed whose commitment is"),
         "{err}"
     );
+    assert_eq!(std::fs::read(dir.join("log.yaml")).unwrap(), before);
 }
