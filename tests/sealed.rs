@@ -149,8 +149,8 @@ fn a_revealed_seed_that_breaks_its_commitment_is_refused() {
     };
     let err = log
         .append(wrong, Author::Moderator, now())
-        .err()
-        .expect("refused");
+        .map(|_| ())
+        .expect_err("refused");
     assert!(
         err.to_string().contains("seed whose commitment is"),
         "{err}"
