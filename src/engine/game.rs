@@ -138,19 +138,32 @@ impl Game {
         }
     }
 
-    /// Whether `answer` would be accepted from `side` now (the one legality oracle: it is
-    /// `apply` on a copy, with chance that fails only where a record would be needed).
+    /// Whether `answer` would be accepted from `side` now: the one legality oracle, the same
+    /// code as [`Game::apply`] run on a copy of the activity's start state (chance from
+    /// `chance`; a chance source that cannot answer counts as accepted).
     pub fn is_legal(
         &self,
         side: Side,
         answer: &Answer,
         chance: &mut dyn Chance,
     ) -> Result<(), RuleError> {
-        let mut copy = self.clone();
-        match copy.apply(side, answer.clone(), chance) {
-            Ok(_) => Ok(()),
-            Err(RuleError::Desync(_)) => Ok(()),
-            Err(e) => Err(e),
+        if self.outcome.is_some() {
+            return Err(RuleError::GameOver);
+        }
+        if self.prompt_for(side).is_none() {
+            return Err(RuleError::NotYourDecision(side));
+        }
+        let mut state = self.base.clone();
+        let mut inputs = self.inputs.clone();
+        inputs.push(Input::Answer(side, answer.clone()));
+        let mut cx = Cx::new(&mut state, &mut inputs, chance);
+        match flow::run(&mut cx, self.activity) {
+            Ok(_) if !cx.inputs_consumed() => {
+                Err(RuleError::Rule("that decision is not needed now".into()))
+            }
+            Ok(_) | Err(Stop::Suspend(_)) | Err(Stop::GameOver(_)) => Ok(()),
+            Err(Stop::Illegal(RuleError::Desync(_))) => Ok(()),
+            Err(Stop::Illegal(e)) => Err(e),
         }
     }
 

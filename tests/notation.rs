@@ -1,0 +1,117 @@
+//! The move notation: names read liberally, answers written canonically.
+
+use twilight_pbem::data::{Card, Country, Side};
+use twilight_pbem::engine::{Answer, CardUse, Prompt, PromptKind};
+use twilight_pbem::notation::{
+    find_card, find_country, format_answer, parse_line, resolve, MoveText, NotationError,
+};
+
+fn ops_prompt() -> Prompt {
+    Prompt::new(
+        Side::Us,
+        PromptKind::Operations {
+            ops: 3,
+            influence: true,
+            coup: true,
+            realign: true,
+        },
+        "ops",
+    )
+}
+
+#[test]
+fn cards_by_number_name_and_prefix() {
+    assert_eq!(find_card("4").unwrap(), Card::DuckAndCover);
+    assert_eq!(find_card("Duck and Cover").unwrap(), Card::DuckAndCover);
+    assert_eq!(find_card("duck").unwrap(), Card::DuckAndCover);
+    assert_eq!(find_card("China").unwrap(), Card::ChinaCard);
+    assert_eq!(find_card("we will bury you").unwrap(), Card::WeWillBuryYou);
+    assert_eq!(find_card("Iron Lady").unwrap(), Card::TheIronLady);
+    assert_eq!(
+        find_card("US/Japan").unwrap(),
+        Card::UsJapanMutualDefensePact
+    );
+}
+
+#[test]
+fn countries_by_name_alias_and_prefix() {
+    assert_eq!(find_country("W Germany").unwrap(), Country::WestGermany);
+    assert_eq!(find_country("w. germany").unwrap(), Country::WestGermany);
+    assert_eq!(find_country("west germany").unwrap(), Country::WestGermany);
+    assert_eq!(
+        find_country("SE African States").unwrap(),
+        Country::SeAfricanStates
+    );
+    assert_eq!(find_country("saudi").unwrap(), Country::SaudiArabia);
+    assert_eq!(
+        find_country("Laos/Cambodia").unwrap(),
+        Country::LaosCambodia
+    );
+}
+
+#[test]
+fn ambiguous_and_unknown_names_are_refused_with_help() {
+    match find_country("Korea") {
+        Err(NotationError::Ambiguous { matches, .. }) => {
+            assert_eq!(matches, vec!["South Korea", "North Korea"])
+        }
+        other => panic!("{other:?}"),
+    }
+    match find_card("Nasr") {
+        Err(NotationError::Unknown { suggestions, .. }) => {
+            assert!(suggestions.iter().any(|s| s.starts_with("Nasser")))
+        }
+        other => panic!("{other:?}"),
+    }
+    // "Korean" is a prefix of only Korean War.
+    assert_eq!(find_card("Korean").unwrap(), Card::KoreanWar);
+}
+
+#[test]
+fn a_compound_play_line_is_several_moves() {
+    let moves = parse_line("play 27 ops influence Iran 2, Iraq 1").unwrap();
+    assert_eq!(
+        moves,
+        vec![
+            MoveText::Play("27".into(), CardUse::Operations),
+            MoveText::Influence(vec![("Iran".into(), 2), ("Iraq".into(), 1)])
+        ]
+    );
+    let moves = parse_line("play China ops realign Japan, Japan").unwrap();
+    assert_eq!(moves.len(), 3);
+    let moves = parse_line("play Comecon ops event first; coup Iran").unwrap();
+    assert_eq!(moves[1], MoveText::Order(true));
+    assert_eq!(moves[2], MoveText::Coup("Iran".into()));
+}
+
+#[test]
+fn resolution_follows_the_decision_owed() {
+    let a = resolve(
+        &MoveText::Influence(vec![("Iran".into(), 2), ("iraq".into(), 1)]),
+        &ops_prompt(),
+    )
+    .unwrap();
+    assert_eq!(
+        a,
+        Answer::Influence(vec![(Country::Iran, 2), (Country::Iraq, 1)])
+    );
+    assert_eq!(format_answer(&a, &ops_prompt()), "influence Iran 2, Iraq 1");
+    let headline = Prompt::new(Side::Ussr, PromptKind::Headline, "h");
+    assert_eq!(
+        resolve(&MoveText::Bare("Five Year".into()), &headline).unwrap(),
+        Answer::Card(Card::FiveYearPlan)
+    );
+    // A coup does not answer a headline.
+    assert!(matches!(
+        resolve(&MoveText::Coup("Iran".into()), &headline),
+        Err(NotationError::Mismatch { .. })
+    ));
+}
+
+#[test]
+fn malformed_lines_point_at_the_problem() {
+    let e = parse_line("play Duck and Cover").unwrap_err();
+    assert!(e.to_string().contains("say how the card is played"), "{e}");
+    let e = parse_line("coup").unwrap_err();
+    assert!(e.to_string().contains("name the coup target"), "{e}");
+}
