@@ -342,6 +342,9 @@ fn verify(paths: &[PathBuf], head: Option<&str>) -> Result<ExitCode> {
         .transpose()?;
     let mut bad = 0;
     let mut total = 0;
+    // Standings: player -> (games, wins, draws, losses, unfinished).
+    let mut standings: std::collections::BTreeMap<String, [u32; 5]> =
+        std::collections::BTreeMap::new();
     for p in paths {
         let dirs = game_dirs(p);
         if dirs.is_empty() {
@@ -371,6 +374,22 @@ fn verify(paths: &[PathBuf], head: Option<&str>) -> Result<ExitCode> {
                         };
                         let (turn, vp) =
                             s.game().map_or((0, 0), |g| (g.state().turn, g.state().vp));
+                        let outcome = s.game().and_then(|g| g.outcome());
+                        for side in Side::BOTH {
+                            let who = if side == Side::Us {
+                                &s.players().us
+                            } else {
+                                &s.players().ussr
+                            };
+                            let row = standings.entry(who.clone()).or_default();
+                            row[0] += 1;
+                            match outcome.map(|o| o.winner) {
+                                Some(Some(w)) if w == side => row[1] += 1,
+                                Some(Some(_)) => row[3] += 1,
+                                Some(None) => row[2] += 1,
+                                None => row[4] += 1,
+                            }
+                        }
                         line = format!(
                             "US {} vs USSR {} · {result} · VP {} · turn {turn} · {} decisions checked · {mode}",
                             s.players().us,
@@ -394,6 +413,27 @@ fn verify(paths: &[PathBuf], head: Option<&str>) -> Result<ExitCode> {
         }
     }
     println!("{total} game(s) verified, {bad} with findings.");
+    if total > 1 {
+        let mut rows: Vec<(&String, &[u32; 5])> = standings.iter().collect();
+        rows.sort_by_key(|(name, r)| (std::cmp::Reverse(2 * r[1] + r[2]), (*name).clone()));
+        println!("\nStandings (win 1, draw ½):");
+        println!(
+            "  {:<32} {:>5} {:>4} {:>4} {:>4} {:>10} {:>6}",
+            "player", "games", "won", "drew", "lost", "unfinished", "score"
+        );
+        for (name, r) in rows {
+            println!(
+                "  {:<32} {:>5} {:>4} {:>4} {:>4} {:>10} {:>6}",
+                name,
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                format!("{:.1}", r[1] as f64 + r[2] as f64 / 2.0)
+            );
+        }
+    }
     Ok(if bad == 0 {
         ExitCode::SUCCESS
     } else {

@@ -391,9 +391,8 @@ fn end_of_turn(cx: &mut Cx) -> Step<Activity> {
     cx.change_vp(net)?;
     // Eagle/Bear has Landed: may discard one held card (FAQ F117).
     for side in Side::BOTH {
-        if cx.state.has_space_ability(side, 6) && !cx.state.cards.hands[side].is_empty() {
-            let mut candidates = cx.state.cards.hands[side].clone();
-            candidates.sort();
+        if cx.state.has_space_ability(side, 6) && cx.state.cards.hand_size(side) > 0 {
+            let candidates = cx.state.cards.possible_hand(side);
             let prompt = Prompt::new(
                 side,
                 PromptKind::ChooseCard {

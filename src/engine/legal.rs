@@ -243,11 +243,9 @@ pub fn random_answer(game: &Game, side: Side, rng: &mut SeededChance) -> Option<
     None
 }
 
-/// The cards `side` is known to hold (the whole hand in full information), sorted.
+/// The cards `side` may hold (the whole hand in full information), sorted.
 fn hand(game: &Game, side: Side) -> Vec<Card> {
-    let mut h = game.state().cards.hands[side].clone();
-    h.sort();
-    h
+    game.state().cards.possible_hand(side)
 }
 
 /// `n` Influence spread at random over `allowed`, at most `max` per country and at most

@@ -105,6 +105,19 @@ impl Cards {
             || (self.unknown_in_hand[side] > 0 && self.deck.contains(&card))
     }
 
+    /// The cards that may be in `side`'s hand, sorted: the whole hand in full information;
+    /// in public information the known cards plus, while the hand has unknown cards, every
+    /// unplaced card. Candidate lists of prompts about a hand use this.
+    pub fn possible_hand(&self, side: Side) -> Vec<Card> {
+        let mut v = self.hands[side].clone();
+        if self.unknown_in_hand[side] > 0 {
+            v.extend(self.deck.iter().copied());
+        }
+        v.sort();
+        v.dedup();
+        v
+    }
+
     /// Takes `card` out of `side`'s hand. Returns false if it cannot be there.
     pub fn take_from_hand(&mut self, side: Side, card: Card) -> bool {
         if let Some(i) = self.hands[side].iter().position(|c| *c == card) {
