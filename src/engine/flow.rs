@@ -92,7 +92,10 @@ fn deal_start(cx: &mut Cx) -> Step<Activity> {
         cx.state.add_influence(c, side, n);
     }
     if cx.state.options.chinese_civil_war {
-        cx.state.china.holder = None;
+        return Err(RuleError::Rule(
+            "the Chinese Civil War variant (rulebook section 12) is not implemented yet".into(),
+        )
+        .into());
     }
     let mut cards = era_cards(Era::Early, cx.state.options.optional_cards);
     cx.shuffle_into_deck(&mut cards)?;
