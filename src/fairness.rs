@@ -358,7 +358,13 @@ pub fn reply_token(seed: &[u8; 32], game_id: &str, seq: u64, side: &str) -> Stri
 /// hyphens anywhere, `O` for `0`, `I` or `L` for `1` (the Crockford rules). Returns `false`
 /// for anything that does not decode to exactly 80 bits or whose bits differ from the MAC; the
 /// comparison is `Mac::verify_truncated_left`, constant-time.
-pub fn check_reply_token(seed: &[u8; 32], game_id: &str, seq: u64, side: &str, token: &str) -> bool {
+pub fn check_reply_token(
+    seed: &[u8; 32],
+    game_id: &str,
+    seq: u64,
+    side: &str,
+    token: &str,
+) -> bool {
     let Some(tag) = decode_token(token) else {
         return false;
     };
@@ -473,7 +479,13 @@ mod tests {
         assert!(!check_reply_token(&SEED, "g1", 12, "us", &t[..15]));
         assert!(!check_reply_token(&SEED, "g1", 12, "us", &format!("{t}0")));
         assert!(!check_reply_token(&SEED, "g1", 12, "us", ""));
-        assert!(!check_reply_token(&SEED, "g1", 12, "us", "UUUUUUUUUUUUUUUU"));
+        assert!(!check_reply_token(
+            &SEED,
+            "g1",
+            12,
+            "us",
+            "UUUUUUUUUUUUUUUU"
+        ));
     }
 
     #[test]

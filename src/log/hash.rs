@@ -49,10 +49,7 @@ impl Hex32 {
                 s.chars().count()
             )));
         }
-        if let Some(c) = s
-            .chars()
-            .find(|c| !matches!(c, '0'..='9' | 'a'..='f'))
-        {
+        if let Some(c) = s.chars().find(|c| !matches!(c, '0'..='9' | 'a'..='f')) {
             return Err(Hex32Error(format!(
                 "expected 64 lower-case hex digits, found the character {c:?}"
             )));

@@ -22,8 +22,7 @@ pub use entry::{Author, CommitmentKind, Entry, Payload, Players};
 pub use hash::{entry_hash, Hex32, Hex32Error, DOMAIN_ENTRY};
 pub use store::{Log, LogError, StoredEntry};
 pub use verify::{
-    split_documents, verify_chain, DocumentInfo, Finding, FindingKind, Report, Split,
-    MAX_FINDINGS,
+    split_documents, verify_chain, DocumentInfo, Finding, FindingKind, Report, Split, MAX_FINDINGS,
 };
 
 /// A free-form structured value inside a payload (game options, a chance outcome, a move's

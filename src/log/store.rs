@@ -311,7 +311,9 @@ fn encode_checked(entry: &Entry) -> Result<String, LogError> {
     }
     match parse_entry(&document) {
         Ok(back) if back == *entry => Ok(document),
-        Ok(_) => Err(encode_err("the document reads back as a different entry".into())),
+        Ok(_) => Err(encode_err(
+            "the document reads back as a different entry".into(),
+        )),
         Err(_) => Err(encode_err("the document does not read back".into())),
     }
 }
@@ -326,8 +328,7 @@ enum WriteFailure {
 fn write_synced(file: &mut File, document: &[u8], old_len: u64) -> Result<(), WriteFailure> {
     file.write_all(document)
         .map_err(|e| WriteFailure::Io("append", e))?;
-    file.sync_data()
-        .map_err(|e| WriteFailure::Io("sync", e))?;
+    file.sync_data().map_err(|e| WriteFailure::Io("sync", e))?;
     file.seek(SeekFrom::Start(old_len))
         .map_err(|e| WriteFailure::Io("seek", e))?;
     let mut back = Vec::with_capacity(document.len());

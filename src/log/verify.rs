@@ -317,7 +317,10 @@ pub(crate) fn scan(bytes: &[u8], expected_head: Option<&Hex32>) -> (Report, Vec<
                     FindingKind::NotUtf8,
                     None,
                     "UTF-8 text".into(),
-                    format!("an invalid byte at file offset {}", offset + e.valid_up_to()),
+                    format!(
+                        "an invalid byte at file offset {}",
+                        offset + e.valid_up_to()
+                    ),
                 ));
                 None
             }
@@ -373,7 +376,11 @@ pub(crate) fn scan(bytes: &[u8], expected_head: Option<&Hex32>) -> (Report, Vec<
                         "seq {}: {} entr{} missing",
                         entry.seq,
                         entry.seq - next_seq,
-                        if entry.seq - next_seq == 1 { "y" } else { "ies" }
+                        if entry.seq - next_seq == 1 {
+                            "y"
+                        } else {
+                            "ies"
+                        }
                     ),
                 ));
             }
@@ -505,11 +512,7 @@ impl ChainRules {
         match &entry.payload {
             Payload::Create {
                 seed_commitment, ..
-            } => {
-                if first {
-                    self.seed_commitment = Some(*seed_commitment);
-                }
-            }
+            } if first => self.seed_commitment = Some(*seed_commitment),
             Payload::Join { side, .. } => {
                 if self.joined.contains(side) {
                     out.push((
