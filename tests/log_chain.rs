@@ -397,3 +397,69 @@ fn print_example_log() {
     let path = write_example_log(dir.path(), 12);
     print!("{}", fs::read_to_string(path).unwrap());
 }
+
+/// The 40-entry example log's bytes, made once for the property tests.
+fn example_bytes() -> &'static [u8] {
+    static BYTES: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    BYTES.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        fs::read(write_example_log(dir.path(), ENTRIES)).unwrap()
+    })
+}
+
+/// Pieces of log-like text from which the property tests build hostile inputs.
+const FRAGMENTS: &[&str] = &[
+    "---\n",
+    "---",
+    "...\n",
+    "seq: 0\n",
+    "seq: 18446744073709551615\n",
+    "at: 2026-11-30T12:00:00Z\n",
+    "by: moderator\n",
+    "prev: '0000000000000000000000000000000000000000000000000000000000000000'\n",
+    "payload:\n  reveal:\n    seed: 5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e\n",
+    "payload: !create {}\n",
+    "a: &x [*x]\n",
+    "- [[[[[[[[[[\n",
+    "\t\r\n",
+    "\u{feff}",
+    "\"\\u0000\"\n",
+];
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn verify_never_panics_on_random_bytes(
+        bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..1024)
+    ) {
+        let _ = verify_chain(&bytes, Some(&Hex32::ZERO));
+    }
+
+    #[test]
+    fn verify_never_panics_on_log_like_text(
+        pieces in proptest::collection::vec(0..FRAGMENTS.len(), 0..40)
+    ) {
+        let text: String = pieces.iter().map(|&i| FRAGMENTS[i]).collect();
+        let _ = verify_chain(text.as_bytes(), None);
+    }
+
+    #[test]
+    fn several_random_byte_changes_are_detected(
+        edits in proptest::collection::vec((0..9000usize, 1..=255u8), 1..6)
+    ) {
+        let original = example_bytes();
+        let mut bytes = original.to_vec();
+        let mut seen = std::collections::BTreeSet::new();
+        for (pos, xor) in edits {
+            let pos = pos % bytes.len();
+            // One change per position, so two edits cannot cancel out.
+            if seen.insert(pos) {
+                bytes[pos] ^= xor;
+            }
+        }
+        let head = entry_hash(&original[split_documents(original).documents[ENTRIES - 1].clone()]);
+        let report = verify_chain(&bytes, Some(&head));
+        proptest::prop_assert!(!report.is_clean());
+    }
+}
