@@ -263,8 +263,13 @@ pub(crate) fn scan(bytes: &[u8], expected_head: Option<&Hex32>) -> (Report, Vec<
             seq: None,
             expected: "the file to start with a `---` line".into(),
             found: format!(
-                "{} byte(s) before the first `---` line",
-                split.leading.len()
+                "{} byte(s) before the first `---` line{}",
+                split.leading.len(),
+                if bytes.starts_with(b"---\r\n") {
+                    " (the file has CRLF line endings: was it converted by git or a mail client?)"
+                } else {
+                    ""
+                }
             ),
         });
     }
@@ -571,5 +576,11 @@ mod tests {
             let r = verify_chain(input, Some(&Hex32::ZERO));
             assert!(!r.is_clean(), "{input:?}");
         }
+    }
+
+    #[test]
+    fn crlf_line_endings_are_named() {
+        let r = verify_chain(b"---\r\nseq: 0\r\n", None);
+        assert!(r.findings[0].found.contains("CRLF"), "{r}");
     }
 }
