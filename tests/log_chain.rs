@@ -189,6 +189,16 @@ fn a_crash_mid_append_is_reported_as_a_truncated_final_entry() {
         "{report}"
     );
     assert_eq!(report.documents[9].range.end, good);
+
+    // A cut just before the closing `...` line leaves a complete, parseable entry: the missing
+    // end line still shows the cut, with no receipt needed.
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_example_log(dir.path(), 10);
+    let bytes = fs::read(&path).unwrap();
+    let cut = &bytes[..bytes.len() - 4];
+    let report = verify_chain(cut, None);
+    assert_eq!(kinds(&report), vec![FindingKind::Truncated], "{report}");
+    assert_eq!(report.findings[0].seq, Some(9));
 }
 
 #[test]
@@ -374,11 +384,22 @@ fn mutation_test_every_change_is_detected() {
     }
     truncated.print_and_check("(b) truncated at every byte offset, with head");
 
+    // (c) Without any receipt: a cut anywhere except exactly between two entries.
+    let boundaries: Vec<usize> = docs.iter().map(|d| d.start).collect();
+    let mut cut_no_head = Tally::default();
+    for len in 1..bytes.len() {
+        if !boundaries.contains(&len) {
+            cut_no_head.record(&verify_chain(&bytes[..len], None));
+        }
+    }
+    cut_no_head.print_and_check("(c) truncated inside an entry, no head");
+
     let mut last_deleted = Tally::default();
     last_deleted.record(&verify_chain(&bytes[..last_start], Some(&head)));
     last_deleted.print_and_check("(b) last entry deleted, with head");
 
     let total = changed.tried
+        + cut_no_head.tried
         + deleted.tried
         + swapped.tried
         + last.tried

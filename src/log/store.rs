@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 
 use super::entry::{Author, Entry, Payload};
 use super::hash::{entry_hash, Hex32};
-use super::verify::{scan, split_documents, ChainRules, Report};
+use super::verify::{scan, split_documents, ChainRules, Report, END_LINE};
 use super::yaml::{entry_document, parse_entry};
 
 /// An error reading or appending a log.
@@ -216,7 +216,7 @@ impl Log {
     ///
     /// Under an exclusive lock on the file: re-reads it (and re-verifies it if another process
     /// appended meanwhile), checks the entry against the log-level rules of
-    /// [`super::verify_chain`], writes `---\n` + the entry's YAML in one `write_all` at the end
+    /// [`super::verify_chain`], writes `---\n` + the entry's YAML + `...\n` in one `write_all` at the end
     /// of the file, calls `sync_data`, and reads the bytes back. If anything fails after the
     /// write started, the file is cut back to its previous length and synced, so it is as it
     /// was.
@@ -299,9 +299,13 @@ fn encode_checked(entry: &Entry) -> Result<String, LogError> {
     let encode_err = |reason: String| LogError::Encode { kind, reason };
     let document = entry_document(entry).map_err(encode_err)?;
     let split = split_documents(document.as_bytes());
-    if !split.leading.is_empty() || split.documents.len() != 1 || !document.ends_with('\n') {
+    if !split.leading.is_empty()
+        || split.documents.len() != 1
+        || !document.as_bytes().ends_with(END_LINE)
+        || document[4..document.len() - END_LINE.len()].contains("\n...\n")
+    {
         return Err(encode_err(
-            "the emitter's output is not exactly one `---` document ending in a newline".into(),
+            "the emitter's output is not exactly one `---` document ending in a `...` line".into(),
         ));
     }
     match parse_entry(&document) {
