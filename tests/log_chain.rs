@@ -311,6 +311,34 @@ impl Tally {
     }
 }
 
+/// Runs `check` for every value of `range`, spread over the available cores, and adds up the
+/// tallies.
+fn sweep(range: std::ops::Range<usize>, check: impl Fn(usize, &mut Tally) + Sync) -> Tally {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let items: Vec<usize> = range.collect();
+    let chunk = items.len().div_ceil(threads).max(1);
+    let check = &check;
+    let tallies: Vec<Tally> = std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| {
+                scope.spawn(move || {
+                    let mut tally = Tally::default();
+                    for &i in part {
+                        check(i, &mut tally);
+                    }
+                    tally
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    tallies.into_iter().fold(Tally::default(), |a, b| Tally {
+        tried: a.tried + b.tried,
+        detected: a.detected + b.detected,
+    })
+}
+
 /// The byte values a position is changed to: a low-bit flip (a digit or letter becomes its
 /// neighbour), a high-bit flip (invalid UTF-8), and a structural byte (newline, or a space
 /// where there was a newline).
@@ -337,16 +365,14 @@ fn mutation_test_every_change_is_detected() {
     );
 
     // (a) From the chain alone.
-    let mut changed = Tally::default();
     let last_start = docs[ENTRIES - 1].start;
-    let mut buf = bytes.clone();
-    for pos in 0..last_start {
+    let changed = sweep(0..last_start, |pos, tally| {
+        let mut buf = bytes.clone();
         for v in variants(bytes[pos]) {
             buf[pos] = v;
-            changed.record(&verify_chain(&buf, None));
+            tally.record(&verify_chain(&buf, None));
         }
-        buf[pos] = bytes[pos];
-    }
+    });
     changed.print_and_check("(a) byte changed, entries before the last");
 
     let mut deleted = Tally::default();
@@ -368,30 +394,27 @@ fn mutation_test_every_change_is_detected() {
     swapped.print_and_check("(a) adjacent entries swapped");
 
     // (b) With the head hash of a receipt taken at the last entry.
-    let mut last = Tally::default();
-    for pos in last_start..bytes.len() {
+    let last = sweep(last_start..bytes.len(), |pos, tally| {
+        let mut buf = bytes.clone();
         for v in variants(bytes[pos]) {
             buf[pos] = v;
-            last.record(&verify_chain(&buf, Some(&head)));
+            tally.record(&verify_chain(&buf, Some(&head)));
         }
-        buf[pos] = bytes[pos];
-    }
+    });
     last.print_and_check("(b) byte changed in the last entry, with head");
 
-    let mut truncated = Tally::default();
-    for len in 0..bytes.len() {
-        truncated.record(&verify_chain(&bytes[..len], Some(&head)));
-    }
+    let truncated = sweep(0..bytes.len(), |len, tally| {
+        tally.record(&verify_chain(&bytes[..len], Some(&head)));
+    });
     truncated.print_and_check("(b) truncated at every byte offset, with head");
 
     // (c) Without any receipt: a cut anywhere except exactly between two entries.
     let boundaries: Vec<usize> = docs.iter().map(|d| d.start).collect();
-    let mut cut_no_head = Tally::default();
-    for len in 1..bytes.len() {
+    let cut_no_head = sweep(1..bytes.len(), |len, tally| {
         if !boundaries.contains(&len) {
-            cut_no_head.record(&verify_chain(&bytes[..len], None));
+            tally.record(&verify_chain(&bytes[..len], None));
         }
-    }
+    });
     cut_no_head.print_and_check("(c) truncated inside an entry, no head");
 
     let mut last_deleted = Tally::default();
