@@ -4470,3 +4470,38 @@ fn cia_created_coup_under_a_cuban_missile_crisis_against_the_us_is_nuclear_war()
     assert!(g.outcome().is_none());
     assert!(removed(&g, Card::CiaCreated));
 }
+
+#[test]
+fn flower_power_scores_for_a_korean_war_the_us_plays_for_operations() {
+    // FAQ F242, F178 (netted): the USSR wins the war (2 VP) and gains 2 more.
+    let mut ch = dice(&[4]);
+    let mut g = us_round(
+        Position::new()
+            .effect(Card::FlowerPower, Side::Ussr, Duration::Lasting)
+            .influence(Country::SouthKorea, Side::Us, 1)
+            .hand(Side::Us, &[Card::KoreanWar]),
+        &mut ch,
+    );
+    play(
+        &mut g,
+        Side::Us,
+        Card::KoreanWar,
+        CardUse::Operations,
+        &mut ch,
+    );
+    act(&mut g, Side::Us, Answer::YesNo(true), &mut ch);
+    assert_eq!(g.state().vp, -4);
+    assert_eq!(inf_of(&g, Country::SouthKorea), (0, 1));
+
+    // The USSR playing it itself gives Flower Power nothing.
+    let mut ch = dice(&[4]);
+    let mut g = ussr_round(
+        Position::new()
+            .effect(Card::FlowerPower, Side::Ussr, Duration::Lasting)
+            .hand(Side::Ussr, &[Card::KoreanWar])
+            .hand(Side::Us, &[US_FILLER]),
+        &mut ch,
+    );
+    play(&mut g, Side::Ussr, Card::KoreanWar, CardUse::Event, &mut ch);
+    assert_eq!(g.state().vp, -2);
+}
