@@ -768,15 +768,17 @@ pub fn red_scare_purge(cx: &mut Cx, side: Side) -> Step<bool> {
     Ok(true)
 }
 
-/// #32 UN Intervention (neutral): only in its player's own action round (FAQ F043, F227),
+/// #32 UN Intervention (neutral): only in an action round (FAQ F043, F227, F230),
 /// with a card from hand carrying an event of the opponent alone (no Scoring card, neutral
 /// card or China Card; FAQ F162, F228): that event is cancelled and the player conducts
 /// Operations with the card's Ops (its own modifiers, no +1). Both cards are discarded, a
 /// starred partner too (FAQ F229). U2 Incident's extra VP is paid here, once (FAQ F266).
 pub fn un_intervention(cx: &mut Cx, side: Side) -> Step<bool> {
-    if cx.state.action_round == 0 || cx.state.phasing != side {
+    // Not the phasing check: a UN Intervention the US draws with Grain Sales to Soviets is
+    // played in the USSR's round (FAQ F230).
+    if cx.state.action_round == 0 {
         return Err(RuleError::Rule(
-            "UN Intervention is played only in its player's own action round (FAQ F043, F227)"
+            "UN Intervention is played only in an action round, never as a headline (FAQ F043, F227)"
                 .into(),
         )
         .into());
