@@ -14,6 +14,7 @@ use super::events;
 use super::play;
 use super::prompt::{Answer, Prompt, PromptKind};
 use super::scoring;
+use super::state::State;
 
 /// One step of the sequence of play that runs from its start to its end, asking players as it
 /// goes.
@@ -213,7 +214,7 @@ fn headline(cx: &mut Cx) -> Step<Activity> {
             }
             .into());
         };
-        check_headline(cx, side, card)?;
+        check_headline(cx.state, side, card)?;
         chosen.push((side, card));
         Ok(())
     };
@@ -225,14 +226,13 @@ fn headline(cx: &mut Cx) -> Step<Activity> {
             check(cx, first.opponent(), a)?;
         }
         _ => {
-            let validate = |cx: &Cx, side: Side, a: &Answer| match a {
-                Answer::Card(card) => check_headline(cx, side, *card),
-                _ => Err(RuleError::WrongAnswer {
-                    expected: "a headline card",
-                }
-                .into()),
-            };
-            let answers = cx.ask_all(choosers.iter().map(|s| prompt(*s)).collect(), validate)?;
+            let answers = cx.ask_all(
+                choosers.iter().map(|s| prompt(*s)).collect(),
+                &|state, side, a| match a {
+                    Answer::Card(card) => check_headline(state, side, *card),
+                    _ => Ok(()),
+                },
+            )?;
             for (side, a) in choosers.iter().zip(answers) {
                 check(cx, *side, a)?;
             }
@@ -262,7 +262,9 @@ fn headline(cx: &mut Cx) -> Step<Activity> {
         cx.state.headlines[side] = None;
         cx.state.phasing = side;
         cx.state.reach_base = cx.state.influence.clone();
-        let occurred = events::run_event(cx, card, side)?;
+        // The event is its owner's even when the opponent headlined it (FAQ F046, F063).
+        let owner = card.event_side().unwrap_or(side);
+        let occurred = events::run_event(cx, card, owner)?;
         play::dispose(cx, side, card, occurred);
     }
     Ok(Activity::ActionRound {
@@ -272,19 +274,19 @@ fn headline(cx: &mut Cx) -> Step<Activity> {
 }
 
 /// Whether `card` may be headlined by `side` (FAQ F041–F043).
-fn check_headline(cx: &Cx, side: Side, card: Card) -> Step {
+fn check_headline(state: &State, side: Side, card: Card) -> Result<(), RuleError> {
     if card == Card::ChinaCard {
-        return Err(
-            RuleError::Rule("the China Card cannot be headlined (FAQ F043, F157)".into()).into(),
-        );
+        return Err(RuleError::Rule(
+            "the China Card cannot be headlined (FAQ F043, F157)".into(),
+        ));
     }
     if card == Card::UnIntervention {
-        return Err(
-            RuleError::Rule("UN Intervention cannot be headlined (FAQ F043)".into()).into(),
-        );
+        return Err(RuleError::Rule(
+            "UN Intervention cannot be headlined (FAQ F043)".into(),
+        ));
     }
-    if !cx.state.cards.may_hold(side, card) {
-        return Err(RuleError::NotInHand { card, side }.into());
+    if !state.cards.may_hold(side, card) {
+        return Err(RuleError::NotInHand { card, side });
     }
     Ok(())
 }
