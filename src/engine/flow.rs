@@ -262,7 +262,8 @@ fn headline(cx: &mut Cx) -> Step<Activity> {
         cx.state.headlines[side] = None;
         cx.state.phasing = side;
         cx.state.reach_base = cx.state.influence.clone();
-        // The event is its owner's even when the opponent headlined it (FAQ F046, F063).
+        // An opponent's event headlined resolves as that opponent's event, its owner making
+        // its choices; the headliner stays phasing (FAQ F046, F063).
         let owner = card.event_side().unwrap_or(side);
         let occurred = events::run_event(cx, card, owner)?;
         play::dispose(cx, side, card, occurred);
@@ -319,11 +320,12 @@ fn next_round(cx: &Cx, round: u8, side: Side) -> Activity {
 fn action_round(cx: &mut Cx, round: u8, side: Side) -> Step<Activity> {
     cx.state.action_round = round;
     cx.state.phasing = side;
-    let next = next_round(cx, round, side);
+    // The next round is decided after this one: an event played now may add an 8th round
+    // (North Sea Oil, FAQ F286).
     let defcon_before = cx.state.defcon;
     if events::trapped_round(cx, side)? {
         events::end_of_action_round(cx, side, defcon_before)?;
-        return Ok(next);
+        return Ok(next_round(cx, round, side));
     }
     let hand = cx.state.cards.hand_size(side);
     let china = cx.state.can_play_china(side);
@@ -331,7 +333,7 @@ fn action_round(cx: &mut Cx, round: u8, side: Side) -> Step<Activity> {
         cx.note(format!(
             "The {side} has no cards and sits out action round {round} (FAQ F035)."
         ));
-        return Ok(next);
+        return Ok(next_round(cx, round, side));
     }
     let optional_round = round > cx.state.action_rounds();
     let may_pass = hand == 0 || optional_round;
@@ -351,7 +353,7 @@ fn action_round(cx: &mut Cx, round: u8, side: Side) -> Step<Activity> {
         }
     }
     events::end_of_action_round(cx, side, defcon_before)?;
-    Ok(next)
+    Ok(next_round(cx, round, side))
 }
 
 fn end_of_turn(cx: &mut Cx) -> Step<Activity> {

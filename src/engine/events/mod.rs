@@ -30,7 +30,14 @@ pub fn event_fn(card: Card) -> Option<EventFn> {
 
 /// Resolves `card`'s event for `owner`. Errors with [`RuleError::NotImplemented`] for a card
 /// whose event is not written yet, and for the China Card, which has no event (FAQ F150).
+/// An event another card forbids for the rest of the game ([`late::blocked`]: The Iron Lady,
+/// North Sea Oil, Tear Down This Wall, An Evil Empire, AWACS Sale to Saudis) does not occur.
 pub fn run_event(cx: &mut Cx, card: Card, owner: Side) -> Step<bool> {
+    if let Some(why) = late::blocked(cx.state, card) {
+        cx.note(why);
+        cx.note(format!("{card}: the event does not occur."));
+        return Ok(false);
+    }
     let Some(f) = event_fn(card) else {
         return Err(RuleError::NotImplemented(card).into());
     };
