@@ -9,6 +9,7 @@ pub mod data;
 pub mod engine;
 pub mod fairness;
 pub mod log;
+pub mod mail;
 pub mod notation;
 pub mod render;
 pub mod selfplay;
