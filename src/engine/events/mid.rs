@@ -497,12 +497,13 @@ pub fn salt_negotiations(cx: &mut Cx, side: Side) -> Step<bool> {
 /// and may move DEFCON one step either way; a tie does nothing (FAQ F125, F210, F265).
 pub fn summit(cx: &mut Cx, side: Side) -> Step<bool> {
     let mut totals = [0i32; 2];
+    // Taiwan under Formosan Resolution is no Battleground here (FAQ F210).
+    let mut board = cx.state.clone();
+    board.remove_effect(Card::FormosanResolution);
     for (i, s) in [side, side.opponent()].into_iter().enumerate() {
         let bonus = Region::ALL
             .into_iter()
-            .filter(|r| {
-                scoring::region_score(cx.state, *r, &[]).level[s] >= Some(Level::Domination)
-            })
+            .filter(|r| scoring::region_score(&board, *r, &[]).level[s] >= Some(Level::Domination))
             .count() as i32;
         let die = cx.roll()?;
         totals[i] = die as i32 + bonus;
