@@ -1350,3 +1350,58 @@ fn our_man_in_tehran_us_chooses_on_ussr_ops_play() {
     ok(&mut g, USSR, Answer::Pass, &mut ch);
     assert!(removed(&g, Card::OurManInTehran));
 }
+
+#[test]
+fn our_man_in_tehran_headline_condition_lost_to_other_headline() {
+    // FAQ F308: Muslim Revolution (4 Ops) resolves first and takes Iran; Our Man in Tehran
+    // then fails and is discarded, not removed. FAQ F297: the corrected card is 2 Ops.
+    assert_eq!(Card::OurManInTehran.ops(), 2);
+    let mut ch = dice(&[]);
+    let mut g = pos()
+        .influence(Country::Iran, US, 2)
+        .deck(&[Card::Summit])
+        .hand(US, &[Card::OurManInTehran, Card::DuckAndCover])
+        .hand(USSR, &[Card::MuslimRevolution, Card::Fidel])
+        .headline(&mut ch);
+    ok(&mut g, USSR, Answer::Card(Card::MuslimRevolution), &mut ch);
+    ok(&mut g, US, Answer::Card(Card::OurManInTehran), &mut ch);
+    ok(
+        &mut g,
+        USSR,
+        Answer::Countries(vec![Country::Iran, Country::Iraq]),
+        &mut ch,
+    );
+    assert_eq!(inf(&g, Country::Iran, US), 0);
+    assert!(discarded(&g, Card::OurManInTehran));
+    assert!(!removed(&g, Card::OurManInTehran));
+    assert_eq!(g.state().cards.deck, vec![Card::Summit]);
+}
+
+#[test]
+fn we_will_bury_you_un_intervention_for_ops_does_not_stop_it() {
+    // FAQ F268.
+    let mut ch = dice(&[]);
+    let mut g = pos()
+        .effect(Card::WeWillBuryYou, USSR, Duration::Lasting)
+        .hand(US, &[Card::UnIntervention, Card::DuckAndCover])
+        .action_round(1, US, &mut ch);
+    for_ops(&mut g, US, Card::UnIntervention, &mut ch);
+    assert_eq!(g.state().vp, -3);
+    assert!(!g.state().has_effect(Card::WeWillBuryYou));
+}
+
+#[test]
+fn bear_trap_no_eligible_card_passes_still_trapped() {
+    // FAQ F272 (Bear Trap), F276: Brezhnev does not matter here; 1 Ops cards only.
+    let mut ch = dice(&[]);
+    let g = pos()
+        .effect(Card::BearTrap, US, Duration::Lasting)
+        .hand(USSR, &[Card::Allende, Card::LoneGunman])
+        .action_round(2, USSR, &mut ch);
+    assert_eq!(action_round_of(&g), US);
+    assert_eq!(
+        g.state().cards.hands.ussr,
+        vec![Card::Allende, Card::LoneGunman]
+    );
+    assert!(g.state().has_effect(Card::BearTrap));
+}
