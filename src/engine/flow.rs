@@ -289,6 +289,12 @@ fn check_headline(state: &State, side: Side, card: Card) -> Result<(), RuleError
     if !state.cards.may_hold(side, card) {
         return Err(RuleError::NotInHand { card, side });
     }
+    if card == Card::MissileEnvy && cx.state.effect_side(Card::MissileEnvy) == Some(side) {
+        return Err(RuleError::Rule(
+            "a received Missile Envy must be used for Operations in an action round, not headlined (FAQ F253)".into(),
+        )
+        .into());
+    }
     Ok(())
 }
 
@@ -323,6 +329,7 @@ fn action_round(cx: &mut Cx, round: u8, side: Side) -> Step<Activity> {
     // The next round is decided after this one: an event played now may add an 8th round
     // (North Sea Oil, FAQ F286).
     let defcon_before = cx.state.defcon;
+    events::start_of_action_round(cx, side)?;
     if events::trapped_round(cx, side)? {
         events::end_of_action_round(cx, side, defcon_before)?;
         return Ok(next_round(cx, round, side));
@@ -330,6 +337,7 @@ fn action_round(cx: &mut Cx, round: u8, side: Side) -> Step<Activity> {
     let hand = cx.state.cards.hand_size(side);
     let china = cx.state.can_play_china(side);
     if hand == 0 && !china {
+        events::before_play(cx, side, None)?;
         cx.note(format!(
             "The {side} has no cards and sits out action round {round} (FAQ F035)."
         ));
@@ -343,8 +351,14 @@ fn action_round(cx: &mut Cx, round: u8, side: Side) -> Step<Activity> {
         format!("{side} action round {round}: play a card (event, Operations or Space Race)"),
     );
     match cx.ask(prompt)? {
-        Answer::Play { card, mode } => play::play_card(cx, side, card, mode)?,
-        Answer::Pass => cx.note(format!("The {side} passes action round {round}.")),
+        Answer::Play { card, mode } => {
+            events::before_play(cx, side, Some((card, mode)))?;
+            play::play_card(cx, side, card, mode)?
+        }
+        Answer::Pass => {
+            events::before_play(cx, side, None)?;
+            cx.note(format!("The {side} passes action round {round}."))
+        }
         _ => {
             return Err(RuleError::WrongAnswer {
                 expected: "a card to play",
