@@ -289,11 +289,10 @@ fn check_headline(state: &State, side: Side, card: Card) -> Result<(), RuleError
     if !state.cards.may_hold(side, card) {
         return Err(RuleError::NotInHand { card, side });
     }
-    if card == Card::MissileEnvy && cx.state.effect_side(Card::MissileEnvy) == Some(side) {
+    if card == Card::MissileEnvy && state.effect_side(Card::MissileEnvy) == Some(side) {
         return Err(RuleError::Rule(
             "a received Missile Envy must be used for Operations in an action round, not headlined (FAQ F253)".into(),
-        )
-        .into());
+        ));
     }
     Ok(())
 }
