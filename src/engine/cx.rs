@@ -144,6 +144,17 @@ impl<'a> Cx<'a> {
     /// Asks several players at once (the Headline Phase); answers may arrive in any order.
     /// Returns the answers in the order of `prompts`.
     pub fn ask_all(&mut self, prompts: Vec<Prompt>) -> Step<Vec<Answer>> {
+        self.ask_all_checked(prompts, |_, _, _| Ok(()))
+    }
+
+    /// [`Cx::ask_all`] with a rules check run on each answer as it arrives, so an illegal
+    /// answer is refused at once, to the player who gave it, and not when the last player
+    /// answers (the Headline Phase: FAQ F043).
+    pub fn ask_all_checked(
+        &mut self,
+        prompts: Vec<Prompt>,
+        check: impl Fn(&State, Side, &Answer) -> Result<(), RuleError>,
+    ) -> Step<Vec<Answer>> {
         let mut answers: Vec<Option<Answer>> = vec![None; prompts.len()];
         while answers.iter().any(Option::is_none) {
             match self.inputs.get(self.cursor) {
@@ -167,6 +178,7 @@ impl<'a> Cx<'a> {
                     let answer = answer.clone();
                     let state = &*self.state;
                     prompts[i].check(&answer, |c, s| state.influence(c, s))?;
+                    check(state, prompts[i].side, &answer)?;
                     answers[i] = Some(answer);
                     self.cursor += 1;
                 }
@@ -222,6 +234,9 @@ impl<'a> Cx<'a> {
     // ---- cards -------------------------------------------------------------------------
 
     /// Shuffles the discard pile into the draw deck when the deck is empty (FAQ F049–F051).
+    /// Called before every draw and again right after a draw that empties the deck: an
+    /// exactly empty deck is reshuffled at once, not when a card is next needed (FAQ F050),
+    /// so cards discarded later wait in the discard pile for the next reshuffle.
     pub fn reshuffle_if_empty(&mut self) -> Step {
         if self.state.cards.draw_pile_size() == 0 && !self.state.cards.discard.is_empty() {
             let mut cards: Vec<Card> = std::mem::take(&mut self.state.cards.discard);
@@ -277,6 +292,7 @@ impl<'a> Cx<'a> {
         } else {
             self.state.cards.unknown_in_hand[side] += 1;
         }
+        self.reshuffle_if_empty()?;
         Ok(true)
     }
 
@@ -288,7 +304,9 @@ impl<'a> Cx<'a> {
             return Ok(None);
         }
         if self.state.cards.full_info {
-            Ok(self.state.cards.deck.pop())
+            let c = self.state.cards.deck.pop();
+            self.reshuffle_if_empty()?;
+            Ok(c)
         } else {
             let c = match self.chance(ChanceRequest::RevealDraw)? {
                 ChanceOutcome::Card(c) => c,
@@ -298,6 +316,7 @@ impl<'a> Cx<'a> {
                 return Err(RuleError::Desync(format!("{c} cannot be in the draw deck")).into());
             };
             self.state.cards.deck.remove(i);
+            self.reshuffle_if_empty()?;
             Ok(Some(c))
         }
     }

@@ -16,10 +16,15 @@ use super::state::State;
 /// below 1) summed (FAQ F094–F098, F154). All-in-a-region bonuses are separate, see
 /// [`region_bonus`].
 pub fn ops_value(state: &State, side: Side, card: Card) -> u8 {
-    let printed = card.ops() as i32;
     if card.is_scoring() {
         return 0;
     }
+    summed_ops(state, side, card).max(1) as u8
+}
+
+/// The printed value with the Ops modifiers summed, before the floor of 1 (FAQ F094, F095).
+fn summed_ops(state: &State, side: Side, card: Card) -> i32 {
+    let printed = card.ops() as i32;
     let mut delta = 0i32;
     let mut cap_at_4 = false;
     if state.effect_side(Card::Containment) == Some(side) && side == Side::Us {
@@ -37,13 +42,28 @@ pub fn ops_value(state: &State, side: Side, card: Card) -> u8 {
     if cap_at_4 && delta > 0 {
         v = v.min(printed.max(4));
     }
-    v.max(1) as u8
+    v
 }
 
 /// The extra Ops a card gains when every point is spent in one place: the China Card +1 in
 /// Asia (FAQ F151–F153), Vietnam Revolts +1 for the USSR in Southeast Asia (FAQ F095, F153).
 /// `targets` are every country the Ops touch.
+///
+/// Every modifier is summed before the floor of 1 (FAQ F095): when [`ops_value`] lifted the
+/// card to 1 (a 1 Op card under Red Scare/Purge), the bonus first makes up that lift, so a
+/// 1 Op USSR card under Red Scare/Purge and Vietnam Revolts is worth 1 in Southeast Asia.
 pub fn region_bonus(state: &State, side: Side, card: Option<Card>, targets: &[Country]) -> u8 {
+    let bonus = raw_region_bonus(state, side, card, targets);
+    match card {
+        Some(c) if !c.is_scoring() => {
+            let lift = (1 - summed_ops(state, side, c)).max(0) as u8;
+            bonus.saturating_sub(lift)
+        }
+        _ => bonus,
+    }
+}
+
+fn raw_region_bonus(state: &State, side: Side, card: Option<Card>, targets: &[Country]) -> u8 {
     if targets.is_empty() {
         return 0;
     }

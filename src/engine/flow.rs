@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::data::{Card, Country, Era, Side, Subregion, ALL_CARDS};
+use crate::data::{BySide, Card, Country, Era, Side, Subregion, ALL_CARDS};
 
 use super::cx::{Cx, Outcome, Step, Stop, VictoryReason};
 use super::error::RuleError;
@@ -14,6 +14,7 @@ use super::events;
 use super::play;
 use super::prompt::{Answer, Prompt, PromptKind};
 use super::scoring;
+use super::state::State;
 
 /// One step of the sequence of play that runs from its start to its end, asking players as it
 /// goes.
@@ -210,7 +211,7 @@ fn headline(cx: &mut Cx) -> Step<Activity> {
             }
             .into());
         };
-        check_headline(cx, side, card)?;
+        check_headline(cx.state, side, card)?;
         chosen.push((side, card));
         Ok(())
     };
@@ -222,7 +223,15 @@ fn headline(cx: &mut Cx) -> Step<Activity> {
             check(cx, first.opponent(), a)?;
         }
         _ => {
-            let answers = cx.ask_all(choosers.iter().map(|s| prompt(*s)).collect())?;
+            let answers = cx.ask_all_checked(
+                choosers.iter().map(|s| prompt(*s)).collect(),
+                |state, side, a| match a {
+                    Answer::Card(card) => check_headline(state, side, *card),
+                    _ => Err(RuleError::WrongAnswer {
+                        expected: "a headline card",
+                    }),
+                },
+            )?;
             for (side, a) in choosers.iter().zip(answers) {
                 check(cx, *side, a)?;
             }
@@ -240,12 +249,7 @@ fn headline(cx: &mut Cx) -> Step<Activity> {
             cx.discard(c);
         }
     }
-    let mut order: Vec<(Side, Card)> = Side::BOTH
-        .into_iter()
-        .filter_map(|s| cx.state.headlines[s].map(|c| (s, c)))
-        .collect();
-    order.sort_by_key(|(s, c)| (std::cmp::Reverse(c.ops()), *s != Side::Us));
-    for (side, card) in order {
+    for (side, card) in headline_order(cx.state.headlines) {
         if cx.state.headlines[side] != Some(card) {
             continue;
         }
@@ -261,20 +265,31 @@ fn headline(cx: &mut Cx) -> Step<Activity> {
     })
 }
 
+/// The order in which the headlines resolve: the higher printed Ops value first, ties to the
+/// US, Scoring cards counting as 0 so they resolve second (FAQ F037).
+pub fn headline_order(headlines: BySide<Option<Card>>) -> Vec<(Side, Card)> {
+    let mut order: Vec<(Side, Card)> = Side::BOTH
+        .into_iter()
+        .filter_map(|s| headlines[s].map(|c| (s, c)))
+        .collect();
+    order.sort_by_key(|(s, c)| (std::cmp::Reverse(c.ops()), *s != Side::Us));
+    order
+}
+
 /// Whether `card` may be headlined by `side` (FAQ F041–F043).
-fn check_headline(cx: &Cx, side: Side, card: Card) -> Step {
+fn check_headline(state: &State, side: Side, card: Card) -> Result<(), RuleError> {
     if card == Card::ChinaCard {
-        return Err(
-            RuleError::Rule("the China Card cannot be headlined (FAQ F043, F157)".into()).into(),
-        );
+        return Err(RuleError::Rule(
+            "the China Card cannot be headlined (FAQ F043, F157)".into(),
+        ));
     }
     if card == Card::UnIntervention {
-        return Err(
-            RuleError::Rule("UN Intervention cannot be headlined (FAQ F043)".into()).into(),
-        );
+        return Err(RuleError::Rule(
+            "UN Intervention cannot be headlined (FAQ F043)".into(),
+        ));
     }
-    if !cx.state.cards.may_hold(side, card) {
-        return Err(RuleError::NotInHand { card, side }.into());
+    if !state.cards.may_hold(side, card) {
+        return Err(RuleError::NotInHand { card, side });
     }
     Ok(())
 }
@@ -282,8 +297,7 @@ fn check_headline(cx: &Cx, side: Side, card: Card) -> Step {
 /// The number of action rounds `side` may take this turn (8th from Space Station or North Sea
 /// Oil, at most 8; FAQ F052).
 pub fn rounds_for(cx: &Cx, side: Side) -> u8 {
-    let extra = cx.state.extra_rounds[side].max(u8::from(cx.state.has_space_ability(side, 8)));
-    (cx.state.action_rounds() + extra).min(8)
+    cx.state.rounds_for(side)
 }
 
 fn next_round(cx: &Cx, round: u8, side: Side) -> Activity {
