@@ -6,9 +6,10 @@
 //! Realignment dice are forced USSR die first, then US die, whoever realigns.
 
 use twilight_pbem::data::{Card, Country, Region, Side};
-use twilight_pbem::engine::cx::{Cx, Input};
+use twilight_pbem::engine::cx::{Cx, Input, Stop};
 use twilight_pbem::engine::effects;
-use twilight_pbem::engine::ops::{self, CoupKind, SPACE_TRACK};
+use twilight_pbem::engine::events::war::{war, War};
+use twilight_pbem::engine::ops::{self, CoupKind, OpsAllow, SPACE_TRACK};
 use twilight_pbem::engine::position::Position;
 use twilight_pbem::engine::prompt::PromptKind;
 use twilight_pbem::engine::state::Duration;
@@ -1046,6 +1047,8 @@ fn advancing_two_boxes_scores_only_the_box_landed_on() {
     assert_eq!(state.space.us, 6);
     assert_eq!(state.vp, 0);
     assert!(state.has_space_ability(Side::Us, 6));
+    // FAQ F118: moving the marker by an event uses no Space Race attempt.
+    assert_eq!(state.space_attempts.us, 0);
     // From 2 to 4 passes Man in Space (2 VP) and lands on Man in Earth Orbit (0).
     let mut state = Position::new().space(Side::Ussr, 2).state;
     let mut cx = Cx::new(&mut state, &mut inputs, &mut chance);
@@ -1275,4 +1278,128 @@ fn china_card_cannot_leave_a_scoring_card_unplayable() {
         .action_round(7, Side::Ussr, &mut no_chance());
     play(&mut g, Side::Ussr, Card::ChinaCard, CardUse::Operations);
     assert_eq!(ops_prompt(&g, Side::Ussr), 4);
+}
+
+// ---- core primitives the card events use ----------------------------------------------------
+
+fn war_on(target: Country, attacker: Side) -> War {
+    War {
+        card: Card::IndoPakistaniWar,
+        attacker,
+        target,
+        min_roll: 4,
+        vp: 2,
+        milops: 2,
+        extra_modifier: 0,
+    }
+}
+
+#[test]
+fn war_replaces_influence_and_counts_adjacent_control() {
+    // FAQ F075: India 2 US / 3 USSR, a US win makes it 5 / 0. FAQ F077: −1 for USSR-controlled
+    // Pakistan next to it (the target itself never counts): 5 − 1 = 4 ≥ 4. FAQ F132: DEFCON
+    // untouched. FAQ F138: 2 Military Operations to the attacker.
+    let mut state = Position::new()
+        .defcon(3)
+        .influence(Country::India, Side::Us, 2)
+        .influence(Country::India, Side::Ussr, 3)
+        .influence(Country::Pakistan, Side::Ussr, 2)
+        .state;
+    let mut inputs: Vec<Input> = Vec::new();
+    let mut d = dice(&[5]);
+    let mut cx = Cx::new(&mut state, &mut inputs, &mut d);
+    assert!(war(&mut cx, war_on(Country::India, Side::Us)).unwrap());
+    assert_eq!(state.influence(Country::India, Side::Us), 5);
+    assert_eq!(state.influence(Country::India, Side::Ussr), 0);
+    assert_eq!(state.vp, 2);
+    assert_eq!(state.milops.us, 2);
+    assert_eq!(state.defcon, 3);
+}
+
+#[test]
+fn war_needs_no_enemy_influence_and_the_superpower_counts() {
+    // FAQ F016: the USSR space counts as an adjacent USSR-controlled country for a war on
+    // North Korea: 4 − 1 = 3 < 4, a defeat. FAQ F076: no USSR Influence is needed in the
+    // target. FAQ F138: the Military Operations come even on a defeat.
+    let mut state = Position::new().state;
+    let mut inputs: Vec<Input> = Vec::new();
+    let mut d = dice(&[4]);
+    let mut cx = Cx::new(&mut state, &mut inputs, &mut d);
+    assert!(!war(&mut cx, war_on(Country::NorthKorea, Side::Us)).unwrap());
+    assert_eq!(state.vp, 0);
+    assert_eq!(state.milops.us, 2);
+    // FAQ F077: a USSR-controlled target does not count against the US: 4 + 0 wins.
+    let mut state = Position::new()
+        .influence(Country::India, Side::Ussr, 3)
+        .state;
+    let mut d = dice(&[4]);
+    let mut cx = Cx::new(&mut state, &mut inputs, &mut d);
+    assert!(war(&mut cx, war_on(Country::India, Side::Us)).unwrap());
+    assert_eq!(state.influence(Country::India, Side::Us), 3);
+    assert_eq!(state.vp, 2);
+}
+
+#[test]
+fn operations_granted_by_an_event_follow_the_normal_rules() {
+    // FAQ F093 (the core `conduct_operations` CIA Created, Lone Gunman, ABM Treaty use):
+    // reach, the DEFCON restriction and the 2-for-1 cost apply; FAQ F121: the Space Race is
+    // not one of its uses.
+    let state0 = Position::new()
+        .defcon(4)
+        .influence(Country::WestGermany, Side::Ussr, 2)
+        .influence(Country::Iran, Side::Ussr, 2)
+        .state;
+    let run = |answer: Answer| {
+        let mut state = state0.clone();
+        let mut inputs = vec![Input::Answer(Side::Us, answer)];
+        let mut d = dice(&[6]);
+        let mut cx = Cx::new(&mut state, &mut inputs, &mut d);
+        let r = ops::conduct_operations(&mut cx, Side::Us, None, 2, OpsAllow::ALL);
+        (r, state)
+    };
+    let (r, _) = run(Answer::Influence(vec![(Country::Thailand, 1)]));
+    assert!(matches!(r, Err(Stop::Illegal(RuleError::Rule(ref m))) if m.contains("F084")));
+    let (r, _) = run(Answer::Coup(Country::WestGermany));
+    assert!(matches!(r, Err(Stop::Illegal(RuleError::Rule(ref m))) if m.contains("F130")));
+    let (r, _) = run(Answer::Play {
+        card: Card::DuckAndCover,
+        mode: CardUse::SpaceRace,
+    });
+    assert!(matches!(
+        r,
+        Err(Stop::Illegal(RuleError::WrongAnswer { .. }))
+    ));
+    // A coup in Iran with the 2 Ops: 6 + 2 = 8 > 4, margin 4: the 2 USSR go, 2 US added;
+    // Military Operations 2.
+    let (r, state) = run(Answer::Coup(Country::Iran));
+    assert!(r.is_ok());
+    assert_eq!(state.influence(Country::Iran, Side::Ussr), 0);
+    assert_eq!(state.influence(Country::Iran, Side::Us), 2);
+    assert_eq!(state.milops.us, 2);
+}
+
+#[test]
+fn reach_counts_only_influence_there_at_the_start_and_still_there() {
+    // FAQ F085: Influence an event removed this round no longer gives reach (Egypt had US
+    // Influence at the start of the round, none now: Libya, next to it, is out of reach).
+    let s = Position::new()
+        .with(|s| {
+            s.reach_base[Country::Egypt as usize].us = 2;
+        })
+        .state;
+    assert!(!ops::in_reach(&s, Side::Us, Country::Libya));
+    // FAQ F086: Influence an event added this round gives no reach either (Argentina now
+    // holds 1 USSR, none at the start: Chile, next to it, is out of reach).
+    let s = Position::new()
+        .influence(Country::Argentina, Side::Ussr, 1)
+        .state;
+    assert!(!ops::in_reach(&s, Side::Ussr, Country::Chile));
+    assert!(!ops::in_reach(&s, Side::Ussr, Country::Argentina));
+    // With the Influence there at the start and still there, both are in reach.
+    let s = Position::new()
+        .influence(Country::Argentina, Side::Ussr, 1)
+        .with(|s| s.reach_base = s.influence.clone())
+        .state;
+    assert!(ops::in_reach(&s, Side::Ussr, Country::Chile));
+    assert!(ops::in_reach(&s, Side::Ussr, Country::Argentina));
 }

@@ -11,65 +11,61 @@
 //!
 //! Covered here or in `tests/core_ops.rs` (each number is cited by at least one test):
 //!
-//! * Setup: F001, F002, F003, F004, F005, F006, F007, F008, F009, F010.
+//! * Setup: F001, F002, F003, F004, F005, F006, F007, F008, F009, F010 (the option only).
 //! * Control: F011, F012, F013, F014.
-//! * Map, adjacency, subregions: F015, F017, F018, F019, F020, F021, F022, F023, F024.
+//! * Map, adjacency, subregions: F015, F016 (through the core war primitive
+//!   `events::war::war`), F017, F018, F019, F020, F021, F022, F023, F024.
 //! * Public information: F025 (discard and removed piles in the public view), F123.
 //! * Held cards and passing: F029, F030, F031, F032, F033, F034, F035.
-//! * Headlines: F036, F037, F038, F039 (discarded as soon as it resolves; the second headline
-//!   sees the board the first left), F043, F045, F046 (the headline's player is phasing),
-//!   F047.
+//! * Headlines: F036, F037, F038, F039 (discarded as soon as it resolves), F043, F045, F046
+//!   (the headline's player is phasing), F047.
 //! * Dealing and reshuffles: F048, F049, F050, F051 (the core reshuffle in a mid-event draw),
 //!   F052, F074 (unstarred cards come back through the reshuffle).
 //! * Card-play modes: F053, F054, F055, F056, F058, F059, F060, F061, F065, F067, F079.
-//! * Influence removal never below zero: F080.
+//! * Core primitives the events use: F075, F076, F077, F132, F138 (the war primitive), F080
+//!   (Influence removal), F085, F086 (placement reach), F093, F121 (Ops granted by an event,
+//!   `ops::conduct_operations`), F118, F119 (`ops::advance_space`).
 //! * Placement: F082, F083, F084, F087, F088, F089, F090, F091, F092.
 //! * Ops modifiers (effects put in play with `Position::effect`): F094, F095, F096, F097, F098,
 //!   F151, F152, F153, F154.
 //! * Coups: F099, F100, F101, F102, F109, F129, F131, F136, F137, F139.
 //! * Realignment: F104, F105, F106, F107, F108, F110.
-//! * Space Race: F111, F112, F113, F114, F115, F116, F117, F119 (the core `advance_space`),
-//!   F120, F122, F124.
+//! * Space Race: F111, F112, F113, F114, F115, F116, F117, F120, F122, F124.
 //! * DEFCON and Military Operations: F125, F130, F133, F134, F135, F185 (nuclear war before
 //!   20 VP in one coup, with the Yuri and Samantha effect put in play).
 //! * China Card: F147, F148, F149, F150, F155, F156, F157, F158, F159, F161.
 //! * Scoring: F164, F165, F166, F167, F168, F169, F170, F171, F172.
 //! * Final Scoring and victory: F173, F176, F177, F178, F180, F181, F182, F183, F184.
 //!
-//! Not covered here, and why:
+//! Not covered here, and why (each needs a particular card's event, or is no engine rule):
 //!
-//! * F016 (superpower spaces count as adjacent controlled countries for war cards): a war
-//!   event — Brush War #36 (issue 4), Korean War #11, Arab-Israeli War #13, Indo-Pakistani
-//!   War #24 (issue 3).
 //! * F026, F027, F028: editions of the map, the rulebook's example of play, solo play — no rule
 //!   for the engine.
-//! * F040 Red Scare/Purge #31 headline (issue 3); F041 (an opponent's event headlined: needs
-//!   that card's event, issue 3/4/5); F042 NATO #21 / Solidarity #101 prerequisites (issues 3,
-//!   5); F044 CIA Created #26, Lone Gunman #62, Junta #47, Olympic Games #20 (issues 3, 4).
+//! * F040 Red Scare/Purge #31 headline (issue 3); F041 an opponent's event headlined (needs
+//!   that card's event, issues 3–5); F042 NATO #21 / Solidarity #101 prerequisites (issues 3,
+//!   5); F044 CIA Created #26, Junta #47, Olympic Games #20 (issues 3, 4), Lone Gunman #62
+//!   (issue 4).
 //! * F057, F062, F063, F064: an opponent's event firing from an Operations play, its owner
 //!   choosing, a starred one removed — need some opponent-event card's event (issues 3–5); the
 //!   core part (the phasing player is asked event-or-Ops-first before any Ops, F058) is here.
-//! * F066 Star Wars #85 / Kitchen Debates #48 / Our Man in Tehran #108 prerequisites (issues
-//!   4, 5); F068–F073, F075–F078, F081: event-placed Influence, card text precedence, discard
-//!   events, war cards, NORAD — card events (issues 3–5).
-//! * F085 Suez Crisis #28 / Voice of America #74 / Muslim Revolution #56 removing the base
-//!   before the Ops (issues 3, 4); F086 The Iron Lady #83 (issue 5); F093 Ops granted by CIA
-//!   Created / Lone Gunman / ABM Treaty (issues 3, 4).
+//! * F066 Star Wars #85 (issue 5), Kitchen Debates #48 (issue 4), Our Man in Tehran #108
+//!   (issue 4); F068, F069, F070, F071, F072, F073: event-placed Influence, card text over
+//!   rules, discard events, underlined and starred NATO (issues 3–5); F078 who rolls a war:
+//!   the war cards' events (Korean War #11, Arab-Israeli War #13, Indo-Pakistani War #24
+//!   issue 3; Brush War #36 issue 4; Iran-Iraq War #102 issue 5); F081 "If" events and NORAD
+//!   #106 (issue 3).
 //! * F103 Allende #54 then a coup in Chile (issue 4).
-//! * F118 Captured Nazi Scientist #18 / One Small Step #80 (issues 3, 4; the core
-//!   `advance_space` they use is tested for F119); F121 Ops from ABM Treaty / CIA Created /
-//!   Lone Gunman on the Space Race (issues 3, 4).
-//! * F126 Missile Envy #49 / Five Year Plan #5, F127 Olympic Games #20, F128 Duck and Cover #4 /
-//!   KAL-007 #89, F132 and F138 war cards, F140 Che #107, F141 Nuclear Subs #41, F142 Nuclear
-//!   Test Ban #34, F143–F145 Cuban Missile Crisis #40, F146 How I Learned to Stop Worrying #46
-//!   (issues 3, 4, 5).
+//! * F126 Missile Envy #49 / Five Year Plan #5 (issues 3, 4), F127 Olympic Games #20 (issue 3),
+//!   F128 Duck and Cover #4 (issue 3) / Soviets Shoot Down KAL-007 #89 (issue 5), F140 Che
+//!   #107, F141 Nuclear Subs #41, F143, F144, F145 Cuban Missile Crisis #40, F146 How I
+//!   Learned to Stop Worrying #46 (issue 4), F142 Nuclear Test Ban #34 (issue 3).
 //! * F160 Nixon Plays the China Card #71, Cultural Revolution #58, Ussuri River Skirmish #76
-//!   (issue 4); F162 UN Intervention #32 (issue 3); F163 Chinese Civil War variant (its
-//!   card interactions: Red Scare/Purge, Korean War, Cultural Revolution, Nixon, Ussuri,
-//!   Formosan Resolution — issues 3, 4; only its option and empty China holder are here).
-//! * F174 Missile Envy / Quagmire #42 / Bear Trap #44 (issue 4); F175 Ask Not #77, Five Year
-//!   Plan #5, Grain Sales #67 (issues 3, 4); F179 We Will Bury You #50 (issue 4).
-//! * F186: the Late War scenario, not part of the engine yet (no card issue; a scenario
+//!   (issue 4); F162 UN Intervention #32 (issue 3); F163 the Chinese Civil War variant's card
+//!   interactions (Red Scare/Purge, Korean War, Formosan Resolution issue 3; Cultural
+//!   Revolution, Nixon, Ussuri issue 4).
+//! * F174 Missile Envy / Quagmire #42 / Bear Trap #44 (issue 4); F175 Ask Not #77, Grain Sales
+//!   #67 (issue 4), Five Year Plan #5 (issue 3); F179 We Will Bury You #50 (issue 4).
+//! * F186: the Late War scenario — not part of the engine yet (no card issue; a scenario
 //!   option for a later issue).
 
 use twilight_pbem::data::{BySide, Card, Country, Region, Side, Subregion, ALL_COUNTRIES};
@@ -901,7 +897,8 @@ fn headlines_resolve_one_at_a_time_each_player_phasing() {
     assert_eq!(g.state().action_round, 0);
     assert_eq!(g.prompts().len(), 2, "both choose at once");
     // FAQ F043: the China Card and UN Intervention cannot be headlined.
-    // The refusal is immediate, to the player who chose (not when the other answers).
+    // FAQ F157: the China Card in particular. The refusal is immediate, to the player who
+    // chose (not when the other answers).
     let e = refused(&mut g, Side::Ussr, Answer::Card(Card::ChinaCard));
     rule_cites(&e, "F043");
     let e = refused(&mut g, Side::Us, Answer::Card(Card::UnIntervention));
