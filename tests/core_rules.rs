@@ -356,7 +356,10 @@ fn chinese_civil_war_is_optional() {
     )
     .map(|_| ())
     .expect_err("refused");
-    assert!(err.to_string().contains("Chinese Civil War variant"), "{err}");
+    assert!(
+        err.to_string().contains("Chinese Civil War variant"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -101,7 +101,8 @@ fn assert_refused(game: &Game, side: Side, answer: Answer, why: &str) -> RuleErr
     let mut copy = game.clone();
     let err = copy
         .apply(side, answer.clone(), &mut SeededChance::new(99))
-        .expect_err(why);
+        .map(|o| panic!("{why}: {answer:?} accepted ({o:?}) at {:?}", game.prompts()))
+        .unwrap_err();
     assert_eq!(
         copy.state(),
         game.state(),
@@ -198,11 +199,17 @@ fn check_decision(game: &Game, side: Side, seed: u64, counts: &Counts) {
                     bump(&counts.one_too_many);
                 }
             }
-            // A coup or realignment in a region DEFCON closes, against enemy Influence.
-            if let Some(c) = ALL_COUNTRIES.into_iter().find(|c| {
-                defcon_bars(state.defcon, c.info().region)
-                    && state.influence(*c, side.opponent()) > 0
-            }) {
+            // A coup or realignment in a region DEFCON closes, against enemy Influence (not
+            // for Tear Down This Wall, whose Operations ignore DEFCON: FAQ F290).
+            let lifts_defcon = prompt.card == Some(twilight_pbem::data::Card::TearDownThisWall);
+            if let Some(c) = ALL_COUNTRIES
+                .into_iter()
+                .filter(|_| !lifts_defcon)
+                .find(|c| {
+                    defcon_bars(state.defcon, c.info().region)
+                        && state.influence(*c, side.opponent()) > 0
+                })
+            {
                 if *coup {
                     let e =
                         assert_refused(game, side, Answer::Coup(c), "a coup in a closed region");
