@@ -187,6 +187,15 @@ enum Command {
         /// The first seed; games use seeds S, S+1, ….
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Avoid moves that lose at once and play held Scoring cards in time (longer games).
+        #[arg(long)]
+        careful: bool,
+        /// Instead, play one sealed game into this new game folder (log, secret, reveal).
+        #[arg(long)]
+        record: Option<PathBuf>,
+        /// With --record: stop after this many decisions (an unfinished example game).
+        #[arg(long)]
+        stop_after: Option<u64>,
     },
 }
 
@@ -414,9 +423,27 @@ fn run(cli: Cli) -> Result<ExitCode> {
             );
         }
         Command::Verify { paths, head } => return verify(&paths, head.as_deref()),
-        Command::Selfplay { games, seed } => {
+        Command::Selfplay {
+            games,
+            seed,
+            careful,
+            record,
+            stop_after,
+        } => {
+            let policy = if careful {
+                selfplay::Policy::Careful
+            } else {
+                selfplay::Policy::Uniform
+            };
+            if let Some(dir) = record {
+                let mut key = [0u8; 32];
+                key[..8].copy_from_slice(&seed.to_be_bytes());
+                let made = selfplay::record_game(&dir, key, policy, stop_after, Utc::now())?;
+                println!("Recorded {made} decisions in {}.", dir.display());
+                return Ok(ExitCode::SUCCESS);
+            }
             let start = Instant::now();
-            match selfplay::play_many(seed, games, &Options::default()) {
+            match selfplay::play_many(seed, games, &Options::default(), policy) {
                 Ok(sum) => {
                     let secs = start.elapsed().as_secs_f64();
                     println!("games finished: {}", sum.finished);

@@ -7,7 +7,7 @@ use crate::data::{Card, Region, Side};
 use crate::engine::legal::legal_answers;
 use crate::engine::ops::SPACE_BOX_NAMES;
 use crate::engine::view::{Role, View};
-use crate::engine::{vp_text, Game, Prompt, PromptKind, SeededChance};
+use crate::engine::{vp_text, Game, PromptKind, SeededChance};
 use crate::notation::format_answer;
 
 fn card_line(c: Card) -> String {
@@ -169,8 +169,11 @@ pub fn render_view(game: &Game, v: &View) -> String {
     o
 }
 
-/// The decision `side` owes and its legal answers in the notation, grouped.
+/// The decision `side` owes and its legal answers in the notation, grouped: every line
+/// indented by four spaces is a move that can be sent as it is. For an Operations placement
+/// the countries in reach are listed with their cost.
 pub fn render_moves(game: &Game, side: Side) -> String {
+    use crate::engine::Answer;
     let mut o = String::new();
     let Some(prompt) = game.prompt_for(side) else {
         let _ = writeln!(o, "The {side} owes no decision now.");
@@ -179,71 +182,73 @@ pub fn render_moves(game: &Game, side: Side) -> String {
     let _ = writeln!(o, "{}", prompt.text);
     let mut rng = SeededChance::new(7);
     let answers = legal_answers(game, side, &mut rng, 3);
-    match &prompt.kind {
-        PromptKind::Operations { .. }
-        | PromptKind::PlaceInfluence { .. }
-        | PromptKind::RemoveInfluence { .. } => {
-            render_grouped(&mut o, prompt, &answers);
-        }
-        _ => {
-            for a in &answers {
-                let _ = writeln!(o, "  {}", format_answer(a, prompt));
-            }
-        }
-    }
     if answers.is_empty() {
         let _ = writeln!(o, "  (no legal answer)");
+        return o;
+    }
+    let group = |a: &Answer| -> &'static str {
+        match a {
+            Answer::Play {
+                mode: crate::engine::CardUse::Event,
+                ..
+            } => "As an event:",
+            Answer::Play {
+                mode: crate::engine::CardUse::Operations,
+                ..
+            } => "For Operations:",
+            Answer::Play {
+                mode: crate::engine::CardUse::SpaceRace,
+                ..
+            } => "On the Space Race:",
+            Answer::Influence(_) => {
+                "Influence (examples; any placement within the limits is accepted):"
+            }
+            Answer::Coup(_) => "Coup:",
+            Answer::Realign(_) => "Realignment roll:",
+            Answer::Pass => "Or:",
+            _ => "Answers:",
+        }
+    };
+    let mut heading = "";
+    for a in &answers {
+        let g = group(a);
+        if g != heading {
+            let _ = writeln!(o, "  {g}");
+            heading = g;
+        }
+        let _ = writeln!(o, "    {}", format_answer(a, prompt));
+    }
+    if let PromptKind::Operations {
+        ops,
+        influence: true,
+        ..
+    } = prompt.kind
+    {
+        let state = game.state();
+        let reach: Vec<String> = crate::data::ALL_COUNTRIES
+            .into_iter()
+            .filter(|c| {
+                crate::engine::ops::check_placement(state, side, prompt.card, ops, &[(*c, 1)])
+                    .is_ok()
+            })
+            .map(|c| {
+                let cost = crate::engine::ops::placement_cost(state, side, &[(c, 1)]);
+                if cost > 1 {
+                    format!(
+                        "{} ({cost} Ops while the {} controls it)",
+                        c.name(),
+                        side.opponent()
+                    )
+                } else {
+                    c.name().to_string()
+                }
+            })
+            .collect();
+        let _ = writeln!(
+            o,
+            "  In reach for Influence ({ops} Ops): {}",
+            reach.join(", ")
+        );
     }
     o
-}
-
-fn render_grouped(o: &mut String, prompt: &Prompt, answers: &[crate::engine::Answer]) {
-    use crate::engine::Answer;
-    let infl: Vec<&Answer> = answers
-        .iter()
-        .filter(|a| matches!(a, Answer::Influence(_)))
-        .collect();
-    let coups: Vec<String> = answers
-        .iter()
-        .filter_map(|a| {
-            if let Answer::Coup(c) = a {
-                Some(c.name().to_string())
-            } else {
-                None
-            }
-        })
-        .collect();
-    let realigns: Vec<String> = answers
-        .iter()
-        .filter_map(|a| {
-            if let Answer::Realign(c) = a {
-                Some(c.name().to_string())
-            } else {
-                None
-            }
-        })
-        .collect();
-    if !infl.is_empty() {
-        let _ = writeln!(o, "  Influence, for example:");
-        for a in infl {
-            let _ = writeln!(o, "    {}", format_answer(a, prompt));
-        }
-    }
-    if !coups.is_empty() {
-        let _ = writeln!(
-            o,
-            "  coup COUNTRY, where COUNTRY is one of: {}",
-            coups.join(", ")
-        );
-    }
-    if !realigns.is_empty() {
-        let _ = writeln!(
-            o,
-            "  realign COUNTRY[, COUNTRY…], targets: {}",
-            realigns.join(", ")
-        );
-    }
-    if answers.contains(&Answer::Pass) {
-        let _ = writeln!(o, "  pass");
-    }
 }

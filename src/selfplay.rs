@@ -3,8 +3,77 @@
 
 use std::collections::BTreeMap;
 
-use crate::engine::legal::random_answer;
-use crate::engine::{Game, Options, RuleError, SeededChance};
+use crate::data::Side;
+use crate::engine::legal::{legal_answers, random_answer};
+use crate::engine::{Answer, Game, Options, PromptKind, RuleError, SeededChance};
+
+/// How self-play chooses among legal answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Policy {
+    /// Uniformly at random among the legal answers (a kind of action first, then an answer).
+    #[default]
+    Uniform,
+    /// At random, but avoiding answers that lose the game at once (DEFCON 1 by one's own
+    /// hand) and playing a held Scoring card when the rounds left are running out, so games
+    /// last longer and reach the Mid and Late War more often.
+    Careful,
+}
+
+/// Chooses `side`'s answer by `policy`.
+pub fn choose(game: &Game, side: Side, policy: Policy, rng: &mut SeededChance) -> Option<Answer> {
+    match policy {
+        Policy::Uniform => random_answer(game, side, rng),
+        Policy::Careful => careful_answer(game, side, rng),
+    }
+}
+
+fn careful_answer(game: &Game, side: Side, rng: &mut SeededChance) -> Option<Answer> {
+    let prompt = game.prompt_for(side)?;
+    let mut answers = legal_answers(game, side, rng, 3);
+    if answers.is_empty() {
+        return None;
+    }
+    if matches!(
+        prompt.kind,
+        PromptKind::ActionRound { .. } | PromptKind::Headline
+    ) {
+        let state = game.state();
+        let scoring_held = state.cards.hands[side]
+            .iter()
+            .filter(|c| c.is_scoring())
+            .count() as u8;
+        let rounds_left = state.rounds_for(side).saturating_sub(state.action_round);
+        if scoring_held > 0 && (rounds_left <= scoring_held + 1 || rng.below(3) == 0) {
+            let scoring: Vec<Answer> = answers
+                .iter()
+                .filter(|a| matches!(a, Answer::Play { card, .. } | Answer::Card(card) if card.is_scoring()))
+                .cloned()
+                .collect();
+            if !scoring.is_empty() {
+                answers = scoring;
+            }
+        }
+    }
+    // Shuffle, then take the first answer that does not lose at once on a trial run.
+    for i in (1..answers.len()).rev() {
+        let j = rng.below(i as u32 + 1) as usize;
+        answers.swap(i, j);
+    }
+    let first = answers[0].clone();
+    for a in answers {
+        let mut trial = game.clone();
+        let mut probe = SeededChance::new(rng.below(u32::MAX) as u64);
+        if trial.apply(side, a.clone(), &mut probe).is_ok() {
+            let loses = trial
+                .outcome()
+                .is_some_and(|o| o.winner == Some(side.opponent()));
+            if !loses {
+                return Some(a);
+            }
+        }
+    }
+    Some(first)
+}
 
 /// How a self-played game failed: the seed, the decision number and what went wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -33,6 +102,15 @@ pub struct SelfplayGame {
 /// decisions chosen uniformly at random among the legal ones. A decision cap of 20,000 guards
 /// against a dead loop.
 pub fn play_one(seed: u64, options: &Options) -> Result<SelfplayGame, SelfplayError> {
+    play_one_with(seed, options, Policy::Uniform)
+}
+
+/// [`play_one`] with a choice of [`Policy`].
+pub fn play_one_with(
+    seed: u64,
+    options: &Options,
+    policy: Policy,
+) -> Result<SelfplayGame, SelfplayError> {
     let fail = |decision: u64, message: String| SelfplayError {
         seed,
         decision,
@@ -53,7 +131,7 @@ pub fn play_one(seed: u64, options: &Options) -> Result<SelfplayGame, SelfplayEr
             ));
         };
         let side = prompt.side;
-        let Some(answer) = random_answer(&game, side, &mut rng) else {
+        let Some(answer) = choose(&game, side, policy, &mut rng) else {
             let probe = crate::engine::legal::candidate_groups(&game, prompt, &mut rng, 1);
             let why = probe
                 .iter()
@@ -103,11 +181,16 @@ pub struct Summary {
 }
 
 /// Plays seeds `first..first+n`, stopping at the first failure.
-pub fn play_many(first: u64, n: u64, options: &Options) -> Result<Summary, SelfplayError> {
+pub fn play_many(
+    first: u64,
+    n: u64,
+    options: &Options,
+    policy: Policy,
+) -> Result<Summary, SelfplayError> {
     let mut s = Summary::default();
     let mut total = 0u64;
     for seed in first..first + n {
-        let g = play_one(seed, options)?;
+        let g = play_one_with(seed, options, policy)?;
         s.finished += 1;
         total += g.decisions;
         *s.results.entry(g.result).or_default() += 1;
@@ -118,4 +201,46 @@ pub fn play_many(first: u64, n: u64, options: &Options) -> Result<Summary, Selfp
         0.0
     };
     Ok(s)
+}
+
+/// Plays a sealed game in `dir` through [`crate::session::Session`] (every decision appended
+/// to the log in the notation, with chance records and commitments), choosing by `policy`,
+/// until the game ends or `stop_after` decisions; reveals the seed if the game ended.
+/// Returns the number of decisions made.
+pub fn record_game(
+    dir: &std::path::Path,
+    seed: [u8; 32],
+    policy: Policy,
+    stop_after: Option<u64>,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<u64, crate::session::SessionError> {
+    use crate::log::Players;
+    use crate::session::{Session, SessionError};
+    let players = Players {
+        us: "us@example.org".into(),
+        ussr: "ussr@example.org".into(),
+    };
+    let mut session = Session::create_with_seed(dir, &Options::default(), players, seed, now)?;
+    session.join(Side::Ussr, "example-ussr", now)?;
+    session.join(Side::Us, "example-us", now)?;
+    let mut rng = SeededChance::new(u64::from_be_bytes(seed[..8].try_into().expect("8 bytes")));
+    let mut made = 0;
+    loop {
+        let game = session.game().expect("started");
+        if game.outcome().is_some() || stop_after.is_some_and(|n| made >= n) {
+            break;
+        }
+        let Some(prompt) = game.prompts().first().cloned() else {
+            break;
+        };
+        let answer = choose(game, prompt.side, policy, &mut rng)
+            .ok_or_else(|| SessionError::State(format!("no legal answer to `{}`", prompt.text)))?;
+        let line = crate::notation::format_answer(&answer, &prompt);
+        session.play(prompt.side, &[line], now)?;
+        made += 1;
+    }
+    if session.game().is_some_and(|g| g.outcome().is_some()) {
+        session.reveal(false, now)?;
+    }
+    Ok(made)
 }
