@@ -5,6 +5,7 @@
 
 #![warn(missing_docs)]
 
+pub mod audit;
 pub mod data;
 pub mod engine;
 pub mod fairness;

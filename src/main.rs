@@ -12,14 +12,15 @@ use anyhow::{bail, Context, Result};
 use chrono::Utc;
 use clap::{Parser, Subcommand, ValueEnum};
 
+use twilight_pbem::audit;
 use twilight_pbem::data::Side;
 use twilight_pbem::engine::view::{view, Role};
 use twilight_pbem::engine::Options;
-use twilight_pbem::log::{verify_chain, Hex32, Players};
+use twilight_pbem::log::{Hex32, Players};
 use twilight_pbem::mail::{inbound, outbound, transport::Transport};
 use twilight_pbem::render::{render_moves, render_view};
 use twilight_pbem::selfplay;
-use twilight_pbem::session::{Mode, Session, SessionError};
+use twilight_pbem::session::{Session, SessionError};
 
 /// Twilight Struggle by email: a complete rules engine, a sealed append-only log.
 #[derive(Parser)]
@@ -178,6 +179,9 @@ enum Command {
         /// The head hash from a receipt: also checks the last entry and truncation.
         #[arg(long)]
         head: Option<String>,
+        /// Threads to verify on (default: all cores).
+        #[arg(long)]
+        jobs: Option<usize>,
     },
     /// Play random games with uniformly random legal decisions and print a summary.
     Selfplay {
@@ -422,7 +426,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 game_dir.display()
             );
         }
-        Command::Verify { paths, head } => return verify(&paths, head.as_deref()),
+        Command::Verify { paths, head, jobs } => return verify(&paths, head.as_deref(), jobs),
         Command::Selfplay {
             games,
             seed,
@@ -496,122 +500,63 @@ fn print_status(s: &Session) {
     println!("log: seq {} · head {}", s.log().next_seq(), s.log().head());
 }
 
-fn game_dirs(path: &Path) -> Vec<PathBuf> {
-    if path.is_file() {
-        return vec![path.parent().map(Path::to_path_buf).unwrap_or_default()];
-    }
-    if path.join("log.yaml").is_file() {
-        return vec![path.to_path_buf()];
-    }
-    let mut out: Vec<PathBuf> = std::fs::read_dir(path)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.join("log.yaml").is_file())
-        .collect();
-    out.sort();
-    out
-}
-
-fn verify(paths: &[PathBuf], head: Option<&str>) -> Result<ExitCode> {
+fn verify(paths: &[PathBuf], head: Option<&str>, jobs: Option<usize>) -> Result<ExitCode> {
     let head = head
         .map(|h| {
             h.parse::<Hex32>()
                 .map_err(|e| anyhow::anyhow!("--head: {e}"))
         })
         .transpose()?;
-    let mut bad = 0;
-    let mut total = 0;
-    // Standings: player -> (games, wins, draws, losses, unfinished).
-    let mut standings: std::collections::BTreeMap<String, [u32; 5]> =
-        std::collections::BTreeMap::new();
+    let mut dirs = Vec::new();
     for p in paths {
-        let dirs = game_dirs(p);
-        if dirs.is_empty() {
+        let found = audit::game_dirs(p);
+        if found.is_empty() {
             bail!("{}: no game log found", p.display());
         }
-        for dir in dirs {
-            total += 1;
-            let bytes = std::fs::read(dir.join("log.yaml"))
-                .with_context(|| format!("{}", dir.display()))?;
-            let report = verify_chain(&bytes, head.as_ref());
-            let mut findings: Vec<String> = report.findings.iter().map(|f| f.to_string()).collect();
-            let mut line = String::new();
-            if findings.is_empty() {
-                match Session::open_public(&dir) {
-                    Ok(s) => {
-                        findings.extend(s.findings.iter().cloned());
-                        let mode = match s.mode() {
-                            Mode::Full => "full (seed revealed)",
-                            Mode::Public => "public",
-                        };
-                        let result = match s.game().and_then(|g| g.outcome()) {
-                            Some(o) => match o.winner {
-                                Some(w) => format!("{w} won by {}", o.reason.describe()),
-                                None => "draw".into(),
-                            },
-                            None => "in progress".into(),
-                        };
-                        let (turn, vp) =
-                            s.game().map_or((0, 0), |g| (g.state().turn, g.state().vp));
-                        let outcome = s.game().and_then(|g| g.outcome());
-                        for side in Side::BOTH {
-                            let who = if side == Side::Us {
-                                &s.players().us
-                            } else {
-                                &s.players().ussr
-                            };
-                            let row = standings.entry(who.clone()).or_default();
-                            row[0] += 1;
-                            match outcome.map(|o| o.winner) {
-                                Some(Some(w)) if w == side => row[1] += 1,
-                                Some(Some(_)) => row[3] += 1,
-                                Some(None) => row[2] += 1,
-                                None => row[4] += 1,
-                            }
-                        }
-                        line = format!(
-                            "US {} vs USSR {} · {result} · VP {} · turn {turn} · {} decisions checked · {mode}",
-                            s.players().us,
-                            s.players().ussr,
-                            twilight_pbem::engine::vp_text(vp),
-                            s.decisions
-                        );
-                    }
-                    Err(e) => findings.push(e.to_string()),
-                }
-            }
-            if findings.is_empty() {
-                println!("{}: OK · {line}", dir.display());
-            } else {
-                bad += 1;
-                println!("{}: {} finding(s) {line}", dir.display(), findings.len());
-                for f in findings {
-                    println!("  - {f}");
-                }
+        dirs.extend(found);
+    }
+    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let start = Instant::now();
+    let reports = audit::verify_many(&dirs, head.as_ref(), jobs);
+    let secs = start.elapsed().as_secs_f64();
+    let mut bad = 0;
+    for r in &reports {
+        if r.findings.is_empty() {
+            println!("{}: OK · {}", r.dir.display(), r.summary());
+        } else {
+            bad += 1;
+            println!(
+                "{}: {} finding(s) {}",
+                r.dir.display(),
+                r.findings.len(),
+                r.summary()
+            );
+            for f in &r.findings {
+                println!("  - {f}");
             }
         }
     }
-    println!("{total} game(s) verified, {bad} with findings.");
-    if total > 1 {
-        let mut rows: Vec<(&String, &[u32; 5])> = standings.iter().collect();
-        rows.sort_by_key(|(name, r)| (std::cmp::Reverse(2 * r[1] + r[2]), (*name).clone()));
-        println!("\nStandings (win 1, draw ½):");
+    println!(
+        "{} game(s) verified, {bad} with findings, in {:.0} ms on {jobs} thread(s).",
+        reports.len(),
+        secs * 1000.0
+    );
+    if reports.len() > 1 {
+        println!("\nStandings (win 1, draw ½; games with findings not counted):");
         println!(
             "  {:<32} {:>5} {:>4} {:>4} {:>4} {:>10} {:>6}",
             "player", "games", "won", "drew", "lost", "unfinished", "score"
         );
-        for (name, r) in rows {
+        for r in audit::standings(&reports) {
             println!(
                 "  {:<32} {:>5} {:>4} {:>4} {:>4} {:>10} {:>6}",
-                name,
-                r[0],
-                r[1],
-                r[2],
-                r[3],
-                r[4],
-                format!("{:.1}", r[1] as f64 + r[2] as f64 / 2.0)
+                r.player,
+                r.games,
+                r.won,
+                r.drawn,
+                r.lost,
+                r.unfinished,
+                format!("{:.1}", r.score())
             );
         }
     }
