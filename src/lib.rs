@@ -8,6 +8,7 @@
 pub mod data;
 pub mod engine;
 pub mod fairness;
+pub mod import;
 pub mod log;
 pub mod notation;
 pub mod render;

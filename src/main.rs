@@ -141,6 +141,12 @@ enum Command {
         #[arg(long)]
         head: Option<String>,
     },
+    /// Import a game played elsewhere as a recorded game (decisions and dice only), and
+    /// compare the engine's totals with the source's.
+    Import {
+        #[command(subcommand)]
+        format: ImportFormat,
+    },
     /// Play random games with uniformly random legal decisions and print a summary.
     Selfplay {
         /// How many games.
@@ -149,6 +155,18 @@ enum Command {
         /// The first seed; games use seeds S, S+1, ….
         #[arg(long, default_value_t = 1)]
         seed: u64,
+    },
+}
+
+#[derive(Subcommand)]
+enum ImportFormat {
+    /// A text log of the official digital edition (as ts-replayer shows it).
+    DigitalEdition {
+        /// The source log.
+        log: PathBuf,
+        /// The game folder to write (must not hold a log yet).
+        #[arg(long)]
+        out: PathBuf,
     },
 }
 
@@ -260,6 +278,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             );
         }
         Command::Verify { paths, head } => return verify(&paths, head.as_deref()),
+        Command::Import {
+            format: ImportFormat::DigitalEdition { log, out },
+        } => return import_digital_edition(&log, &out),
         Command::Selfplay { games, seed } => {
             let start = Instant::now();
             match selfplay::play_many(seed, games, &Options::default()) {
@@ -283,6 +304,62 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn import_digital_edition(log: &Path, out: &Path) -> Result<ExitCode> {
+    let text = std::fs::read_to_string(log).with_context(|| format!("{}", log.display()))?;
+    let name = log
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let imported = twilight_pbem::import::import_digital_edition(&text, &name)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", log.display()))?;
+    twilight_pbem::import::write_game(out, &imported, Utc::now())?;
+    println!(
+        "{}: {} decisions imported into {}; {}.",
+        log.display(),
+        imported.decisions.len(),
+        out.display(),
+        imported.stopped
+    );
+    for n in &imported.notes {
+        println!("  note: {n}");
+    }
+    println!(
+        "{} finding(s) comparing with the source:",
+        imported.findings.len()
+    );
+    for f in &imported.findings {
+        println!("  - {f}");
+    }
+    Ok(if imported.findings.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// The comparison with the source that `import` left next to a recorded game's log.
+fn source_findings(dir: &Path) -> Option<twilight_pbem::import::ImportReport> {
+    let text = std::fs::read_to_string(dir.join("import-report.yaml")).ok()?;
+    serde_yaml::from_str(&text).ok()
+}
+
+/// Where a game without a result stands: turn, round, who owes what.
+fn stop_position(game: &twilight_pbem::engine::Game) -> String {
+    let st = game.state();
+    let round = if st.action_round == 0 {
+        "headline phase".to_string()
+    } else {
+        format!("{} action round {}", st.phasing, st.action_round)
+    };
+    let waiting: Vec<String> = game.prompts().iter().map(|p| p.side.to_string()).collect();
+    format!(
+        "turn {}, {round}, DEFCON {} (waiting for {})",
+        st.turn,
+        st.defcon,
+        waiting.join(" and ")
+    )
 }
 
 fn print_status(s: &Session) {
@@ -361,15 +438,20 @@ fn verify(paths: &[PathBuf], head: Option<&str>) -> Result<ExitCode> {
                 match Session::open_public(&dir) {
                     Ok(s) => {
                         findings.extend(s.findings.iter().cloned());
-                        let mode = match s.mode() {
-                            Mode::Full => "full (seed revealed)",
-                            Mode::Public => "public",
+                        let mode = match (s.recorded_from(), s.mode()) {
+                            (Some(from), _) => format!("recorded from {from}, public"),
+                            (None, Mode::Full) => "full (seed revealed)".into(),
+                            (None, Mode::Public) => "public".into(),
                         };
                         let result = match s.game().and_then(|g| g.outcome()) {
                             Some(o) => match o.winner {
                                 Some(w) => format!("{w} won by {}", o.reason.describe()),
                                 None => "draw".into(),
                             },
+                            None if s.recorded_from().is_some() => format!(
+                                "stopped without a result at {}",
+                                s.game().map_or("setup".into(), stop_position)
+                            ),
                             None => "in progress".into(),
                         };
                         let (turn, vp) =
@@ -401,8 +483,18 @@ fn verify(paths: &[PathBuf], head: Option<&str>) -> Result<ExitCode> {
                     Err(e) => findings.push(e.to_string()),
                 }
             }
+            let source = source_findings(&dir);
+            if let Some(src) = &source {
+                line.push_str(&format!(
+                    " · {} source comparison finding(s) (import-report.yaml)",
+                    src.findings.len()
+                ));
+            }
             if findings.is_empty() {
                 println!("{}: OK · {line}", dir.display());
+                for f in source.iter().flat_map(|r| &r.findings) {
+                    println!("  source: {f}");
+                }
             } else {
                 bad += 1;
                 println!("{}: {} finding(s) {line}", dir.display(), findings.len());
