@@ -10,6 +10,7 @@ pub mod engine;
 pub mod fairness;
 pub mod import;
 pub mod log;
+pub mod mail;
 pub mod notation;
 pub mod render;
 pub mod selfplay;

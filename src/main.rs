@@ -1,6 +1,8 @@
 //! The `twilight` command line: create, join, play, view, verify and reveal sealed games, and
-//! self-play random games. Exit codes: 0 success, 1 a refused move or a verification finding,
-//! 2 a usage or file error.
+//! self-play random games, and run the mail loop (`inbox`, `mail`, `remind`). Exit codes: 0
+//! success, 1 a refused move or a verification finding, 2 a usage or file error, 3 the moves
+//! stand but a mail could not be sent; `inbox` exits 10–18 for a refused mail
+//! (`twilight_pbem::mail::inbound::EXIT_*`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -14,6 +16,7 @@ use twilight_pbem::data::Side;
 use twilight_pbem::engine::view::{view, Role};
 use twilight_pbem::engine::Options;
 use twilight_pbem::log::{verify_chain, Hex32, Players};
+use twilight_pbem::mail::{inbound, outbound, transport::Transport};
 use twilight_pbem::render::{render_moves, render_view};
 use twilight_pbem::selfplay;
 use twilight_pbem::session::{Mode, Session, SessionError};
@@ -88,6 +91,8 @@ enum Command {
         /// Any text the player chooses.
         #[arg(long)]
         nonce: String,
+        #[command(flatten)]
+        mail: MailArgs,
     },
     /// One screen: turn, action round, VP, DEFCON, who owes what.
     Status {
@@ -123,6 +128,39 @@ enum Command {
         /// Move lines, e.g. `play Comecon ops influence Poland 2, Hungary 1`.
         #[arg(required = true)]
         moves: Vec<String>,
+        #[command(flatten)]
+        mail: MailArgs,
+    },
+    /// Read replies from Maildirs or .eml files, apply their moves, answer, mail the next
+    /// prompts. Exit status: 0 all applied, 10 malformed MIME, 11 unknown game, 12 sender not a
+    /// player, 13 missing token, 14 wrong token, 15 stale position, 16 replayed mail, 17 illegal
+    /// move, 18 no move line (the first refused mail's), 3 a mail could not be sent.
+    Inbox {
+        /// The folder holding the game folders.
+        #[arg(long = "games", default_value = "games")]
+        games_dir: PathBuf,
+        /// Maildir folders (their new/ messages) or .eml files.
+        #[arg(required = true)]
+        sources: Vec<PathBuf>,
+        /// Write mails to outbox folders even if TWILIGHT_SMTP_URL is set.
+        #[arg(long)]
+        outbox: bool,
+    },
+    /// Re-send the current prompt(s) of a game (to the players who owe a decision).
+    Mail {
+        /// The game folder.
+        game_dir: PathBuf,
+        /// Write to GAME_DIR/outbox even if TWILIGHT_SMTP_URL is set.
+        #[arg(long)]
+        outbox: bool,
+    },
+    /// Remind players who have owed a decision longer than mail.yaml's remind_after_hours.
+    Remind {
+        /// The game folder.
+        game_dir: PathBuf,
+        /// Write to GAME_DIR/outbox even if TWILIGHT_SMTP_URL is set.
+        #[arg(long)]
+        outbox: bool,
     },
     /// Disclose the master seed at the end of the game (or of an abandoned game with --force).
     Reveal {
@@ -168,6 +206,41 @@ enum ImportFormat {
         #[arg(long)]
         out: PathBuf,
     },
+}
+
+/// Mail options of commands that move the game on.
+#[derive(clap::Args)]
+struct MailArgs {
+    /// Send no mail (the prompts can be sent later with `twilight mail`).
+    #[arg(long)]
+    no_mail: bool,
+    /// Write mails to GAME_DIR/outbox even if TWILIGHT_SMTP_URL is set.
+    #[arg(long)]
+    outbox: bool,
+}
+
+/// Sends the mails the game owes now; prints what was sent. Returns false if sending failed.
+fn send_prompts(s: &Session, args: &MailArgs, resend: bool) -> Result<bool> {
+    if args.no_mail {
+        return Ok(true);
+    }
+    let transport = Transport::choose(&outbound::outbox_of(s.dir()), args.outbox)?;
+    match outbound::send_due(s, &transport, resend, Utc::now()) {
+        Ok(sent) => {
+            for o in &sent {
+                println!("mailed {} ({}): {}", o.to, o.side, o.subject);
+            }
+            Ok(true)
+        }
+        Err(e) => {
+            eprintln!(
+                "error: the moves stand, but mail was not sent via {}: {e}; `twilight mail {}` re-sends",
+                transport.describe(),
+                s.dir().display()
+            );
+            Ok(false)
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -221,11 +294,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             game_dir,
             side,
             nonce,
+            mail,
         } => {
             let mut s = open(&game_dir)?;
             s.join(side.into(), &nonce, Utc::now())?;
             println!("The {} joined.", Side::from(side));
             print_status(&s);
+            if s.game().is_some() && !send_prompts(&s, &mail, false)? {
+                return Ok(ExitCode::from(3));
+            }
         }
         Command::Status { game_dir } => print_status(&open(&game_dir)?),
         Command::View {
@@ -261,6 +338,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             game_dir,
             side,
             moves,
+            mail,
         } => {
             let mut s = open(&game_dir)?;
             let done = s.play(side.into(), &moves, Utc::now())?;
@@ -268,6 +346,82 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 println!("accepted: {d}");
             }
             print_status(&s);
+            if !send_prompts(&s, &mail, false)? {
+                return Ok(ExitCode::from(3));
+            }
+        }
+        Command::Inbox {
+            games_dir,
+            sources,
+            outbox,
+        } => {
+            let start = Instant::now();
+            let opts = inbound::InboxOptions {
+                games_dir,
+                force_outbox: outbox,
+                now: Utc::now(),
+            };
+            let report = inbound::run(&opts, &sources)?;
+            for p in &report.processed {
+                match &p.verdict {
+                    inbound::Verdict::Accepted {
+                        game,
+                        side,
+                        applied,
+                    } => println!(
+                        "{}: applied to {game} for the {side}: {}",
+                        p.source.display(),
+                        applied.join(" | ")
+                    ),
+                    inbound::Verdict::Refused { game, refusal, .. } => println!(
+                        "{}: refused ({}, exit {}): {}",
+                        p.source.display(),
+                        refusal.kind(),
+                        refusal.exit_code(),
+                        refusal.explain(game.as_deref())
+                    ),
+                }
+            }
+            for f in &report.skipped {
+                println!("{}: already processed, skipped", f.display());
+            }
+            for o in &report.sent {
+                println!("mailed {} ({}): {}", o.to, o.side, o.subject);
+            }
+            for e in &report.send_errors {
+                eprintln!("error: {e}");
+            }
+            println!(
+                "inbox: {} message(s), {} mail(s) sent, {} ms",
+                report.processed.len(),
+                report.sent.len(),
+                start.elapsed().as_millis()
+            );
+            return Ok(ExitCode::from(report.exit_code()));
+        }
+        Command::Mail { game_dir, outbox } => {
+            let s = open(&game_dir)?;
+            if s.game().is_none() {
+                bail!("the game has not started: both players must join");
+            }
+            let args = MailArgs {
+                no_mail: false,
+                outbox,
+            };
+            if !send_prompts(&s, &args, true)? {
+                return Ok(ExitCode::from(3));
+            }
+        }
+        Command::Remind { game_dir, outbox } => {
+            let s = open(&game_dir)?;
+            let transport = Transport::choose(&outbound::outbox_of(&game_dir), outbox)?;
+            let sent = outbound::send_reminders(&s, &transport, Utc::now())?;
+            for o in &sent {
+                println!("reminded {} ({}): {}", o.to, o.side, o.subject);
+            }
+            if sent.is_empty() {
+                println!("no reminder due");
+            }
         }
         Command::Reveal { game_dir, force } => {
             let mut s = open(&game_dir)?;

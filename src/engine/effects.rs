@@ -12,14 +12,20 @@ use super::state::State;
 
 /// Ops value of `card` when `side` uses it for Operations (or for a Space Race requirement,
 /// a discard threshold, or Ops an event draws from the card): the printed value with
-/// Containment, Brezhnev Doctrine (+1, never above 4) and Red Scare/Purge (−1, never
-/// below 1) summed (FAQ F094–F098, F154). All-in-a-region bonuses are separate, see
+/// Containment, Brezhnev Doctrine (+1, never above 4) and Red Scare/Purge (−1 each, never
+/// below 1) summed (FAQ F094–F098, F154, F222). All-in-a-region bonuses are separate, see
 /// [`region_bonus`].
 pub fn ops_value(state: &State, side: Side, card: Card) -> u8 {
-    let printed = card.ops() as i32;
     if card.is_scoring() {
         return 0;
     }
+    granted_ops(state, side, card.ops())
+}
+
+/// `printed` Ops used by `side` with its Ops modifiers summed, before the floor of 1
+/// (FAQ F094, F095).
+fn modified_ops(state: &State, side: Side, printed: u8) -> i32 {
+    let printed = printed as i32;
     let mut delta = 0i32;
     let mut cap_at_4 = false;
     if state.effect_side(Card::Containment) == Some(side) && side == Side::Us {
@@ -30,14 +36,23 @@ pub fn ops_value(state: &State, side: Side, card: Card) -> u8 {
         delta += 1;
         cap_at_4 = true;
     }
-    if state.effect_side(Card::RedScarePurge) == Some(side.opponent()) {
-        delta -= 1;
-    }
+    // Each Red Scare/Purge played against `side` this turn counts (they stack; FAQ F222).
+    delta -= state
+        .effects
+        .iter()
+        .filter(|e| e.card == Card::RedScarePurge && e.side == side.opponent())
+        .count() as i32;
     let mut v = printed + delta;
     if cap_at_4 && delta > 0 {
         v = v.min(printed.max(4));
     }
-    v.max(1) as u8
+    v
+}
+
+/// Ops `side` conducts "as if" with a card of `printed` Ops (Olympic Games boycott, CIA
+/// Created): its Ops modifiers apply (FAQ F097, F195, F221), never below 1.
+pub fn granted_ops(state: &State, side: Side, printed: u8) -> u8 {
+    modified_ops(state, side, printed).max(1) as u8
 }
 
 /// The extra Ops a card gains when every point is spent in one place: the China Card +1 in
@@ -58,6 +73,14 @@ pub fn region_bonus(state: &State, side: Side, card: Option<Card>, targets: &[Co
             .all(|c| c.in_subregion(Subregion::SoutheastAsia))
     {
         bonus += 1;
+    }
+    // Modifiers are summed before the floor of 1 (FAQ F095): a card that Red Scare/Purge
+    // pushed below 1 gets only what the bonus lifts it above the floor.
+    if let Some(card) = card.filter(|c| !c.is_scoring()) {
+        let raw = modified_ops(state, side, card.ops());
+        let floored = raw.max(1);
+        let with_bonus = (raw + bonus as i32).max(1);
+        return (with_bonus - floored) as u8;
     }
     bonus
 }

@@ -14,6 +14,7 @@ use super::events;
 use super::play;
 use super::prompt::{Answer, Prompt, PromptKind};
 use super::scoring;
+use super::state::State;
 
 /// One step of the sequence of play that runs from its start to its end, asking players as it
 /// goes.
@@ -213,7 +214,7 @@ fn headline(cx: &mut Cx) -> Step<Activity> {
             }
             .into());
         };
-        check_headline(cx, side, card)?;
+        check_headline(cx.state, side, card)?;
         chosen.push((side, card));
         Ok(())
     };
@@ -225,14 +226,13 @@ fn headline(cx: &mut Cx) -> Step<Activity> {
             check(cx, first.opponent(), a)?;
         }
         _ => {
-            let validate = |cx: &Cx, side: Side, a: &Answer| match a {
-                Answer::Card(card) => check_headline(cx, side, *card),
-                _ => Err(RuleError::WrongAnswer {
-                    expected: "a headline card",
-                }
-                .into()),
-            };
-            let answers = cx.ask_all(choosers.iter().map(|s| prompt(*s)).collect(), validate)?;
+            let answers = cx.ask_all(
+                choosers.iter().map(|s| prompt(*s)).collect(),
+                &|state, side, a| match a {
+                    Answer::Card(card) => check_headline(state, side, *card),
+                    _ => Ok(()),
+                },
+            )?;
             for (side, a) in choosers.iter().zip(answers) {
                 check(cx, *side, a)?;
             }
@@ -262,7 +262,10 @@ fn headline(cx: &mut Cx) -> Step<Activity> {
         cx.state.headlines[side] = None;
         cx.state.phasing = side;
         cx.state.reach_base = cx.state.influence.clone();
-        let occurred = events::run_event(cx, card, side)?;
+        // An opponent's event headlined resolves as that opponent's event, its owner making
+        // its choices; the headliner stays phasing (FAQ F046, F063).
+        let owner = card.event_side().unwrap_or(side);
+        let occurred = events::run_event(cx, card, owner)?;
         play::dispose(cx, side, card, occurred);
     }
     Ok(Activity::ActionRound {
@@ -272,19 +275,24 @@ fn headline(cx: &mut Cx) -> Step<Activity> {
 }
 
 /// Whether `card` may be headlined by `side` (FAQ F041–F043).
-fn check_headline(cx: &Cx, side: Side, card: Card) -> Step {
+fn check_headline(state: &State, side: Side, card: Card) -> Result<(), RuleError> {
     if card == Card::ChinaCard {
-        return Err(
-            RuleError::Rule("the China Card cannot be headlined (FAQ F043, F157)".into()).into(),
-        );
+        return Err(RuleError::Rule(
+            "the China Card cannot be headlined (FAQ F043, F157)".into(),
+        ));
     }
     if card == Card::UnIntervention {
-        return Err(
-            RuleError::Rule("UN Intervention cannot be headlined (FAQ F043)".into()).into(),
-        );
+        return Err(RuleError::Rule(
+            "UN Intervention cannot be headlined (FAQ F043)".into(),
+        ));
     }
-    if !cx.state.cards.may_hold(side, card) {
-        return Err(RuleError::NotInHand { card, side }.into());
+    if !state.cards.may_hold(side, card) {
+        return Err(RuleError::NotInHand { card, side });
+    }
+    if card == Card::MissileEnvy && state.effect_side(Card::MissileEnvy) == Some(side) {
+        return Err(RuleError::Rule(
+            "a received Missile Envy must be used for Operations in an action round, not headlined (FAQ F253)".into(),
+        ));
     }
     Ok(())
 }
@@ -317,19 +325,22 @@ fn next_round(cx: &Cx, round: u8, side: Side) -> Activity {
 fn action_round(cx: &mut Cx, round: u8, side: Side) -> Step<Activity> {
     cx.state.action_round = round;
     cx.state.phasing = side;
-    let next = next_round(cx, round, side);
+    // The next round is decided after this one: an event played now may add an 8th round
+    // (North Sea Oil, FAQ F286).
     let defcon_before = cx.state.defcon;
+    events::start_of_action_round(cx, side)?;
     if events::trapped_round(cx, side)? {
         events::end_of_action_round(cx, side, defcon_before)?;
-        return Ok(next);
+        return Ok(next_round(cx, round, side));
     }
     let hand = cx.state.cards.hand_size(side);
     let china = cx.state.can_play_china(side);
     if hand == 0 && !china {
+        events::before_play(cx, side, None)?;
         cx.note(format!(
             "The {side} has no cards and sits out action round {round} (FAQ F035)."
         ));
-        return Ok(next);
+        return Ok(next_round(cx, round, side));
     }
     let optional_round = round > cx.state.action_rounds();
     let may_pass = hand == 0 || optional_round;
@@ -339,8 +350,14 @@ fn action_round(cx: &mut Cx, round: u8, side: Side) -> Step<Activity> {
         format!("{side} action round {round}: play a card (event, Operations or Space Race)"),
     );
     match cx.ask(prompt)? {
-        Answer::Play { card, mode } => play::play_card(cx, side, card, mode)?,
-        Answer::Pass => cx.note(format!("The {side} passes action round {round}.")),
+        Answer::Play { card, mode } => {
+            events::before_play(cx, side, Some((card, mode)))?;
+            play::play_card(cx, side, card, mode)?
+        }
+        Answer::Pass => {
+            events::before_play(cx, side, None)?;
+            cx.note(format!("The {side} passes action round {round}."))
+        }
         _ => {
             return Err(RuleError::WrongAnswer {
                 expected: "a card to play",
@@ -349,7 +366,7 @@ fn action_round(cx: &mut Cx, round: u8, side: Side) -> Step<Activity> {
         }
     }
     events::end_of_action_round(cx, side, defcon_before)?;
-    Ok(next)
+    Ok(next_round(cx, round, side))
 }
 
 fn end_of_turn(cx: &mut Cx) -> Step<Activity> {

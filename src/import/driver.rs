@@ -343,6 +343,7 @@ struct Driver {
     findings: Vec<Finding>,
     notes: Vec<String>,
     awaiting: Vec<usize>,
+    checked: Vec<bool>,
     deferred_out: Vec<(Card, usize)>,
     setup: VecDeque<SetupStep>,
 }
@@ -525,9 +526,11 @@ pub fn import_digital_edition(text: &str, source: &str) -> Result<Imported, Stri
     };
     let (game, _) = Game::new_public(options.clone(), &mut RecordedChance::default())
         .map_err(|e| format!("the engine cannot start the game: {e}"))?;
+    let blocks = blocks_of(&src);
     let mut d = Driver {
         source_name: source.to_string(),
-        blocks: blocks_of(&src),
+        checked: vec![false; blocks.len()],
+        blocks,
         cur: 0,
         game,
         decisions: Vec::new(),
@@ -566,6 +569,12 @@ pub fn import_digital_edition(text: &str, source: &str) -> Result<Imported, Stri
         Err(Halt::Stop(s)) => s,
     };
     d.finish(&stopped, &source_result);
+    if std::env::var_os("TWILIGHT_IMPORT_DEBUG").is_some() {
+        let h: Vec<&String> = d.game.history().collect();
+        for l in &h[h.len().saturating_sub(40)..] {
+            eprintln!("  engine: {l}");
+        }
+    }
     d.findings.sort_by_key(|f| (f.line, f.kind));
     Ok(Imported {
         source: d.source_name.clone(),
@@ -827,14 +836,20 @@ impl Driver {
         let Key::Ar { side, .. } = bl.key else {
             unreachable!("action round block")
         };
-        let first = bl.items.get(1).map(|r| r.item.clone());
+        let first_at = (1..bl.items.len()).find(|&i| {
+            matches!(
+                bl.items[i].item,
+                Item::Ops { .. } | Item::Event(_) | Item::Discards { .. }
+            )
+        });
+        let first = first_at.map(|i| bl.items[i].item.clone());
         let opponent_event = card.event_side() == Some(side.opponent());
         let mode = match first {
             Some(Item::Ops {
                 kind: OpsKind::Space,
                 ..
             }) => {
-                bl.used[1] = true;
+                bl.used[first_at.expect("found")] = true;
                 CardUse::SpaceRace
             }
             Some(Item::Ops { .. }) => CardUse::Operations,
@@ -848,6 +863,22 @@ impl Driver {
 
     fn answer_operations(&mut self, bi: usize, side: Side) -> Result<(Answer, usize), String> {
         let bl = &mut self.blocks[bi];
+        // An event's coup with no target prints `Coup (n Ops):` and nothing else (Che with no
+        // country to coup): it is not these Operations.
+        for i in bl.pos..bl.items.len() {
+            if !bl.used[i]
+                && matches!(
+                    bl.items[i].item,
+                    Item::Ops {
+                        kind: OpsKind::Coup | OpsKind::Realign,
+                        ..
+                    }
+                )
+                && !matches!(bl.items.get(i + 1).map(|r| &r.item), Some(Item::Target(_)))
+            {
+                bl.used[i] = true;
+            }
+        }
         let Some(i) = (bl.pos..bl.items.len()).find(|&i| {
             !bl.used[i]
                 && matches!(
@@ -916,8 +947,41 @@ impl Driver {
         }
     }
 
-    /// Event choices, derived from what the event printed.
+    /// Event choices, derived from what the event printed: first among the lines before the
+    /// next play or event, then (end-of-round steps such as NORAD are printed after the
+    /// event that follows them) anywhere in the rest of the block.
     fn answer_event(&mut self, bi: usize, prompt: &Prompt) -> Result<(Answer, usize), String> {
+        let saved = self.blocks[bi].clone();
+        let notes = self.notes.len();
+        let first = self.answer_event_in(bi, prompt, false);
+        let empty = match &first {
+            Ok((Answer::Influence(l), _)) => l.is_empty(),
+            Ok((Answer::Pass, _)) | Err(_) => true,
+            Ok((Answer::Countries(l), _)) => l.is_empty(),
+            Ok((Answer::Cards(l), _)) => l.is_empty(),
+            _ => false,
+        };
+        if !empty {
+            return first;
+        }
+        let keep = self.blocks[bi].clone();
+        self.blocks[bi] = saved;
+        self.notes.truncate(notes);
+        match self.answer_event_in(bi, prompt, true) {
+            Ok(a) => Ok(a),
+            Err(_) => {
+                self.blocks[bi] = keep;
+                first
+            }
+        }
+    }
+
+    fn answer_event_in(
+        &mut self,
+        bi: usize,
+        prompt: &Prompt,
+        whole_block: bool,
+    ) -> Result<(Answer, usize), String> {
         // Move to the event's own lines when they lie ahead.
         if let Some(card) = prompt.card {
             let bl = &mut self.blocks[bi];
@@ -929,6 +993,9 @@ impl Driver {
             }
         }
         let bl = &mut self.blocks[bi];
+        if bl.pos == 0 && matches!(bl.key, Key::Ar { .. } | Key::Headline(_)) {
+            bl.pos = 1;
+        }
         let start = bl.pos;
         let end = (start..bl.items.len())
             .find(|&i| {
@@ -939,6 +1006,7 @@ impl Driver {
                     || matches!(bl.items[i].item, Item::Event(c) if Some(c) != prompt.card && !bl.used[i])
             })
             .unwrap_or(bl.items.len());
+        let end = if whole_block { bl.items.len() } else { end };
         let line_at = |bl: &Block, i: usize| bl.items.get(i).map_or(bl.line, |r| r.line);
         match &prompt.kind {
             PromptKind::PlaceInfluence {
@@ -1044,7 +1112,9 @@ impl Driver {
                 }
             }
             PromptKind::ChooseCountries {
-                candidates, max, ..
+                candidates,
+                min,
+                max,
             } => {
                 let mut out = Vec::new();
                 let mut line = None;
@@ -1063,6 +1133,19 @@ impl Driver {
                         out.push(c);
                     }
                 }
+                // The source prints only the countries where something changed; the rest of
+                // the countries named are those where nothing could change.
+                if out.len() < *min as usize {
+                    let st = self.game.state();
+                    let mut rest: Vec<Country> = candidates
+                        .iter()
+                        .copied()
+                        .filter(|c| !out.contains(c))
+                        .collect();
+                    rest.sort_by_key(|c| st.influence(*c, Side::Us) + st.influence(*c, Side::Ussr));
+                    out.extend(rest.into_iter().take(*min as usize - out.len()));
+                }
+                let bl = &self.blocks[bi];
                 Ok((Answer::Countries(out), line.unwrap_or(line_at(bl, start))))
             }
             PromptKind::ChooseCard {
@@ -1135,10 +1218,26 @@ impl Driver {
                             bl.used[i] = true;
                         }
                         let item = bl.items[i].item.clone();
+                        // What follows a `plays` line tells how the card was played.
+                        let then = (i + 1..bl.items.len())
+                            .map(|j| &bl.items[j].item)
+                            .find(|it| matches!(it, Item::Ops { .. } | Item::Event(_)))
+                            .cloned();
                         options
                             .iter()
                             .enumerate()
-                            .max_by_key(|(k, o)| (option_score(o, &item), std::cmp::Reverse(*k)))
+                            .max_by_key(|(k, o)| {
+                                let follow = match (&item, &then) {
+                                    (Item::Plays { .. }, Some(Item::Ops { .. })) => {
+                                        i32::from(o.to_lowercase().contains("operations"))
+                                    }
+                                    (Item::Plays { .. }, Some(Item::Event(_))) => {
+                                        i32::from(o.to_lowercase().contains("event"))
+                                    }
+                                    _ => 0,
+                                };
+                                (option_score(o, &item) * 2 + follow, std::cmp::Reverse(*k))
+                            })
                             .map_or(0, |(k, _)| k)
                     }
                     None => options
@@ -1164,7 +1263,11 @@ impl Driver {
                         _ => None,
                     })
                     .sum();
-                let n = (total.clamp(*min as i32, *max as i32)) as u8;
+                let defcon = (start..end).find_map(|i| match bl.items[i].item {
+                    Item::Defcon(d) => Some(d as i32),
+                    _ => None,
+                });
+                let n = (defcon.unwrap_or(total).clamp(*min as i32, *max as i32)) as u8;
                 Ok((Answer::Number(n), line_at(bl, start)))
             }
             other => Err(format!("the importer does not answer {other:?}")),
@@ -1348,9 +1451,22 @@ impl Driver {
                 .collect();
             self.awaiting.retain(|b| !matching.contains(b));
             for b in matching {
-                self.check_block(b, &st);
+                if !self.checked[b] {
+                    self.checked[b] = true;
+                    self.check_block(b, &st);
+                }
             }
             if key == Key::Cleanup {
+                // The cleanup lines printed right after the block under way belong to this
+                // end of turn (whatever turn number they carry).
+                let mut j = self.cur + 1;
+                while j < self.blocks.len() && self.blocks[j].key == Key::Cleanup {
+                    if !self.checked[j] {
+                        self.checked[j] = true;
+                        self.check_block(j, &st);
+                    }
+                    j += 1;
+                }
                 for (card, line) in std::mem::take(&mut self.deferred_out) {
                     if st.has_effect(card) {
                         self.findings.push(Finding {
@@ -1439,6 +1555,12 @@ impl Driver {
                     engine: "not in play".into(),
                 });
             }
+            // Marshall Plan and Warsaw Pact Formed have no effect of their own: the digital
+            // edition shows them in play until NATO or the end of the turn; the engine keeps
+            // them as the record NATO's prerequisite reads. Not compared.
+            if matches!(card, Card::MarshallPlan | Card::WarsawPactFormed) {
+                continue;
+            }
             if !*in_play && engine_in {
                 // Turn-limited effects printed as ending with the last round of the turn end
                 // at the end of the turn.
@@ -1455,7 +1577,8 @@ impl Driver {
         let awaiting = std::mem::take(&mut self.awaiting);
         if matches!(stopped, Stopped::Over(_) | Stopped::SourceEnded { .. }) {
             for b in awaiting {
-                if b >= self.cur.saturating_sub(1) {
+                if b >= self.cur.saturating_sub(1) && !self.checked[b] {
+                    self.checked[b] = true;
                     self.check_block(b, &st);
                 }
             }
@@ -1572,10 +1695,13 @@ fn option_score(option: &str, item: &Item) -> i32 {
             OpsKind::Space => i32::from(has("space")) * 2,
         },
         Item::Influence { delta, .. } if *delta > 0 => {
-            i32::from(has("add") || has("place") || has("influence"))
+            2 * i32::from(has("add") || has("place")) - 2 * i32::from(has("remove"))
         }
-        Item::Influence { .. } => i32::from(has("remove")),
+        Item::Influence { .. } => {
+            2 * i32::from(has("remove")) - 2 * i32::from(has("add") || has("place"))
+        }
         Item::Target(_) => i32::from(has("coup") || has("realign")),
+        Item::Defcon(d) => i32::from(o.contains(&d.to_string())) * 2,
         _ => 0,
     }
 }

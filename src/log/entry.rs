@@ -13,6 +13,7 @@
 //!     side: ussr
 //!     notation: headline Five Year Plan
 //!     answer: …
+//! ...
 //! ```
 //!
 //! The payload is externally tagged: a one-key map from the snake_case kind to its fields.

@@ -1,8 +1,8 @@
 //! Entry hashes and 32-byte hex values (design §2 "Receipts", style.md §6.5).
 //!
 //! An entry's hash is `SHA-256("twilight-log v1\0" ‖ bytes)` over the exact bytes of its YAML
-//! document as stored in `log.yaml`, from the first `-` of its `---` line through its final
-//! newline. A hash is never computed over a re-serialization: two YAML emitters, or two
+//! document as stored in `log.yaml`, from the first `-` of its `---` line through the newline
+//! after its closing `...` line. A hash is never computed over a re-serialization: two YAML emitters, or two
 //! versions of one, need not agree byte for byte, and a log must verify for decades.
 
 use std::fmt;
@@ -106,7 +106,8 @@ impl<'de> Deserialize<'de> for Hex32 {
 }
 
 /// The hash of one stored entry: `SHA-256(DOMAIN_ENTRY ‖ document)`, where `document` is the
-/// exact bytes of the entry's YAML document, `---` line included (design §4, style.md §6.5).
+/// exact bytes of the entry's YAML document, `---` and `...` lines included (design §4,
+/// style.md §6.5).
 pub fn entry_hash(document: &[u8]) -> Hex32 {
     let mut h = Sha256::new();
     h.update(DOMAIN_ENTRY);

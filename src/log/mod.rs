@@ -1,6 +1,7 @@
 //! The sealed, append-only move log `games/<id>/log.yaml` (design §2, §4; style.md §6.5).
 //!
-//! One YAML document per [`Entry`], each starting with a `---` line. Every entry names the
+//! One YAML document per [`Entry`], each starting with a `---` line and ending with a `...`
+//! line ([`END_LINE`]). Every entry names the
 //! hash of the exact stored bytes of the entry before it ([`entry_hash`]), so the file is a hash
 //! chain: changing, removing or reordering any entry breaks the link after it, and a receipt
 //! of the head hash (carried by every mail) pins everything up to that entry.
@@ -22,7 +23,8 @@ pub use entry::{Author, CommitmentKind, Entry, Payload, Players};
 pub use hash::{entry_hash, Hex32, Hex32Error, DOMAIN_ENTRY};
 pub use store::{Log, LogError, StoredEntry};
 pub use verify::{
-    split_documents, verify_chain, DocumentInfo, Finding, FindingKind, Report, Split, MAX_FINDINGS,
+    split_documents, verify_chain, DocumentInfo, Finding, FindingKind, Report, Split, END_LINE,
+    MAX_FINDINGS,
 };
 
 /// A free-form structured value inside a payload (game options, a chance outcome, a move's

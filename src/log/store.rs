@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 
 use super::entry::{Author, Entry, Payload};
 use super::hash::{entry_hash, Hex32};
-use super::verify::{scan, split_documents, ChainRules, Report};
+use super::verify::{scan, split_documents, ChainRules, Report, END_LINE};
 use super::yaml::{entry_document, parse_entry};
 
 /// An error reading or appending a log.
@@ -216,7 +216,7 @@ impl Log {
     ///
     /// Under an exclusive lock on the file: re-reads it (and re-verifies it if another process
     /// appended meanwhile), checks the entry against the log-level rules of
-    /// [`super::verify_chain`], writes `---\n` + the entry's YAML in one `write_all` at the end
+    /// [`super::verify_chain`], writes `---\n` + the entry's YAML + `...\n` in one `write_all` at the end
     /// of the file, calls `sync_data`, and reads the bytes back. If anything fails after the
     /// write started, the file is cut back to its previous length and synced, so it is as it
     /// was.
@@ -273,12 +273,7 @@ impl Log {
         let document = encode_checked(&entry)?;
 
         let old_len = self.bytes.len() as u64;
-        let written = write_synced(&mut file, document.as_bytes(), old_len);
-        if let Err(err) = written {
-            // Undo: cut back to the previous length. If even that fails, the file ends in a
-            // partial entry that verify reports as such.
-            let _ = file.set_len(old_len);
-            let _ = file.sync_data();
+        if let Err(err) = append_or_undo(&mut file, document.as_bytes(), old_len) {
             return Err(match err {
                 WriteFailure::Io(action, source) => io_err(action, source),
                 WriteFailure::Mismatch => LogError::WriteMismatch { path },
@@ -304,9 +299,13 @@ fn encode_checked(entry: &Entry) -> Result<String, LogError> {
     let encode_err = |reason: String| LogError::Encode { kind, reason };
     let document = entry_document(entry).map_err(encode_err)?;
     let split = split_documents(document.as_bytes());
-    if !split.leading.is_empty() || split.documents.len() != 1 || !document.ends_with('\n') {
+    if !split.leading.is_empty()
+        || split.documents.len() != 1
+        || !document.as_bytes().ends_with(END_LINE)
+        || document[4..document.len() - END_LINE.len()].contains("\n...\n")
+    {
         return Err(encode_err(
-            "the emitter's output is not exactly one `---` document ending in a newline".into(),
+            "the emitter's output is not exactly one `---` document ending in a `...` line".into(),
         ));
     }
     match parse_entry(&document) {
@@ -318,17 +317,57 @@ fn encode_checked(entry: &Entry) -> Result<String, LogError> {
     }
 }
 
-/// Why [`write_synced`] failed.
+/// Why an append failed.
+#[derive(Debug)]
 enum WriteFailure {
     Io(&'static str, io::Error),
     Mismatch,
 }
 
+/// The file operations an append needs; [`File`] in the program, a fault-injecting fake in
+/// the tests of the undo path.
+trait AppendTarget: Read + Write + Seek {
+    /// `File::sync_data`.
+    fn sync(&mut self) -> io::Result<()>;
+    /// `File::set_len`.
+    fn truncate(&mut self, len: u64) -> io::Result<()>;
+}
+
+impl AppendTarget for File {
+    fn sync(&mut self) -> io::Result<()> {
+        self.sync_data()
+    }
+
+    fn truncate(&mut self, len: u64) -> io::Result<()> {
+        self.set_len(len)
+    }
+}
+
+/// Appends `document` to a file of `old_len` bytes, syncs it and reads it back. On any
+/// failure, cuts the file back to `old_len` and syncs, so it is as it was; if even that
+/// fails, the file ends in a partial entry that verify reports as a truncated final entry.
+fn append_or_undo(
+    file: &mut impl AppendTarget,
+    document: &[u8],
+    old_len: u64,
+) -> Result<(), WriteFailure> {
+    let result = write_synced(file, document, old_len);
+    if result.is_err() {
+        let _ = file.truncate(old_len);
+        let _ = file.sync();
+    }
+    result
+}
+
 /// Appends `document`, syncs it, and reads it back from `old_len`.
-fn write_synced(file: &mut File, document: &[u8], old_len: u64) -> Result<(), WriteFailure> {
+fn write_synced(
+    file: &mut impl AppendTarget,
+    document: &[u8],
+    old_len: u64,
+) -> Result<(), WriteFailure> {
     file.write_all(document)
         .map_err(|e| WriteFailure::Io("append", e))?;
-    file.sync_data().map_err(|e| WriteFailure::Io("sync", e))?;
+    file.sync().map_err(|e| WriteFailure::Io("sync", e))?;
     file.seek(SeekFrom::Start(old_len))
         .map_err(|e| WriteFailure::Io("seek", e))?;
     let mut back = Vec::with_capacity(document.len());
@@ -347,4 +386,108 @@ fn sync_parent_dir(path: &Path) -> io::Result<()> {
         _ => Path::new("."),
     };
     File::open(dir)?.sync_all()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+
+    /// Where the fake file fails.
+    #[derive(Clone, Copy, PartialEq, Debug)]
+    enum Fault {
+        /// `write` stores this many bytes, then fails.
+        WriteAfter(usize),
+        /// `sync` fails.
+        Sync,
+        /// Reading back returns a changed byte.
+        CorruptRead,
+    }
+
+    /// An in-memory file that appends on write and fails as told.
+    struct FakeFile {
+        data: Cursor<Vec<u8>>,
+        fault: Fault,
+        written: usize,
+    }
+
+    impl Read for FakeFile {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.data.read(buf)?;
+            if self.fault == Fault::CorruptRead && n > 0 {
+                buf[0] ^= 1;
+            }
+            Ok(n)
+        }
+    }
+
+    impl Write for FakeFile {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if let Fault::WriteAfter(limit) = self.fault {
+                if self.written >= limit {
+                    return Err(io::Error::new(io::ErrorKind::StorageFull, "disk full"));
+                }
+                let n = buf.len().min(limit - self.written);
+                self.written += n;
+                let end = self.data.get_ref().len() as u64;
+                self.data.set_position(end);
+                return self.data.write(&buf[..n]);
+            }
+            let end = self.data.get_ref().len() as u64;
+            self.data.set_position(end);
+            self.data.write(buf)
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Seek for FakeFile {
+        fn seek(&mut self, pos: SeekFrom) -> io::Result<u64> {
+            self.data.seek(pos)
+        }
+    }
+
+    impl AppendTarget for FakeFile {
+        fn sync(&mut self) -> io::Result<()> {
+            if self.fault == Fault::Sync {
+                return Err(io::Error::other("sync failed"));
+            }
+            Ok(())
+        }
+
+        fn truncate(&mut self, len: u64) -> io::Result<()> {
+            self.data.get_mut().truncate(len as usize);
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_failed_append_leaves_the_file_as_it_was() {
+        let before = b"---\nseq: 0\n".to_vec();
+        let document = b"---\nseq: 1\nby: moderator\n";
+        for fault in [
+            Fault::WriteAfter(0),
+            Fault::WriteAfter(7),
+            Fault::Sync,
+            Fault::CorruptRead,
+        ] {
+            let mut file = FakeFile {
+                data: Cursor::new(before.clone()),
+                fault,
+                written: 0,
+            };
+            let result = append_or_undo(&mut file, document, before.len() as u64);
+            assert!(result.is_err(), "{fault:?}");
+            assert_eq!(file.data.get_ref(), &before, "{fault:?}");
+        }
+        let mut file = FakeFile {
+            data: Cursor::new(before.clone()),
+            fault: Fault::WriteAfter(usize::MAX),
+            written: 0,
+        };
+        append_or_undo(&mut file, document, before.len() as u64).unwrap();
+        assert_eq!(file.data.get_ref().len(), before.len() + document.len());
+    }
 }

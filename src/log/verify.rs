@@ -20,6 +20,10 @@ use super::yaml::{parse_entry, ParseError};
 use crate::data::Side;
 use crate::fairness;
 
+/// The last line of every document: the YAML document end marker. A document that does not
+/// end with it was cut short, so a crash mid-append is always seen, even without a receipt.
+pub const END_LINE: &[u8] = b"...\n";
+
 /// At most this many findings are listed in a [`Report`]; the rest are only counted.
 pub const MAX_FINDINGS: usize = 1000;
 
@@ -77,8 +81,8 @@ pub enum FindingKind {
     BadYaml,
     /// YAML that is not an entry: a missing, unknown or ill-typed field.
     Schema,
-    /// The file does not end with a newline: the last entry was cut short (a crash mid-append,
-    /// or a truncated copy).
+    /// A document that does not end with its `...` line (and newline): cut short by a crash
+    /// mid-append or a truncated copy (the last document), or cut and then appended to.
     Truncated,
     /// A `seq` greater than the one expected: entries are missing.
     SeqGap,
@@ -111,7 +115,7 @@ impl FindingKind {
             FindingKind::NotUtf8 => "not UTF-8",
             FindingKind::BadYaml => "bad YAML",
             FindingKind::Schema => "not a log entry",
-            FindingKind::Truncated => "truncated final entry",
+            FindingKind::Truncated => "truncated entry",
             FindingKind::SeqGap => "sequence gap",
             FindingKind::SeqOrder => "sequence out of order",
             FindingKind::SeqDuplicate => "duplicated sequence number (fork)",
@@ -245,8 +249,8 @@ impl fmt::Display for Report {
 /// and no other entry is `create`; each `seq` is one more than the last; each `prev` is the
 /// [`entry_hash`] of the previous document; `create`, `chance`, `commitment` and `reveal` are
 /// by the moderator, `join` and `decision` by their `side`; one `join` per side; nothing after
-/// `reveal`; the revealed seed matches `create.seed_commitment` (FAIRNESS.md §2); the file ends
-/// with a newline.
+/// `reveal`; the revealed seed matches `create.seed_commitment` (FAIRNESS.md §2); every document
+/// ends with the line `...` ([`END_LINE`]), so a cut anywhere but between two entries is seen.
 pub fn verify_chain(bytes: &[u8], expected_head: Option<&Hex32>) -> Report {
     scan(bytes, expected_head).0
 }
@@ -263,8 +267,13 @@ pub(crate) fn scan(bytes: &[u8], expected_head: Option<&Hex32>) -> (Report, Vec<
             seq: None,
             expected: "the file to start with a `---` line".into(),
             found: format!(
-                "{} byte(s) before the first `---` line",
-                split.leading.len()
+                "{} byte(s) before the first `---` line{}",
+                split.leading.len(),
+                if bytes.starts_with(b"---\r\n") {
+                    " (the file has CRLF line endings: was it converted by git or a mail client?)"
+                } else {
+                    ""
+                }
             ),
         });
     }
@@ -298,18 +307,6 @@ pub(crate) fn scan(bytes: &[u8], expected_head: Option<&Hex32>) -> (Report, Vec<
             expected,
             found,
         };
-
-        if index == last && !doc.ends_with(b"\n") {
-            report.push(finding(
-                FindingKind::Truncated,
-                None,
-                "the file to end with a newline after the last entry".into(),
-                format!(
-                    "the last document ends without one, {} byte(s) after its start",
-                    doc.len()
-                ),
-            ));
-        }
 
         let parsed = match std::str::from_utf8(doc) {
             Err(e) => {
@@ -346,6 +343,32 @@ pub(crate) fn scan(bytes: &[u8], expected_head: Option<&Hex32>) -> (Report, Vec<
                 }
             },
         };
+
+        if !doc.ends_with(END_LINE) {
+            let (expected, found) = if index == last {
+                (
+                    "the last entry to end with a `...` line and a newline".to_string(),
+                    format!(
+                        "the file ends {} byte(s) into the last document without one: cut short",
+                        doc.len()
+                    ),
+                )
+            } else {
+                (
+                    "every entry to end with a `...` line before the next `---`".to_string(),
+                    format!(
+                        "document {index} ends without one, {} byte(s) after its start: cut short",
+                        doc.len()
+                    ),
+                )
+            };
+            report.push(finding(
+                FindingKind::Truncated,
+                parsed.as_ref().map(|e| e.seq),
+                expected,
+                found,
+            ));
+        }
 
         if let Some(entry) = &parsed {
             let seq = Some(entry.seq);
@@ -512,10 +535,7 @@ impl ChainRules {
         match &entry.payload {
             Payload::Create {
                 seed_commitment, ..
-            } if first => {
-                self.seed_commitment = Some(*seed_commitment);
-            }
-            Payload::Create { .. } => {}
+            } if first => self.seed_commitment = Some(*seed_commitment),
             Payload::Join { side, .. } => {
                 if self.joined.contains(side) {
                     out.push((
@@ -574,5 +594,11 @@ mod tests {
             let r = verify_chain(input, Some(&Hex32::ZERO));
             assert!(!r.is_clean(), "{input:?}");
         }
+    }
+
+    #[test]
+    fn crlf_line_endings_are_named() {
+        let r = verify_chain(b"---\r\nseq: 0\r\n", None);
+        assert!(r.findings[0].found.contains("CRLF"), "{r}");
     }
 }

@@ -22,13 +22,13 @@ pub(crate) fn parse_entry(document: &str) -> Result<Entry, ParseError> {
     }
 }
 
-/// Writes one entry as a document: `---\n` followed by the emitter's output, which ends with a
-/// newline.
+/// Writes one entry as a document: `---\n`, the emitter's output (which ends with a newline),
+/// and the document end line `...\n`.
 ///
 /// # Errors
 ///
 /// The emitter's message, if the entry cannot be written as YAML.
 pub(crate) fn entry_document(entry: &Entry) -> Result<String, String> {
     let body = serde_yaml::to_string(entry).map_err(|e| e.to_string())?;
-    Ok(format!("---\n{body}"))
+    Ok(format!("---\n{body}...\n"))
 }

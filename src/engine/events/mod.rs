@@ -15,6 +15,8 @@ pub mod war;
 
 use crate::data::{Card, Side};
 
+use super::prompt::CardUse;
+
 use super::cx::{Cx, Step};
 use super::error::RuleError;
 
@@ -30,11 +32,21 @@ pub fn event_fn(card: Card) -> Option<EventFn> {
 
 /// Resolves `card`'s event for `owner`. Errors with [`RuleError::NotImplemented`] for a card
 /// whose event is not written yet, and for the China Card, which has no event (FAQ F150).
+/// An event another card forbids for the rest of the game ([`late::blocked`]: The Iron Lady,
+/// North Sea Oil, Tear Down This Wall, An Evil Empire, AWACS Sale to Saudis) does not occur.
 pub fn run_event(cx: &mut Cx, card: Card, owner: Side) -> Step<bool> {
+    if let Some(why) = late::blocked(cx.state, card) {
+        cx.note(why);
+        cx.note(format!("{card}: the event does not occur."));
+        return Ok(false);
+    }
     let Some(f) = event_fn(card) else {
         return Err(RuleError::NotImplemented(card).into());
     };
     cx.note(format!("{card}: the {owner} event resolves."));
+    if card == Card::UnIntervention {
+        mid::un_intervention_played(cx, owner)?;
+    }
     let occurred = f(cx, owner)?;
     if occurred {
         if !cx.state.events_occurred.contains(&card) {
@@ -53,7 +65,21 @@ pub fn trapped_round(cx: &mut Cx, side: Side) -> Step<bool> {
 }
 
 /// Steps at the end of every action round (not the Headline Phase): NORAD's bonus Influence
-/// when DEFCON moved to 2 during the round.
+/// when DEFCON moved to 2 during the round; a deferred We Will Bury You award.
 pub fn end_of_action_round(cx: &mut Cx, side: Side, defcon_before: u8) -> Step {
-    early::end_of_action_round(cx, side, defcon_before)
+    early::end_of_action_round(cx, side, defcon_before)?;
+    mid::end_of_action_round(cx, side)
+}
+
+/// Steps at the start of every action round, before the trap and the card play: the Cuban
+/// Missile Crisis cancellation offer (FAQ F144).
+pub fn start_of_action_round(cx: &mut Cx, side: Side) -> Step {
+    mid::start_of_action_round(cx, side)
+}
+
+/// Checks and steps once `side` has chosen its action-round play (`None`: it passes or has
+/// no card): Missile Envy's obligation, We Will Bury You's award, Flower Power on Operations
+/// plays of War cards (FAQ F179, F242, F252, F268).
+pub fn before_play(cx: &mut Cx, side: Side, play: Option<(Card, CardUse)>) -> Step {
+    mid::before_play(cx, side, play)
 }

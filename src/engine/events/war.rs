@@ -40,8 +40,10 @@ pub fn war_modifier(cx: &Cx, defender: Side, target: Country) -> i32 {
 
 /// Resolves a war: Military Operations to the attacker, the roll, and on a win the VP and the
 /// replacement of all the defender's Influence in the target with the attacker's (FAQ F075).
-/// Wars do not lower DEFCON (FAQ F132). Under Flower Power a US war also gives the USSR 2 VP,
-/// netted with the war's VP (FAQ F178). Returns whether the attacker won.
+/// Wars do not lower DEFCON (FAQ F132). Under Flower Power a war card the US played (as an
+/// event or for Operations: a USSR war it triggers counts too, FAQ F242) also gives the USSR
+/// 2 VP, netted with the war's VP (FAQ F178). The US is taken to have played it when it is
+/// the phasing player (its action round or headline). Returns whether the attacker won.
 pub fn war(cx: &mut Cx, war: War) -> Step<bool> {
     let defender = war.attacker.opponent();
     cx.add_milops(war.attacker, war.milops);
@@ -64,7 +66,7 @@ pub fn war(cx: &mut Cx, war: War) -> Step<bool> {
         cx.add_influence(war.target, war.attacker, theirs);
         delta += war.attacker.vp_sign() * war.vp;
     }
-    if war.attacker == Side::Us
+    if cx.state.phasing == Side::Us
         && cx.state.has_effect(Card::FlowerPower)
         && !cx.state.has_effect(Card::AnEvilEmpire)
     {

@@ -1,0 +1,221 @@
+//! Play by email (design §5, issue 8): redacted prompts out, authenticated moves in.
+//!
+//! * [`outbound`] composes the mails: one per player who owes a decision (and an update to the
+//!   other), with the redacted view, the legal options, the reply token and the receipt.
+//! * [`transport`] sends them: `.eml` files in `GAME_DIR/outbox/` by default, or SMTP with
+//!   STARTTLS or implicit TLS and authentication, configured by environment variables.
+//! * [`inbound`] reads replies from a Maildir or `.eml` files, finds the game and the player,
+//!   checks the reply token, applies the moves, and answers a refused mail with the reason.
+//!
+//! Per game, two small files sit beside the log: `mail.yaml` (optional settings, written by
+//! the moderator: [`MailConfig`]) and `mail-state.yaml` (what was sent and which replies were
+//! applied: [`MailState`]). Neither ever holds a credential; SMTP settings come only from the
+//! environment or a file outside the game folder ([`transport::SmtpSettings`]).
+
+pub mod inbound;
+pub mod outbound;
+pub mod transport;
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::data::Side;
+
+/// Errors of the mail loop that are not refusals of a player's mail.
+#[derive(Debug, thiserror::Error)]
+pub enum MailError {
+    /// A file could not be read or written.
+    #[error("{path}: {message}")]
+    File {
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+    /// The mail settings are wrong (an SMTP URL, a missing credential, a bad address).
+    #[error("mail settings: {0}")]
+    Config(String),
+    /// A message could not be built.
+    #[error("cannot build a mail: {0}")]
+    Build(String),
+    /// A message could not be sent (the game's log is unaffected).
+    #[error("cannot send a mail: {0}")]
+    Send(String),
+    /// The game could not be opened.
+    #[error(transparent)]
+    Session(#[from] crate::session::SessionError),
+}
+
+fn file_err(path: &Path) -> impl Fn(String) -> MailError + '_ {
+    move |message| MailError::File {
+        path: path.to_path_buf(),
+        message,
+    }
+}
+
+/// Per-game mail settings, `GAME_DIR/mail.yaml` (all optional).
+///
+/// ```yaml
+/// from: "Twilight Referee <referee@example.org>"   # else $TWILIGHT_FROM, else twilight@localhost
+/// updates: true          # also mail the player who owes nothing when the game moved on
+/// remind_after_hours: 48 # `twilight remind` mails a player owing a decision longer than this
+/// ```
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct MailConfig {
+    /// The sender address of the game's mails.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// Whether the player who owes no decision gets an update mail (default yes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub updates: Option<bool>,
+    /// Hours after which `twilight remind` reminds a player of a decision owed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remind_after_hours: Option<u32>,
+}
+
+impl MailConfig {
+    /// Reads `GAME_DIR/mail.yaml`; the defaults if there is none.
+    pub fn load(game_dir: &Path) -> Result<MailConfig, MailError> {
+        let path = game_dir.join("mail.yaml");
+        match fs::read_to_string(&path) {
+            Ok(s) if s.trim().is_empty() => Ok(MailConfig::default()),
+            Ok(s) => serde_yaml::from_str(&s).map_err(|e| file_err(&path)(e.to_string())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(MailConfig::default()),
+            Err(e) => Err(file_err(&path)(e.to_string())),
+        }
+    }
+
+    /// The sender: `from` of `mail.yaml`, else `$TWILIGHT_FROM`, else `twilight@localhost`.
+    pub fn sender(&self) -> String {
+        self.from
+            .clone()
+            .or_else(|| {
+                std::env::var("TWILIGHT_FROM")
+                    .ok()
+                    .filter(|s| !s.is_empty())
+            })
+            .unwrap_or_else(|| "twilight@localhost".into())
+    }
+
+    /// Whether updates go to the player who owes nothing.
+    pub fn updates(&self) -> bool {
+        self.updates.unwrap_or(true)
+    }
+}
+
+/// What was mailed to one player of a game.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerMail {
+    /// Mails sent to this player in this game.
+    #[serde(default)]
+    pub sent: u64,
+    /// The Message-ID of the first one (the thread's root).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub root_id: Option<String>,
+    /// The Message-ID of the latest one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_id: Option<String>,
+    /// How many lines of the game's history the latest mail covered.
+    #[serde(default)]
+    pub history_len: usize,
+    /// The log's next sequence number when the latest mail was sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_seq: Option<u64>,
+    /// When the latest mail was sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_at: Option<DateTime<Utc>>,
+    /// Since when this player has owed the decision of `last_seq` (for reminders).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owed_since: Option<DateTime<Utc>>,
+}
+
+/// A reply that was applied, so that the same mail is never applied twice.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Applied {
+    /// The reply's Message-ID (empty if it had none).
+    pub message_id: String,
+    /// SHA-256 of the reply's raw bytes, hex.
+    pub digest: String,
+    /// The side that sent it.
+    pub side: Side,
+    /// The log's next sequence number before it was applied.
+    pub seq: u64,
+    /// When it was applied.
+    pub at: DateTime<Utc>,
+}
+
+/// `GAME_DIR/mail-state.yaml`: threading, "since your last mail", reminders, applied replies.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct MailState {
+    /// Mails to the US player.
+    #[serde(default)]
+    pub us: PlayerMail,
+    /// Mails to the USSR player.
+    #[serde(default)]
+    pub ussr: PlayerMail,
+    /// Replies applied to the log.
+    #[serde(default)]
+    pub applied: Vec<Applied>,
+}
+
+impl MailState {
+    /// Reads `GAME_DIR/mail-state.yaml`; empty if there is none.
+    pub fn load(game_dir: &Path) -> Result<MailState, MailError> {
+        let path = game_dir.join("mail-state.yaml");
+        match fs::read_to_string(&path) {
+            Ok(s) => serde_yaml::from_str(&s).map_err(|e| file_err(&path)(e.to_string())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(MailState::default()),
+            Err(e) => Err(file_err(&path)(e.to_string())),
+        }
+    }
+
+    /// Replaces `GAME_DIR/mail-state.yaml` atomically (temporary file, fsync, rename).
+    pub fn save(&self, game_dir: &Path) -> Result<(), MailError> {
+        let path = game_dir.join("mail-state.yaml");
+        let err = file_err(&path);
+        let text = serde_yaml::to_string(self).map_err(|e| err(e.to_string()))?;
+        let mut tmp = tempfile::NamedTempFile::new_in(game_dir).map_err(|e| err(e.to_string()))?;
+        tmp.write_all(text.as_bytes())
+            .map_err(|e| err(e.to_string()))?;
+        tmp.as_file().sync_all().map_err(|e| err(e.to_string()))?;
+        tmp.persist(&path).map_err(|e| err(e.to_string()))?;
+        if let Ok(d) = fs::File::open(game_dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    }
+
+    /// One player's record.
+    pub fn player(&self, side: Side) -> &PlayerMail {
+        match side {
+            Side::Us => &self.us,
+            Side::Ussr => &self.ussr,
+        }
+    }
+
+    /// One player's record, to update.
+    pub fn player_mut(&mut self, side: Side) -> &mut PlayerMail {
+        match side {
+            Side::Us => &mut self.us,
+            Side::Ussr => &mut self.ussr,
+        }
+    }
+}
+
+/// The e-mail address inside `Name <addr>` or a bare address, lower-cased, for comparing.
+pub fn bare_address(s: &str) -> String {
+    let s = s.trim();
+    let inner = match (s.rfind('<'), s.rfind('>')) {
+        (Some(a), Some(b)) if a < b => &s[a + 1..b],
+        _ => s,
+    };
+    inner.trim().to_ascii_lowercase()
+}

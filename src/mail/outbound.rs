@@ -1,0 +1,481 @@
+//! Composing the game's mails (design §5 "The mail shows"; issue 8 scope 1).
+//!
+//! Each player gets, in plain text: what they owe, the legal options with examples in the
+//! notation, what happened since their last mail, their redacted view (the CLI's text view),
+//! and the receipt (game, log `seq`, head hash, reply token, their own hand commitment's entry
+//! and salt); the same view as a YAML attachment. Everything comes from the player's
+//! [`view`](crate::engine::view::view) and their own prompt; nothing else of the moderator's
+//! state is read, so the other hand, the deck order, other salts and the seed cannot appear.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use chrono::{DateTime, Utc};
+use lettre::message::header::{ContentType, HeaderName, HeaderValue};
+use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
+use lettre::Message;
+
+use super::transport::Transport;
+use super::{bare_address, MailConfig, MailError, MailState};
+use crate::data::Side;
+use crate::engine::legal::legal_answers;
+use crate::engine::view::{view, Role};
+use crate::engine::{vp_text, Game, SeededChance};
+use crate::notation::format_answer;
+use crate::render::{render_moves, render_view};
+use crate::session::Session;
+
+/// At most this many ready-to-send example moves are listed.
+pub const MAX_EXAMPLES: usize = 12;
+
+/// Why a mail is sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    /// The player owes a decision.
+    Prompt,
+    /// The player owes nothing; the game moved on.
+    Update,
+    /// The game is over.
+    GameOver,
+    /// A reminder of a decision owed for a while.
+    Reminder,
+}
+
+/// One composed mail, before it is turned into a MIME message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outgoing {
+    /// The recipient's side.
+    pub side: Side,
+    /// Why it is sent.
+    pub purpose: Purpose,
+    /// From.
+    pub from: String,
+    /// To (the player's address as registered).
+    pub to: String,
+    /// Subject: `[TS <game>] Turn T AR n — <what is owed>`.
+    pub subject: String,
+    /// The plain-text body.
+    pub text: String,
+    /// The redacted view, YAML.
+    pub view_yaml: String,
+    /// Message-ID, without angle brackets.
+    pub message_id: String,
+    /// The previous mail of this thread, without angle brackets.
+    pub in_reply_to: Option<String>,
+    /// The thread: its root and the previous mail, without angle brackets.
+    pub references: Vec<String>,
+    /// The log's next sequence number (the receipt).
+    pub seq: u64,
+    /// History lines covered.
+    pub history_len: usize,
+}
+
+/// The subject tag of a game: `[TS <game>]`.
+pub fn subject_tag(game_id: &str) -> String {
+    format!("[TS {game_id}]")
+}
+
+fn where_in_game(game: &Game) -> String {
+    let st = game.state();
+    use crate::engine::flow::Activity;
+    match game.activity() {
+        Activity::Deal | Activity::SetupPlacement(_) | Activity::SetupBonus(_) => "Setup".into(),
+        _ if st.action_round == 0 => format!("Turn {} Headline", st.turn),
+        _ => format!("Turn {} AR {}", st.turn, st.action_round),
+    }
+}
+
+fn domain_of(addr: &str) -> String {
+    bare_address(addr)
+        .rsplit_once('@')
+        .map(|(_, d)| d.to_string())
+        .filter(|d| !d.is_empty())
+        .unwrap_or_else(|| "localhost".into())
+}
+
+fn id_safe(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// Ready-to-send legal moves for `side` (formatted in the notation), at most
+/// [`MAX_EXAMPLES`]; empty if `side` owes nothing or nothing is legal.
+pub fn examples(game: &Game, side: Side, seed: u64) -> Vec<String> {
+    let Some(prompt) = game.prompt_for(side) else {
+        return Vec::new();
+    };
+    let mut rng = SeededChance::new(seed);
+    let mut out: Vec<String> = Vec::new();
+    for a in legal_answers(game, side, &mut rng, 2) {
+        let t = format_answer(&a, prompt);
+        if !out.contains(&t) {
+            out.push(t);
+        }
+        if out.len() == MAX_EXAMPLES {
+            break;
+        }
+    }
+    out
+}
+
+/// Composes the mail for `side` of the game in `session` with the given purpose, updating the
+/// player's threading record in `state` (the caller saves it once the mail is sent).
+pub fn compose(
+    session: &Session,
+    config: &MailConfig,
+    state: &mut MailState,
+    side: Side,
+    purpose: Purpose,
+    now: DateTime<Utc>,
+) -> Result<Outgoing, MailError> {
+    let game = session
+        .game()
+        .ok_or_else(|| MailError::Config("the game has not started".into()))?;
+    let gid = session.game_id();
+    let role = match side {
+        Side::Us => Role::Us,
+        Side::Ussr => Role::Ussr,
+    };
+    let v = view(game, role);
+    let to = match side {
+        Side::Us => session.players().us.clone(),
+        Side::Ussr => session.players().ussr.clone(),
+    };
+    let from = config.sender();
+    let seq = session.log().next_seq();
+    let head = session.log().head();
+    let history: Vec<&String> = game.history().collect();
+    let rec = state.player(side).clone();
+    let since = rec.history_len.min(history.len());
+    let prompt = game.prompt_for(side);
+    let st = game.state();
+
+    let owed = match (purpose, prompt, game.outcome()) {
+        (_, _, Some(o)) => match o.winner {
+            Some(w) => format!("game over: {w} wins by {}", o.reason.describe()),
+            None => "game over: draw".into(),
+        },
+        (Purpose::Reminder, Some(p), _) => format!("reminder: {}", p.text),
+        (_, Some(p), _) => p.text.clone(),
+        (_, None, _) => {
+            let who: Vec<&str> = game.prompts().iter().map(|p| p.side.name()).collect();
+            format!("update: waiting for {}", who.join(" and "))
+        }
+    };
+    let subject = if game.outcome().is_some() {
+        format!("{} Game over — {owed}", subject_tag(gid))
+    } else {
+        format!("{} {} — {owed}", subject_tag(gid), where_in_game(game))
+    };
+
+    let mut t = String::new();
+    let _ = writeln!(
+        t,
+        "Twilight Struggle by email · game {gid} · you are the {side} ({to})"
+    );
+    let _ = writeln!(
+        t,
+        "{} · VP {} · DEFCON {}",
+        where_in_game(game),
+        vp_text(st.vp),
+        st.defcon
+    );
+    let _ = writeln!(t);
+    let token = if game.outcome().is_none() && prompt.is_some() {
+        session.reply_token(side)
+    } else {
+        None
+    };
+    match (prompt, &token) {
+        (Some(p), Some(token)) => {
+            let _ = writeln!(t, "== Your decision ==");
+            let _ = writeln!(t, "{}", p.text);
+            let _ = writeln!(t);
+            let _ = writeln!(
+                t,
+                "Reply to this mail with your move on a line of its own and keep this line:"
+            );
+            let _ = writeln!(t);
+            let _ = writeln!(t, "Token: {token}");
+            let _ = writeln!(t);
+            let _ = writeln!(
+                t,
+                "Quoted lines (starting with >) and anything after a `-- ` signature line are ignored."
+            );
+            let _ = writeln!(
+                t,
+                "Several decisions at once: one per line; they are applied in order, all or none."
+            );
+            let _ = writeln!(t);
+            let _ = writeln!(t, "== Your options ==");
+            t.push_str(&render_moves(game, side));
+            let ex = examples(game, side, seq);
+            if !ex.is_empty() {
+                let _ = writeln!(t, "Moves you can send as they are, for example:");
+                for e in &ex {
+                    let _ = writeln!(t, "  {e}");
+                }
+            }
+            let _ = writeln!(
+                t,
+                "Notation: `headline CARD`, `play CARD event`, `play CARD ops influence COUNTRY 2, COUNTRY 1`,"
+            );
+            let _ = writeln!(
+                t,
+                "`play CARD ops coup COUNTRY`, `play CARD ops realign COUNTRY`, `play CARD space`, `pass`, `yes`, `no`."
+            );
+            let _ = writeln!(
+                t,
+                "Cards by number, name or unambiguous prefix; countries by name or prefix; any case."
+            );
+        }
+        _ => {
+            let _ = writeln!(t, "== Nothing to do ==");
+            if let Some(o) = game.outcome() {
+                let _ = writeln!(
+                    t,
+                    "The game is over: {}. The moderator now reveals the master seed; then `twilight verify` checks every shuffle, roll and move.",
+                    match o.winner {
+                        Some(w) => format!("{w} wins by {}", o.reason.describe()),
+                        None => "draw".into(),
+                    }
+                );
+            } else {
+                let _ = writeln!(
+                    t,
+                    "You owe no decision now; this mail tells you what happened. {owed}."
+                );
+            }
+        }
+    }
+    let _ = writeln!(t);
+    let _ = writeln!(t, "== What happened since your last mail ==");
+    if since == history.len() {
+        let _ = writeln!(t, "  (nothing new)");
+    }
+    for line in &history[since..] {
+        let _ = writeln!(t, "  {line}");
+    }
+    let _ = writeln!(t);
+    let _ = writeln!(t, "== The board (your view) ==");
+    t.push_str(&render_view(game, &v));
+    let _ = writeln!(t);
+    let _ = writeln!(t, "== Receipt ==");
+    let _ = writeln!(t, "Game: {gid}");
+    let _ = writeln!(t, "Seq: {seq}");
+    let _ = writeln!(t, "Head: {head}");
+    if let Some(token) = &token {
+        let _ = writeln!(t, "Token: {token}");
+    }
+    if let Some((cseq, salt)) = session.hand_salt(side) {
+        let _ = writeln!(t, "Your hand commitment: log entry {cseq}");
+        let _ = writeln!(t, "Your hand salt: {}", hex::encode(salt));
+        let _ = writeln!(
+            t,
+            "  (SHA-256 of the salt and your canonical hand equals that entry's digest; schemas/FAIRNESS.md)"
+        );
+    }
+    let _ = writeln!(
+        t,
+        "Keep this mail: `twilight verify --head {head} GAME_DIR` proves the log still holds this history."
+    );
+
+    let view_yaml = serde_yaml::to_string(&v).map_err(|e| MailError::Build(e.to_string()))?;
+
+    let n = rec.sent + 1;
+    let domain = id_safe(&domain_of(&from));
+    let message_id = format!(
+        "ts.{}.{}.{n}.s{seq}@{domain}",
+        id_safe(gid),
+        side.name().to_ascii_lowercase()
+    );
+    let root = rec.root_id.clone().unwrap_or_else(|| message_id.clone());
+    let mut references = Vec::new();
+    if rec.root_id.is_some() {
+        references.push(root.clone());
+        if let Some(l) = &rec.last_id {
+            if *l != root {
+                references.push(l.clone());
+            }
+        }
+    }
+    let out = Outgoing {
+        side,
+        purpose,
+        from,
+        to,
+        subject,
+        text: t,
+        view_yaml,
+        message_id: message_id.clone(),
+        in_reply_to: rec.last_id.clone(),
+        references,
+        seq,
+        history_len: history.len(),
+    };
+    let p = state.player_mut(side);
+    p.sent = n;
+    p.root_id = Some(root);
+    p.last_id = Some(message_id);
+    p.history_len = history.len();
+    if purpose == Purpose::Prompt && p.last_seq != Some(seq) {
+        p.owed_since = Some(now);
+    }
+    if purpose != Purpose::Prompt && purpose != Purpose::Reminder {
+        p.owed_since = None;
+    }
+    p.last_seq = Some(seq);
+    p.last_at = Some(now);
+    Ok(out)
+}
+
+fn mailbox(s: &str) -> Result<Mailbox, MailError> {
+    s.parse::<Mailbox>()
+        .or_else(|_| bare_address(s).parse::<Mailbox>())
+        .map_err(|e| MailError::Config(format!("bad address `{s}`: {e}")))
+}
+
+/// Builds the MIME message: the text body and the view as `view.yaml`, with explicit
+/// Message-ID and threading headers, and `X-Twilight-Game`/`-Seq`/`-Side` for tools.
+pub fn to_message(o: &Outgoing, game_id: &str) -> Result<Message, MailError> {
+    let mut b = Message::builder()
+        .from(mailbox(&o.from)?)
+        .to(mailbox(&o.to)?)
+        .subject(o.subject.clone())
+        .message_id(Some(format!("<{}>", o.message_id)))
+        .raw_header(HeaderValue::new(
+            HeaderName::new_from_ascii_str("X-Twilight-Game"),
+            game_id.to_string(),
+        ))
+        .raw_header(HeaderValue::new(
+            HeaderName::new_from_ascii_str("X-Twilight-Seq"),
+            o.seq.to_string(),
+        ))
+        .raw_header(HeaderValue::new(
+            HeaderName::new_from_ascii_str("X-Twilight-Side"),
+            o.side.name().to_ascii_lowercase(),
+        ));
+    if let Some(r) = &o.in_reply_to {
+        b = b.in_reply_to(format!("<{r}>"));
+    }
+    if !o.references.is_empty() {
+        let refs: Vec<String> = o.references.iter().map(|r| format!("<{r}>")).collect();
+        b = b.references(refs.join(" "));
+    }
+    let yaml_type = ContentType::parse("application/yaml; charset=utf-8")
+        .map_err(|e| MailError::Build(e.to_string()))?;
+    b.multipart(
+        MultiPart::mixed()
+            .singlepart(SinglePart::plain(o.text.clone()))
+            .singlepart(Attachment::new("view.yaml".into()).body(o.view_yaml.clone(), yaml_type)),
+    )
+    .map_err(|e| MailError::Build(e.to_string()))
+}
+
+/// Which mails the game owes now: a prompt to each player who owes a decision; to the other an
+/// update if the game moved on since their last mail and `mail.yaml` allows updates; to both a
+/// final mail once the game is over. With `resend`, the prompts are sent even if unchanged.
+pub fn due(
+    session: &Session,
+    config: &MailConfig,
+    state: &MailState,
+    resend: bool,
+) -> Vec<(Side, Purpose)> {
+    let Some(game) = session.game() else {
+        return Vec::new();
+    };
+    let seq = session.log().next_seq();
+    let hist = game.history().count();
+    let mut out = Vec::new();
+    for side in [Side::Us, Side::Ussr] {
+        let rec = state.player(side);
+        if game.outcome().is_some() {
+            if rec.last_seq != Some(seq) || resend {
+                out.push((side, Purpose::GameOver));
+            }
+        } else if game.prompt_for(side).is_some() {
+            if rec.last_seq != Some(seq) || resend {
+                out.push((side, Purpose::Prompt));
+            }
+        } else if !resend && config.updates() && rec.history_len < hist && rec.last_seq != Some(seq)
+        {
+            out.push((side, Purpose::Update));
+        }
+    }
+    out
+}
+
+/// Composes and sends the mails `due` names, saving the threading record after each one sent.
+/// Returns the mails sent.
+pub fn send_due(
+    session: &Session,
+    transport: &Transport,
+    resend: bool,
+    now: DateTime<Utc>,
+) -> Result<Vec<Outgoing>, MailError> {
+    let dir = session.dir();
+    let config = MailConfig::load(dir)?;
+    let mut state = MailState::load(dir)?;
+    let mut sent = Vec::new();
+    for (side, purpose) in due(session, &config, &state, resend) {
+        let mut next = state.clone();
+        let o = compose(session, &config, &mut next, side, purpose, now)?;
+        transport.send(&to_message(&o, session.game_id())?)?;
+        state = next;
+        state.save(dir)?;
+        sent.push(o);
+    }
+    Ok(sent)
+}
+
+/// Reminders: a prompt mail again to each player who has owed the same decision for longer than
+/// `mail.yaml`'s `remind_after_hours` since the last mail (none if it is not set).
+pub fn send_reminders(
+    session: &Session,
+    transport: &Transport,
+    now: DateTime<Utc>,
+) -> Result<Vec<Outgoing>, MailError> {
+    let dir = session.dir();
+    let config = MailConfig::load(dir)?;
+    let Some(hours) = config.remind_after_hours else {
+        return Ok(Vec::new());
+    };
+    let Some(game) = session.game() else {
+        return Ok(Vec::new());
+    };
+    if game.outcome().is_some() {
+        return Ok(Vec::new());
+    }
+    let mut state = MailState::load(dir)?;
+    let seq = session.log().next_seq();
+    let mut sent = Vec::new();
+    for side in [Side::Us, Side::Ussr] {
+        let rec = state.player(side);
+        let due = game.prompt_for(side).is_some()
+            && rec.last_seq == Some(seq)
+            && rec.last_at.is_some_and(|t| {
+                now.signed_duration_since(t).num_minutes() >= i64::from(hours) * 60
+            });
+        if due {
+            let mut next = state.clone();
+            let o = compose(session, &config, &mut next, side, Purpose::Reminder, now)?;
+            transport.send(&to_message(&o, session.game_id())?)?;
+            state = next;
+            state.save(dir)?;
+            sent.push(o);
+        }
+    }
+    Ok(sent)
+}
+
+/// The outbox folder of a game.
+pub fn outbox_of(game_dir: &Path) -> std::path::PathBuf {
+    game_dir.join("outbox")
+}

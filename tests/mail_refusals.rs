@@ -1,0 +1,573 @@
+//! The mail loop's refusals (issue 8 scope 4), the first accepted reply, threading, the
+//! no-leak property of every mail, and the time `inbox` takes for one reply (outbox transport,
+//! so no SMTP round trip).
+
+mod mail_common;
+
+use std::time::Instant;
+
+use mail_common::*;
+use twilight_pbem::data::{Card, Side};
+use twilight_pbem::session::Session;
+
+const SETUP_USSR: &str = "influence Poland 4, East Germany 2";
+
+/// A table whose first prompt (the USSR setup placement) is in the game's outbox.
+fn table(gid: &str) -> (Table, Mail) {
+    let t = Table::new(gid, 7);
+    let o = t.twilight(&["mail", &t.game_arg(), "--outbox"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mails = read_mails(&files_in(&t.dir.join("outbox")), gid, &t.ussr);
+    assert_eq!(mails.len(), 1, "one prompt to the USSR");
+    (t, mails[0].clone())
+}
+
+fn body(moves: &str, token: Option<&str>) -> String {
+    let mut b = format!("{moves}\n\n");
+    if let Some(tk) = token {
+        b.push_str(&format!("Token: {tk}\n"));
+    }
+    b.push_str("\n-- \nBoris\nplay 1 space\n");
+    b
+}
+
+/// The refusal reply to `to` in `outbox` (the newest), as text.
+fn refusal_reply(outbox: &std::path::Path, to: &str) -> String {
+    let mut found = Vec::new();
+    for f in files_in(outbox) {
+        let raw = std::fs::read(&f).unwrap();
+        let m = mail_parser::MessageParser::default().parse(&raw).unwrap();
+        let rcpt = m
+            .to()
+            .and_then(|a| a.first())
+            .and_then(|a| a.address())
+            .unwrap_or_default()
+            .to_string();
+        if rcpt == to && m.subject().unwrap_or_default().contains("Refused") {
+            found.push(format!(
+                "Subject: {}\nIn-Reply-To: {:?}\n{}",
+                m.subject().unwrap_or_default(),
+                m.in_reply_to().as_text(),
+                m.body_text(0).unwrap_or_default().replace("\r\n", "\n")
+            ));
+        }
+    }
+    assert_eq!(found.len(), 1, "exactly one refusal reply to {to}");
+    found.pop().unwrap()
+}
+
+/// Runs one refused mail: exit status, reply text, log unchanged, mail kept (flagged in cur/).
+fn assert_refused(
+    t: &Table,
+    file: &std::path::Path,
+    code: i32,
+    to: &str,
+    outbox: &std::path::Path,
+    needles: &[&str],
+) -> String {
+    let before = t.log_bytes();
+    let o = t.inbox(&["--outbox"]);
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "stdout: {}\nstderr: {}",
+        stdout(&o),
+        stderr(&o)
+    );
+    assert_eq!(t.log_bytes(), before, "nothing appended to the log");
+    let name = file.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(!file.exists(), "moved out of new/");
+    assert!(
+        t.inbox.join("cur").join(format!("{name}:2,FS")).is_file(),
+        "kept, flagged, in cur/"
+    );
+    let note =
+        std::fs::read_to_string(t.inbox.join("twilight-refused").join(format!("{name}.txt")))
+            .unwrap();
+    let reply = refusal_reply(outbox, to);
+    for n in needles {
+        assert!(reply.contains(n), "reply lacks {n:?}:\n{reply}");
+        assert!(note.contains(n), "note lacks {n:?}:\n{note}");
+    }
+    assert!(
+        reply.contains("nothing was added to the game's log"),
+        "{reply}"
+    );
+    reply
+}
+
+#[test]
+fn missing_token_is_refused() {
+    let (mut t, m) = table("r-missing");
+    let f = t.reply(
+        &t.ussr.clone(),
+        &format!("Re: {}", m.subject),
+        Some(&m.message_id),
+        &body(SETUP_USSR, None),
+    );
+    let reply = assert_refused(&t, &f, 13, &t.ussr, &t.dir.join("outbox"), &[
+        "> influence Poland 4, East Germany 2",
+        "Why: Your mail carries no reply token. Keep the line `Token: …` of your latest prompt mail of game r-missing in your reply.",
+        "Refusal: missing-token",
+    ]);
+    assert!(
+        reply.contains("In-Reply-To: Some(\"reply.r-missing."),
+        "threaded to the player's mail: {reply}"
+    );
+    assert!(
+        !reply.contains("play 1 space"),
+        "the signature is not read as a move"
+    );
+}
+
+#[test]
+fn wrong_token_is_refused() {
+    let (mut t, m) = table("r-wrong");
+    let f = t.reply(
+        &t.ussr.clone(),
+        &format!("Re: {}", m.subject),
+        None,
+        &body(SETUP_USSR, Some("ABCD-EFGH-JKMN-PQRS")),
+    );
+    assert_refused(&t, &f, 14, &t.ussr, &t.dir.join("outbox"), &[
+        "Why: The reply token in your mail is not the token of your prompt in game r-wrong (mistyped, or from another game or player).",
+        "Refusal: wrong-token",
+    ]);
+}
+
+#[test]
+fn the_other_players_token_is_a_wrong_token() {
+    let (mut t, m) = table("r-other");
+    // The US forwards the USSR's prompt mail and tries its token.
+    let f = t.reply(
+        &t.us.clone(),
+        &format!("Re: {}", m.subject),
+        None,
+        &body("influence UK 1", m.token().as_deref()),
+    );
+    assert_refused(
+        &t,
+        &f,
+        14,
+        &t.us,
+        &t.dir.join("outbox"),
+        &["Refusal: wrong-token"],
+    );
+}
+
+#[test]
+fn a_sender_who_is_not_a_player_is_refused() {
+    let (mut t, m) = table("r-stranger");
+    let f = t.reply(
+        "mallory@evil.test",
+        &format!("Re: {}", m.subject),
+        None,
+        &body(SETUP_USSR, m.token().as_deref()),
+    );
+    assert_refused(&t, &f, 12, "mallory@evil.test", &t.dir.join("outbox"), &[
+        "Why: mallory@evil.test is not a player of game r-stranger. Moves are accepted only from the addresses the game was created with.",
+        "Refusal: not-a-player",
+    ]);
+}
+
+#[test]
+fn an_unknown_game_is_refused() {
+    let (mut t, m) = table("r-unknown");
+    let f = t.reply(
+        &t.ussr.clone(),
+        "Re: [TS no-such-game] Setup",
+        None,
+        &body(SETUP_USSR, m.token().as_deref()),
+    );
+    assert_refused(
+        &t,
+        &f,
+        11,
+        &t.ussr,
+        &t.games.join("outbox"),
+        &[
+            "Why: There is no game `no-such-game` here.",
+            "Refusal: unknown-game",
+        ],
+    );
+    // No tag and no Game: line.
+    let f = t.reply(
+        &t.ussr.clone(),
+        "my move",
+        None,
+        &body(SETUP_USSR, m.token().as_deref()),
+    );
+    let before = t.log_bytes();
+    let o = t.inbox(&["--outbox"]);
+    assert_eq!(o.status.code(), Some(11));
+    assert_eq!(t.log_bytes(), before);
+    assert!(!f.exists());
+    assert!(
+        stdout(&o).contains("Your mail names no game."),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn malformed_mime_is_refused() {
+    let (mut t, _) = table("r-mime");
+    let raw = format!(
+        "From: {}\r\nSubject: Re: [TS r-mime] Setup\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"zz\"\r\n\r\n--zz\r\nContent-Type: image/png\r\nContent-Transfer-Encoding: base64\r\n\r\n!!!not base64!!!\r\n--zz--\r\n",
+        t.ussr
+    );
+    let f = t.put_raw(raw.as_bytes());
+    assert_refused(
+        &t,
+        &f,
+        10,
+        &t.ussr,
+        &t.games.join("outbox"),
+        &[
+            "Why: Your mail could not be read as an e-mail message (no text body).",
+            "Refusal: malformed-mime",
+        ],
+    );
+    // Bytes with no sender at all: kept with the reason, nobody to answer.
+    let f = t.put_raw(b"\x00\x01garbage with no headers");
+    let o = t.inbox(&["--outbox"]);
+    assert_eq!(o.status.code(), Some(10));
+    assert!(!f.exists());
+    let name = f.file_name().unwrap().to_string_lossy().into_owned();
+    let note =
+        std::fs::read_to_string(t.inbox.join("twilight-refused").join(format!("{name}.txt")))
+            .unwrap();
+    assert!(note.contains("malformed-mime"), "{note}");
+}
+
+#[test]
+fn an_illegal_move_is_refused_with_the_rule() {
+    let (mut t, m) = table("r-illegal");
+    let f = t.reply(
+        &t.ussr.clone(),
+        &format!("Re: {}", m.subject),
+        None,
+        &body("influence Iran 6", m.token().as_deref()),
+    );
+    let reply = assert_refused(
+        &t,
+        &f,
+        17,
+        &t.ussr,
+        &t.dir.join("outbox"),
+        &[
+            "> influence Iran 6",
+            "Why: The move `influence Iran 6` is refused:",
+            "Refusal: illegal-move",
+        ],
+    );
+    assert!(reply.contains("Eastern Europe"), "names the rule: {reply}");
+}
+
+#[test]
+fn several_moves_apply_all_or_none() {
+    let (mut t, m) = table("r-atomic");
+    // The first line is legal, the second is not a decision the USSR owes: nothing applied.
+    let f = t.reply(
+        &t.ussr.clone(),
+        &format!("Re: {}", m.subject),
+        None,
+        &body(
+            &format!("{SETUP_USSR}\nheadline Duck and Cover"),
+            m.token().as_deref(),
+        ),
+    );
+    assert_refused(
+        &t,
+        &f,
+        17,
+        &t.ussr,
+        &t.dir.join("outbox"),
+        &["> headline Duck and Cover", "Refusal: illegal-move"],
+    );
+}
+
+#[test]
+fn a_mail_without_a_move_is_refused() {
+    let (mut t, m) = table("r-nomove");
+    let f = t.reply(
+        &t.ussr.clone(),
+        &format!("Re: {}", m.subject),
+        None,
+        &format!("Token: {}\n\n> {SETUP_USSR}\n", m.token().unwrap()),
+    );
+    assert_refused(
+        &t,
+        &f,
+        18,
+        &t.ussr,
+        &t.dir.join("outbox"),
+        &[
+            "Why: No move line was found in your mail",
+            "Refusal: no-move",
+        ],
+    );
+}
+
+/// Applies the USSR setup by mail; returns the accepted mail's raw bytes.
+fn accept_setup(t: &mut Table, m: &Mail) -> Vec<u8> {
+    let before = t.log_bytes().len();
+    let f = t.reply(
+        &t.ussr.clone(),
+        &format!("Re: {}", m.subject),
+        Some(&m.message_id),
+        &body(SETUP_USSR, m.token().as_deref()),
+    );
+    let raw = std::fs::read(&f).unwrap();
+    let o = t.inbox(&["--outbox"]);
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    assert!(t.log_bytes().len() > before, "the decision was appended");
+    let name = f.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        t.inbox.join("cur").join(format!("{name}:2,S")).is_file(),
+        "moved to cur/ as Seen"
+    );
+    raw
+}
+
+#[test]
+fn an_accepted_reply_moves_the_game_and_mails_the_next_prompt_in_thread() {
+    let (mut t, m) = table("r-accept");
+    accept_setup(&mut t, &m);
+    let s = Session::open(&t.dir).unwrap();
+    let g = s.game().unwrap();
+    assert_eq!(
+        g.state()
+            .influence(twilight_pbem::data::Country::Poland, Side::Ussr),
+        4
+    );
+    assert_eq!(g.prompts()[0].side, Side::Us);
+    let us = read_mails(&files_in(&t.dir.join("outbox")), "r-accept", &t.us);
+    assert_eq!(us.len(), 1, "a prompt to the US");
+    assert!(
+        us[0].subject.starts_with("[TS r-accept] Setup — US setup"),
+        "{}",
+        us[0].subject
+    );
+    assert!(
+        us[0].text.contains("USSR +4 Influence in Poland"),
+        "what happened since: {}",
+        us[0].text
+    );
+    assert_eq!(us[0].seq, s.log().next_seq());
+    assert!(us[0].text.contains(&format!("Head: {}", s.log().head())));
+    let ussr = read_mails(&files_in(&t.dir.join("outbox")), "r-accept", &t.ussr);
+    assert_eq!(ussr.len(), 2, "the prompt and an update to the USSR");
+    assert!(
+        ussr[1].subject.contains("update: waiting for US"),
+        "{}",
+        ussr[1].subject
+    );
+    assert_eq!(
+        ussr[1].in_reply_to.as_deref(),
+        Some(ussr[0].message_id.as_str()),
+        "one thread per player"
+    );
+    assert_eq!(ussr[1].references, vec![ussr[0].message_id.clone()]);
+    assert!(ussr[1].token().is_none(), "no token when nothing is owed");
+}
+
+#[test]
+fn a_stale_token_is_refused() {
+    let (mut t, m) = table("r-stale");
+    accept_setup(&mut t, &m);
+    // A new mail (new Message-ID, new text) with the old token.
+    let f = t.reply(
+        &t.ussr.clone(),
+        &format!("Re: {}", m.subject),
+        None,
+        &body("influence Poland 1", m.token().as_deref()),
+    );
+    let seq = Session::open(&t.dir).unwrap().log().next_seq();
+    assert_refused(&t, &f, 15, &t.ussr, &t.dir.join("outbox"), &[
+        &format!("Why: Your mail answers the prompt of log entry {}, but game r-stale has moved on to entry {seq}", m.seq),
+        "Refusal: stale",
+    ]);
+}
+
+#[test]
+fn a_replayed_mail_is_refused_and_inbox_twice_applies_once() {
+    let (mut t, m) = table("r-replay");
+    let raw = accept_setup(&mut t, &m);
+    // Running inbox again: nothing new, nothing applied.
+    let before = t.log_bytes();
+    let o = t.inbox(&["--outbox"]);
+    assert!(o.status.success());
+    assert_eq!(t.log_bytes(), before);
+    // The same mail delivered again.
+    let f = t.put_raw(&raw);
+    assert_refused(
+        &t,
+        &f,
+        16,
+        &t.ussr,
+        &t.dir.join("outbox"),
+        &[
+            "Why: This mail was already applied to game r-replay on 20",
+            "a mail is never applied twice.",
+            "Refusal: replayed",
+        ],
+    );
+}
+
+#[test]
+fn eml_files_are_noted_and_not_read_twice() {
+    let (t, m) = table("r-eml");
+    let eml = t.tmp.path().join("reply.eml");
+    std::fs::write(&eml, format!("From: {}\r\nSubject: Re: {}\r\nMessage-ID: <e1@ts.test>\r\n\r\n{SETUP_USSR}\r\nToken: {}\r\n", t.ussr, "[TS r-eml] x", m.token().unwrap())).unwrap();
+    let g = t.games.to_string_lossy().into_owned();
+    let e = eml.to_string_lossy().into_owned();
+    let o = t.twilight(&["inbox", "--games", &g, &e, "--outbox"]);
+    assert!(o.status.success(), "{}", stdout(&o));
+    assert!(eml.is_file(), "the .eml is kept");
+    assert!(std::fs::read_to_string(eml.with_extension("eml.accepted"))
+        .unwrap()
+        .contains("accepted: game r-eml, USSR"));
+    let before = t.log_bytes();
+    let o = t.twilight(&["inbox", "--games", &g, &e, "--outbox"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("already processed, skipped"));
+    assert_eq!(t.log_bytes(), before);
+}
+
+/// Every mail sent so far, checked against the moderator's secrets at the time it was sent.
+fn assert_no_leak(t: &Table, mail: &Mail, side: Side) {
+    let s = Session::open(&t.dir).unwrap();
+    let g = s.game().unwrap();
+    let secret = std::fs::read_to_string(t.dir.join("secret.yaml")).unwrap();
+    let seed = secret
+        .lines()
+        .find_map(|l| l.strip_prefix("seed: "))
+        .unwrap()
+        .trim()
+        .trim_matches('\'')
+        .to_string();
+    let raw = String::from_utf8_lossy(&mail.raw).into_owned();
+    let text = format!(
+        "{raw}\n{}\n{}",
+        mail.text,
+        mail.view_yaml.clone().unwrap_or_default()
+    );
+    assert_eq!(seed.len(), 64);
+    assert!(!text.contains(&seed), "the master seed leaked");
+    let (_, other_salt) = s.hand_salt(side.opponent()).unwrap();
+    assert!(
+        !text.contains(&hex::encode(other_salt)),
+        "the other salt leaked"
+    );
+    let (_, own_salt) = s.hand_salt(side).unwrap();
+    assert!(
+        text.contains(&hex::encode(own_salt)),
+        "the player's own salt is there"
+    );
+    if let Some(tok) = s.reply_token(side.opponent()) {
+        assert!(!text.contains(&tok), "the other player's token leaked");
+    }
+    let st = g.state();
+    let listed = |c: Card| format!("{:>3} {}", c as u8, c.name());
+    for c in &st.cards.hands[side.opponent()] {
+        assert!(
+            !mail.text.contains(&listed(*c)),
+            "the other hand's {c:?} is listed"
+        );
+    }
+    for c in &st.cards.deck {
+        assert!(
+            !mail.text.contains(&listed(*c)),
+            "a deck card {c:?} is listed"
+        );
+    }
+    for c in &st.cards.hands[side] {
+        assert!(mail.text.contains(&listed(*c)), "own card {c:?} is listed");
+    }
+    let v: serde_yaml::Value = serde_yaml::from_str(mail.view_yaml.as_deref().unwrap()).unwrap();
+    assert!(v["deck"].is_null(), "deck order in the attachment");
+    assert!(v["hands"].is_null(), "both hands in the attachment");
+    let mut own: Vec<Card> = st.cards.hands[side].clone();
+    own.sort();
+    let own = serde_yaml::to_value(&own).unwrap();
+    let got = v["hand"].clone();
+    assert_eq!(got, own, "the attachment holds the own hand only");
+}
+
+#[test]
+fn no_mail_leaks_the_seed_the_other_hand_other_salts_or_the_deck() {
+    let (mut t, m) = table("r-leak");
+    assert_no_leak(&t, &m, Side::Ussr);
+    accept_setup(&mut t, &m);
+    let outbox = t.dir.join("outbox");
+    let us = read_mails(&files_in(&outbox), "r-leak", &t.us);
+    assert_no_leak(&t, us.last().unwrap(), Side::Us);
+    let ussr = read_mails(&files_in(&outbox), "r-leak", &t.ussr);
+    assert_no_leak(&t, ussr.last().unwrap(), Side::Ussr);
+    // Play on by mail as far as the engine goes, checking each new mail.
+    let mut seen = 3;
+    for _ in 0..6 {
+        let mut moved = false;
+        for side in [Side::Us, Side::Ussr] {
+            let mails = read_mails(&files_in(&outbox), "r-leak", t.addr(side));
+            let last = mails.last().unwrap().clone();
+            if let (Some(tok), Some(mv)) = (last.token(), last.examples().first().cloned()) {
+                let addr = t.addr(side).to_string();
+                t.reply(
+                    &addr,
+                    &format!("Re: {}", last.subject),
+                    None,
+                    &format!("{mv}\nToken: {tok}\n"),
+                );
+                moved = true;
+            }
+        }
+        if !moved {
+            break;
+        }
+        let o = t.inbox(&["--outbox"]);
+        assert!(
+            o.status.success(),
+            "{:?}\n{}\n{}",
+            o.status,
+            stdout(&o),
+            stderr(&o)
+        );
+        for side in [Side::Us, Side::Ussr] {
+            let mails = read_mails(&files_in(&outbox), "r-leak", t.addr(side));
+            assert_no_leak(&t, mails.last().unwrap(), side);
+        }
+        seen += 1;
+    }
+    assert!(
+        seen >= 4,
+        "at least the setup placements and one more round were mailed"
+    );
+}
+
+#[test]
+fn inbox_time_for_one_reply_outbox_transport() {
+    let (mut t, m) = table("r-time");
+    let f = t.reply(
+        &t.ussr.clone(),
+        &format!("Re: {}", m.subject),
+        None,
+        &body(SETUP_USSR, m.token().as_deref()),
+    );
+    let _ = f;
+    let start = Instant::now();
+    let o = t.inbox(&["--outbox"]);
+    let wall = start.elapsed().as_millis();
+    assert!(o.status.success());
+    let out = stdout(&o);
+    let internal: u128 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("inbox: 1 message(s), "))
+        .and_then(|r| r.split(", ").nth(1))
+        .and_then(|r| r.strip_suffix(" ms"))
+        .and_then(|r| r.parse().ok())
+        .unwrap_or_else(|| panic!("{out}"));
+    eprintln!("MEASURED: inbox processed one reply and wrote the next prompts in {internal} ms (in-process), {wall} ms wall clock including process start; outbox transport, no SMTP");
+    assert!(internal < 10_000);
+}

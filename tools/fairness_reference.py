@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""An independent implementation of schemas/FAIRNESS.md, written from that page alone.
+
+Checks every test vector of FAIRNESS.md section 12 with Python's standard library (hashlib,
+hmac), so the page is shown to be enough to re-implement a verifier.
+
+    python3 tools/fairness_reference.py           # check; exit 1 on any difference
+    python3 tools/fairness_reference.py --print   # print every vector line as computed
+"""
+
+import hashlib
+import hmac
+import pathlib
+import sys
+
+PAGE = pathlib.Path(__file__).resolve().parent.parent / "schemas" / "FAIRNESS.md"
+CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+
+def u32(x):
+    return x.to_bytes(4, "big")
+
+
+def u64(x):
+    return x.to_bytes(8, "big")
+
+
+def s(text):
+    raw = text.encode("utf-8")
+    return u32(len(raw)) + raw
+
+
+def mac(seed, msg):
+    return hmac.new(seed, msg, hashlib.sha256).digest()
+
+
+def sha256(data):
+    return hashlib.sha256(data).digest()
+
+
+class Stream:
+    """Section 3: HMAC blocks in counter mode, read front to back."""
+
+    def __init__(self, seed, label, k, head):
+        self.seed = seed
+        self.prefix = b"twilight-pbem/chance/v1\0" + s(label) + u64(k) + head
+        self.buf = b""
+        self.j = 0
+
+    def byte(self):
+        if not self.buf:
+            self.buf = mac(self.seed, self.prefix + u64(self.j))
+            self.j += 1
+        b, self.buf = self.buf[0], self.buf[1:]
+        return b
+
+    def die(self):  # section 4
+        while True:
+            b = self.byte()
+            if b < 252:
+                return b % 6 + 1
+
+    def below(self, n):  # section 5
+        limit = 2**32 - (2**32 % n)
+        while True:
+            x = int.from_bytes(bytes(self.byte() for _ in range(4)), "big")
+            if x < limit:
+                return x % n
+
+    def shuffle(self, n):  # section 6
+        p = list(range(n))
+        for i in range(n - 1, 0, -1):
+            j = self.below(i + 1)
+            p[i], p[j] = p[j], p[i]
+        return p
+
+
+def cards(text):
+    return [int(c) for c in text.split(",")] if text else []
+
+
+def compute(fn, a):
+    seed = bytes.fromhex(a["seed"]) if "seed" in a else None
+    head = bytes.fromhex(a["head"]) if "head" in a else None
+    words = lambda xs: " ".join(str(x) for x in xs) or "(none)"
+    if fn == "seed_commitment":
+        return sha256(b"twilight-pbem/seed-commitment/v1\0" + seed).hex()
+    if fn == "stream":
+        st = Stream(seed, a["label"], int(a["k"]), head)
+        return bytes(st.byte() for _ in range(int(a["bytes"]))).hex()
+    if fn == "die_roll":
+        lo, hi = (int(x) for x in a["k"].split(".."))
+        return words(Stream(seed, a["label"], k, head).die() for k in range(lo, hi))
+    if fn == "die_stream":
+        st = Stream(seed, a["label"], int(a["k"]), head)
+        return words(st.die() for _ in range(int(a["count"])))
+    if fn == "uniform_index":
+        return str(Stream(seed, a["label"], int(a["k"]), head).below(int(a["n"])))
+    if fn == "shuffle":
+        return words(Stream(seed, a["label"], int(a["k"]), head).shuffle(int(a["n"])))
+    if fn == "hand_salt":
+        return mac(seed, b"twilight-pbem/hand-salt/v1\0" + s(a["side"]) + u64(int(a["seq"]))).hex()
+    if fn == "headline_salt":
+        return mac(seed, b"twilight-pbem/headline-salt/v1\0" + s(a["side"]) + u64(int(a["turn"]))).hex()
+    if fn == "deck_salt":
+        return mac(seed, b"twilight-pbem/deck-salt/v1\0" + u64(int(a["seq"]))).hex()
+    if fn == "canonical_hand":
+        c = sorted(cards(a["cards"]))
+        return (b"twilight-pbem/hand/v1\0" + u32(len(c)) + bytes(c)).hex()
+    if fn == "canonical_headline":
+        return (b"twilight-pbem/headline/v1\0" + s(a["side"]) + u64(int(a["turn"])) + bytes([int(a["card"])])).hex()
+    if fn == "canonical_deck":
+        c = cards(a["cards"])
+        return (b"twilight-pbem/deck/v1\0" + u32(len(c)) + bytes(c)).hex()
+    if fn == "commitment":
+        return sha256(bytes.fromhex(a["salt"]) + bytes.fromhex(a["canonical"])).hex()
+    if fn == "reply_token":
+        tag = mac(seed, b"twilight-pbem/reply-token/v1\0" + s(a["game_id"]) + u64(int(a["seq"])) + s(a["side"]))
+        bits = int.from_bytes(tag[:10], "big")
+        return "".join(CROCKFORD[(bits >> (5 * (15 - i))) & 31] for i in range(16))
+    if fn == "entry_hash":
+        return sha256(b"twilight-log v1\0" + bytes.fromhex(a["document"])).hex()
+    raise ValueError("unknown function " + fn)
+
+
+def vector_lines(text):
+    inside = False
+    for line in text.splitlines():
+        t = line.strip()
+        if inside:
+            if t.startswith("```"):
+                inside = False
+            elif t and not t.startswith("#"):
+                yield t
+        elif t == "```vectors":
+            inside = True
+
+
+def main():
+    printing = "--print" in sys.argv
+    bad = 0
+    count = 0
+    for line in vector_lines(PAGE.read_text(encoding="utf-8")):
+        call, expected = line.split(" -> ", 1)
+        fn, *args = call.split()
+        got = compute(fn, dict(arg.split("=", 1) for arg in args))
+        count += 1
+        if printing:
+            print(f"{call} -> {got}")
+        elif got != expected.strip():
+            bad += 1
+            print(f"MISMATCH {call}\n  page: {expected.strip()}\n  here: {got}")
+    if not printing:
+        print(f"{count - bad} passed, {bad} failed")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
