@@ -224,6 +224,9 @@ fn list(rest: &str) -> Vec<String> {
 
 fn amounts(line: &str, rest: &str) -> Result<Vec<(String, u8)>, NotationError> {
     let mut out = Vec::new();
+    if rest.trim().eq_ignore_ascii_case("none") {
+        return Ok(out); // place or remove nothing, where the decision allows it
+    }
     for item in list(rest) {
         let mut words: Vec<&str> = item.split_whitespace().collect();
         let n = match words.last().and_then(|w| w.parse::<u8>().ok()) {
@@ -423,6 +426,7 @@ fn format_move_text(mv: &MoveText) -> String {
         MoveText::Headline(n) => format!("headline {n}"),
         MoveText::Play(n, m) => format!("play {n} {}", mode_word(*m)),
         MoveText::Order(e) => if *e { "event first" } else { "ops first" }.into(),
+        MoveText::Influence(l) if l.is_empty() => "influence none".into(),
         MoveText::Influence(l) => format!(
             "influence {}",
             l.iter()
@@ -459,6 +463,10 @@ pub fn format_answer(answer: &Answer, prompt: &Prompt) -> String {
     };
     match answer {
         Answer::Play { card, mode } => format!("play {} {}", card.name(), mode_word(*mode)),
+        Answer::Influence(l) if l.is_empty() => match prompt.kind {
+            PromptKind::RemoveInfluence { .. } => "remove none".into(),
+            _ => "influence none".into(),
+        },
         Answer::Influence(l) => match prompt.kind {
             PromptKind::RemoveInfluence { .. } => format!("remove {}", list(l)),
             _ => format!("influence {}", list(l)),

@@ -1420,7 +1420,8 @@ fn iran_contra_played_by_the_us_for_ops_penalizes_its_own_realignment() {
     // The US plays it for Ops, event first, then realigns in Brazil (US 1, USSR 2) with the
     // card's 2 Ops: US 6 - 1 = 5 against USSR 4 + 1 (more Influence) = 5: a tie, nothing
     // changes (without Iran-Contra the US would have won by 1).
-    let mut ch = RecordedChance::dice(&[6, 4]);
+    // Realignment dice: the USSR's first, then the US's.
+    let mut ch = RecordedChance::dice(&[4, 6]);
     let p = Position::new()
         .influence(Country::Brazil, Side::Us, 1)
         .influence(Country::Brazil, Side::Ussr, 2)
@@ -1803,7 +1804,8 @@ fn tear_down_this_wall_free_coup_ignores_defcon_faq_f290_f139_f310() {
 fn tear_down_this_wall_realignments_at_defcon_2_faq_f290_f069() {
     // Poland: USSR 5. US rolls 6 (no modifier); USSR rolls 1 +1 (more Influence) +1 (next
     // to the USSR) = 3 (East Germany, US 3 / USSR 3, is uncontrolled): the US removes 3.
-    let mut ch = RecordedChance::dice(&[6, 1]);
+    // Realignment dice: the USSR's first, then the US's.
+    let mut ch = RecordedChance::dice(&[1, 6]);
     let p = wall_position(2)
         .influence(Country::Poland, Side::Ussr, 5)
         .hand(Side::Us, &[Card::TearDownThisWall]);

@@ -115,3 +115,22 @@ fn malformed_lines_point_at_the_problem() {
     let e = parse_line("coup").unwrap_err();
     assert!(e.to_string().contains("name the coup target"), "{e}");
 }
+
+#[test]
+fn placing_nothing_has_a_notation() {
+    // "Up to N" event placements may place nothing; the notation says so explicitly.
+    let p = Prompt::new(
+        Side::Us,
+        PromptKind::PlaceInfluence {
+            count: 7,
+            allowed: vec![Country::Italy],
+            max_per_country: Some(1),
+            exact: false,
+        },
+        "up to 7",
+    );
+    let moves = parse_line("influence none").unwrap();
+    let a = resolve(&moves[0], &p).unwrap();
+    assert_eq!(a, Answer::Influence(vec![]));
+    assert_eq!(format_answer(&a, &p), "influence none");
+}

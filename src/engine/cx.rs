@@ -229,6 +229,9 @@ impl<'a> Cx<'a> {
     // ---- cards -------------------------------------------------------------------------
 
     /// Shuffles the discard pile into the draw deck when the deck is empty (FAQ F049–F051).
+    /// Called before every draw and again right after a draw that empties the deck: an
+    /// exactly empty deck is reshuffled at once, not when a card is next needed (FAQ F050),
+    /// so cards discarded later wait in the discard pile for the next reshuffle.
     pub fn reshuffle_if_empty(&mut self) -> Step {
         if self.state.cards.draw_pile_size() == 0 && !self.state.cards.discard.is_empty() {
             let mut cards: Vec<Card> = std::mem::take(&mut self.state.cards.discard);
@@ -284,6 +287,7 @@ impl<'a> Cx<'a> {
         } else {
             self.state.cards.unknown_in_hand[side] += 1;
         }
+        self.reshuffle_if_empty()?;
         Ok(true)
     }
 
@@ -297,6 +301,7 @@ impl<'a> Cx<'a> {
         if self.state.cards.full_info {
             let c = self.state.cards.deck.pop().expect("non-empty deck");
             self.observe(c)?;
+            self.reshuffle_if_empty()?;
             Ok(Some(c))
         } else {
             let c = match self.chance(ChanceRequest::RevealDraw)? {
@@ -307,6 +312,7 @@ impl<'a> Cx<'a> {
                 return Err(RuleError::Desync(format!("{c} cannot be in the draw deck")).into());
             };
             self.state.cards.deck.remove(i);
+            self.reshuffle_if_empty()?;
             Ok(Some(c))
         }
     }

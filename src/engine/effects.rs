@@ -58,6 +58,10 @@ pub fn granted_ops(state: &State, side: Side, printed: u8) -> u8 {
 /// The extra Ops a card gains when every point is spent in one place: the China Card +1 in
 /// Asia (FAQ F151–F153), Vietnam Revolts +1 for the USSR in Southeast Asia (FAQ F095, F153).
 /// `targets` are every country the Ops touch.
+///
+/// Every modifier is summed before the floor of 1 (FAQ F095): when [`ops_value`] lifted the
+/// card to 1 (a 1 Op card under Red Scare/Purge), the bonus first makes up that lift, so a
+/// 1 Op USSR card under Red Scare/Purge and Vietnam Revolts is worth 1 in Southeast Asia.
 pub fn region_bonus(state: &State, side: Side, card: Option<Card>, targets: &[Country]) -> u8 {
     if targets.is_empty() {
         return 0;

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::data::{Card, Country, Era, Side, Subregion, ALL_CARDS};
+use crate::data::{BySide, Card, Country, Era, Side, Subregion, ALL_CARDS};
 
 use super::cx::{Cx, Outcome, Step, Stop, VictoryReason};
 use super::error::RuleError;
@@ -250,12 +250,7 @@ fn headline(cx: &mut Cx) -> Step<Activity> {
             cx.discard(c);
         }
     }
-    let mut order: Vec<(Side, Card)> = Side::BOTH
-        .into_iter()
-        .filter_map(|s| cx.state.headlines[s].map(|c| (s, c)))
-        .collect();
-    order.sort_by_key(|(s, c)| (std::cmp::Reverse(c.ops()), *s != Side::Us));
-    for (side, card) in order {
+    for (side, card) in headline_order(cx.state.headlines) {
         if cx.state.headlines[side] != Some(card) {
             continue;
         }
@@ -272,6 +267,17 @@ fn headline(cx: &mut Cx) -> Step<Activity> {
         round: 1,
         side: Side::Ussr,
     })
+}
+
+/// The order in which the headlines resolve: the higher printed Ops value first, ties to the
+/// US, Scoring cards counting as 0 so they resolve second (FAQ F037).
+pub fn headline_order(headlines: BySide<Option<Card>>) -> Vec<(Side, Card)> {
+    let mut order: Vec<(Side, Card)> = Side::BOTH
+        .into_iter()
+        .filter_map(|s| headlines[s].map(|c| (s, c)))
+        .collect();
+    order.sort_by_key(|(s, c)| (std::cmp::Reverse(c.ops()), *s != Side::Us));
+    order
 }
 
 /// Whether `card` may be headlined by `side` (FAQ F041–F043).
@@ -300,8 +306,7 @@ fn check_headline(state: &State, side: Side, card: Card) -> Result<(), RuleError
 /// The number of action rounds `side` may take this turn (8th from Space Station or North Sea
 /// Oil, at most 8; FAQ F052).
 pub fn rounds_for(cx: &Cx, side: Side) -> u8 {
-    let extra = cx.state.extra_rounds[side].max(u8::from(cx.state.has_space_ability(side, 8)));
-    (cx.state.action_rounds() + extra).min(8)
+    cx.state.rounds_for(side)
 }
 
 fn next_round(cx: &Cx, round: u8, side: Side) -> Activity {

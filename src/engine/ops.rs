@@ -200,9 +200,17 @@ pub fn realignment_modifier(state: &State, side: Side, country: Country) -> i32 
 /// One realignment roll by `side` on `country`: both roll, the higher modified total removes
 /// the difference from the loser's Influence there; never adds Influence (FAQ F105, F106),
 /// no DEFCON or Military Operations effect (FAQ F110).
+///
+/// The USSR die is always rolled first, then the US die, whoever realigns: the order the
+/// official digital edition's logs record (`USSR rolls …` then `US rolls …`), so imported
+/// games replay their dice in the order they were written.
 pub fn realignment_roll(cx: &mut Cx, side: Side, country: Country) -> Step {
-    let own_die = cx.roll()?;
-    let other_die = cx.roll()?;
+    let ussr_die = cx.roll()?;
+    let us_die = cx.roll()?;
+    let (own_die, other_die) = match side {
+        Side::Ussr => (ussr_die, us_die),
+        Side::Us => (us_die, ussr_die),
+    };
     let own = own_die as i32 + realignment_modifier(cx.state, side, country);
     let other = other_die as i32 + realignment_modifier(cx.state, side.opponent(), country);
     cx.note(format!(
@@ -258,11 +266,13 @@ pub fn coup(cx: &mut Cx, side: Side, country: Country, ops: u8, kind: CoupKind) 
     if kind == CoupKind::Normal {
         cx.add_milops(side, ops);
     }
-    if side == Side::Us && cx.state.has_effect(Card::YuriAndSamantha) {
-        cx.add_vp(Side::Ussr, 1)?;
-    }
+    // DEFCON before VP: nuclear war takes precedence over 20 VP from the same action
+    // (FAQ F185).
     if effects::coup_degrades_defcon(cx.state, side, country) {
         cx.degrade_defcon(1)?;
+    }
+    if side == Side::Us && cx.state.has_effect(Card::YuriAndSamantha) {
+        cx.add_vp(Side::Ussr, 1)?;
     }
     Ok(())
 }
@@ -346,26 +356,25 @@ pub fn space_race_attempt(cx: &mut Cx, side: Side) -> Step {
     }
 }
 
-/// Moves `side`'s Space Race marker `boxes` boxes forward, scoring each box reached (first to
-/// reach takes the larger VP; FAQ F112, F119).
+/// Moves `side`'s Space Race marker `boxes` boxes forward (never past box 8) and scores only
+/// the box it lands on (first to reach takes the larger VP; FAQ F112). Boxes passed over
+/// score nothing, but their abilities come with the position (FAQ F119, One Small Step).
 pub fn advance_space(cx: &mut Cx, side: Side, boxes: u8) -> Step {
-    for _ in 0..boxes {
-        let next = cx.state.space[side] + 1;
-        if next > 8 {
-            break;
-        }
-        cx.state.space[side] = next;
-        let (_, _, first, second) = SPACE_TRACK[next as usize - 1];
-        let vp = if cx.state.space[side.opponent()] >= next {
-            second
-        } else {
-            first
-        };
-        cx.note(format!(
-            "{side} reaches Space Race box {next}, {}.",
-            SPACE_BOX_NAMES[next as usize - 1]
-        ));
-        cx.add_vp(side, vp)?;
+    let from = cx.state.space[side];
+    let to = (from + boxes).min(8);
+    if to == from {
+        return Ok(());
     }
-    Ok(())
+    cx.state.space[side] = to;
+    let (_, _, first, second) = SPACE_TRACK[to as usize - 1];
+    let vp = if cx.state.space[side.opponent()] >= to {
+        second
+    } else {
+        first
+    };
+    cx.note(format!(
+        "{side} reaches Space Race box {to}, {}.",
+        SPACE_BOX_NAMES[to as usize - 1]
+    ));
+    cx.add_vp(side, vp)
 }

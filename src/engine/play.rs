@@ -36,8 +36,8 @@ pub fn check_play(state: &State, side: Side, card: Card, mode: CardUse) -> Resul
             .iter()
             .filter(|c| c.is_scoring())
             .count() as u8;
-        let rounds_left =
-            (state.action_rounds() + state.extra_rounds[side]).saturating_sub(state.action_round);
+        // Rounds after this one, the optional 8th (Space Station, North Sea Oil) included.
+        let rounds_left = state.rounds_for(side).saturating_sub(state.action_round);
         if scoring_held > 0 && scoring_held > rounds_left {
             return Err(RuleError::Rule(
                 "playing the China Card now would leave a Scoring card unplayable this turn (FAQ F158)".into(),

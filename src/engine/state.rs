@@ -251,6 +251,13 @@ impl State {
         }
     }
 
+    /// The number of action rounds `side` may take this turn: the normal number plus the
+    /// optional 8th round from Space Station or North Sea Oil, at most 8 (FAQ F052).
+    pub fn rounds_for(&self, side: Side) -> u8 {
+        let extra = self.extra_rounds[side].max(u8::from(self.has_space_ability(side, 8)));
+        (self.action_rounds() + extra).min(8)
+    }
+
     /// Whether an effect of `card` is in play.
     pub fn has_effect(&self, card: Card) -> bool {
         self.effects.iter().any(|e| e.card == card)

@@ -66,7 +66,9 @@ pub fn war(cx: &mut Cx, war: War) -> Step<bool> {
         cx.add_influence(war.target, war.attacker, theirs);
         delta += war.attacker.vp_sign() * war.vp;
     }
-    if cx.state.phasing == Side::Us
+    // A US war event (FAQ F242). A war card the US plays for Operations is paid when it is
+    // played (`mid::before_play`), whichever side's event it carries, so not again here.
+    if war.attacker == Side::Us
         && cx.state.has_effect(Card::FlowerPower)
         && !cx.state.has_effect(Card::AnEvilEmpire)
     {
