@@ -184,7 +184,7 @@ fn an_altered_printed_total_in_a_real_log_is_reported() {
 /// A short log in the digital edition's format, written for these tests (not a real game): the
 /// setup with the US +2 mixed into the Western Europe placement, two Scoring card headlines, a
 /// coup, Influence, a Space Race success and failure, two realignment rolls by the US (printed
-/// USSR first), and the China Card's Asia bonus. The log is cut in turn 1.
+/// USSR first, as the engine rolls them), and the China Card's Asia bonus. The log is cut in turn 1.
 const SYNTHETIC: &str = "SETUP: : Alpha will play as USSR.
 Beta will play as USA.
 Handicap influence: US +2
@@ -281,13 +281,14 @@ fn a_synthetic_log_imports_without_findings_and_stops_where_it_is_cut() {
             "play Duck and Cover space",
         ]
     );
-    // The US realigns: the engine rolls the attacker's die first (6, then the USSR's 2).
+    // The US realigns: the engine rolls the USSR's die first (2), then the US's (6), as the
+    // source prints them.
     let realign = &imported.decisions[11];
     assert_eq!(
         realign.chance,
         vec![
-            twilight_pbem::engine::ChanceOutcome::Die(6),
-            twilight_pbem::engine::ChanceOutcome::Die(2)
+            twilight_pbem::engine::ChanceOutcome::Die(2),
+            twilight_pbem::engine::ChanceOutcome::Die(6)
         ]
     );
     assert!(matches!(imported.stopped, Stopped::SourceEnded { .. }));

@@ -8,8 +8,8 @@
 //! `Target:` lines, event choices from the lines the event printed. Chance comes from the
 //! block's dice (`SUCCESS: 4 […]`, `Die roll:`, `USSR rolls 6 (+2)`, `VICTORY: 6`,
 //! `Trap Roll:`) and the cards it revealed or discarded, in the order the engine asks.
-//! Realignment rolls are printed USSR first; the engine rolls the attacker's die first
-//! ([`crate::engine::ops::realignment_roll`]), so each pair is reordered. A few events
+//! Realignment rolls are printed USSR first, and the engine rolls the USSR's die first too
+//! ([`crate::engine::ops::realignment_roll`]), whoever realigns. A few events
 //! (Summit, Olympic Games) roll dice the source does not print: those dice are inferred as the
 //! first rolls that give the VP the source printed, and listed as notes.
 //!
@@ -229,29 +229,20 @@ impl Block {
 
     /// Collects the dice in the order the engine rolls them.
     fn collect_dice(&mut self) {
-        let mut actor = match self.key {
-            Key::Ar { side, .. } => Some(side),
-            _ => None,
-        };
-        let mut headliners: Vec<(Side, Card)> = Vec::new();
         let mut pending: Option<(Side, u8)> = None;
         for r in &self.items {
             match &r.item {
-                Item::Headlines { side, card } => headliners.push((*side, *card)),
-                Item::Event(c) if matches!(self.key, Key::Headline(_)) => {
-                    if let Some((s, _)) = headliners.iter().find(|(_, h)| h == c) {
-                        actor = Some(*s);
-                    }
-                }
-                Item::Plays { side, .. } => actor = Some(*side),
                 Item::Coup { die, .. }
                 | Item::SpaceRoll { die, .. }
                 | Item::WarResult { die, .. }
                 | Item::TrapRoll { die, .. } => self.dice.push(*die),
+                // The engine rolls the USSR's die first, then the US's, whoever realigns
+                // (ops.rs realignment_roll); the source prints them in that order too, but a
+                // pair printed the other way round is put back in the engine's order.
                 Item::RealignRoll { side, die } => match pending.take() {
                     None => pending = Some((*side, *die)),
                     Some((s0, d0)) => {
-                        if Some(*side) == actor && s0 != *side {
+                        if *side == Side::Ussr && s0 == Side::Us {
                             self.dice.push(*die);
                             self.dice.push(d0);
                         } else {
