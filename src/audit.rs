@@ -31,6 +31,13 @@ pub struct GameReport {
     pub decisions: u64,
     /// Full (seed revealed) or public verification.
     pub mode: Option<Mode>,
+    /// For a recorded game, where it was recorded from (the import's source).
+    pub recorded_from: Option<String>,
+    /// Where a game without a result stands: turn, round, who owes what.
+    pub stopped_at: Option<String>,
+    /// For an imported game, the differences between the engine and the source's printed
+    /// totals (from `import-report.yaml`, written by the importer beside the log).
+    pub source_findings: Vec<String>,
 }
 
 impl GameReport {
@@ -44,19 +51,33 @@ impl GameReport {
                 Some(w) => format!("{w} won by {}", o.reason.describe()),
                 None => "draw".into(),
             },
-            None => "in progress or stopped".into(),
+            None => match &self.stopped_at {
+                Some(at) if self.recorded_from.is_some() => {
+                    format!("stopped without a result at {at}")
+                }
+                Some(at) => format!("in progress at {at}"),
+                None => "not started".into(),
+            },
         };
-        let mode = match self.mode {
-            Some(Mode::Full) => "full (seed revealed)",
-            Some(Mode::Public) => "public",
-            None => "",
+        let mode = match (&self.recorded_from, self.mode) {
+            (Some(from), _) => format!("recorded from {from}, public"),
+            (None, Some(Mode::Full)) => "full (seed revealed)".into(),
+            (None, Some(Mode::Public)) => "public".into(),
+            (None, None) => String::new(),
         };
-        format!(
+        let mut line = format!(
             "US {us} vs USSR {ussr} · {result} · VP {} · turn {} · {} decisions checked · {mode}",
             crate::engine::vp_text(self.vp),
             self.turn,
             self.decisions
-        )
+        );
+        if self.recorded_from.is_some() {
+            line.push_str(&format!(
+                " · {} source comparison finding(s) (import-report.yaml)",
+                self.source_findings.len()
+            ));
+        }
+        line
     }
 }
 
@@ -94,6 +115,9 @@ pub fn verify_game(dir: &Path, head: Option<&Hex32>) -> GameReport {
         turn: 0,
         decisions: 0,
         mode: None,
+        recorded_from: None,
+        stopped_at: None,
+        source_findings: Vec::new(),
     };
     let bytes = match std::fs::read(dir.join("log.yaml")) {
         Ok(b) => b,
@@ -114,16 +138,44 @@ pub fn verify_game(dir: &Path, head: Option<&Hex32>) -> GameReport {
             r.players = Some((s.players().us.clone(), s.players().ussr.clone()));
             r.mode = Some(s.mode());
             r.decisions = s.decisions;
+            r.recorded_from = s.recorded_from().map(str::to_string);
             if let Some(g) = s.game() {
                 r.outcome = g.outcome();
                 r.in_progress = g.outcome().is_none();
                 r.vp = g.state().vp;
                 r.turn = g.state().turn;
+                if r.in_progress {
+                    r.stopped_at = Some(stop_position(g));
+                }
+            }
+            if r.recorded_from.is_some() {
+                r.source_findings = std::fs::read_to_string(dir.join("import-report.yaml"))
+                    .ok()
+                    .and_then(|t| serde_yaml::from_str::<crate::import::ImportReport>(&t).ok())
+                    .map(|rep| rep.findings.iter().map(|f| f.to_string()).collect())
+                    .unwrap_or_default();
             }
         }
         Err(e) => r.findings.push(e.to_string()),
     }
     r
+}
+
+/// Where a game without a result stands: turn, round, DEFCON, who owes what.
+pub fn stop_position(game: &crate::engine::Game) -> String {
+    let st = game.state();
+    let round = if st.action_round == 0 {
+        "headline phase".to_string()
+    } else {
+        format!("{} action round {}", st.phasing, st.action_round)
+    };
+    let waiting: Vec<String> = game.prompts().iter().map(|p| p.side.to_string()).collect();
+    format!(
+        "turn {}, {round}, DEFCON {} (waiting for {})",
+        st.turn,
+        st.defcon,
+        waiting.join(" and ")
+    )
 }
 
 /// Verifies many games on `jobs` threads; the reports come back in the order of `dirs`.

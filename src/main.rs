@@ -183,6 +183,12 @@ enum Command {
         #[arg(long)]
         jobs: Option<usize>,
     },
+    /// Import a game played elsewhere as a recorded game (decisions and dice only), and
+    /// compare the engine's totals with the source's.
+    Import {
+        #[command(subcommand)]
+        format: ImportFormat,
+    },
     /// Play random games with uniformly random legal decisions and print a summary.
     Selfplay {
         /// How many games.
@@ -200,6 +206,18 @@ enum Command {
         /// With --record: stop after this many decisions (an unfinished example game).
         #[arg(long)]
         stop_after: Option<u64>,
+    },
+}
+
+#[derive(Subcommand)]
+enum ImportFormat {
+    /// A text log of the official digital edition (as ts-replayer shows it).
+    DigitalEdition {
+        /// The source log.
+        log: PathBuf,
+        /// The game folder to write (must not hold a log yet).
+        #[arg(long)]
+        out: PathBuf,
     },
 }
 
@@ -427,6 +445,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             );
         }
         Command::Verify { paths, head, jobs } => return verify(&paths, head.as_deref(), jobs),
+        Command::Import {
+            format: ImportFormat::DigitalEdition { log, out },
+        } => return import_digital_edition(&log, &out),
         Command::Selfplay {
             games,
             seed,
@@ -468,6 +489,39 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn import_digital_edition(log: &Path, out: &Path) -> Result<ExitCode> {
+    let text = std::fs::read_to_string(log).with_context(|| format!("{}", log.display()))?;
+    let name = log
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let imported = twilight_pbem::import::import_digital_edition(&text, &name)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", log.display()))?;
+    twilight_pbem::import::write_game(out, &imported, Utc::now())?;
+    println!(
+        "{}: {} decisions imported into {}; {}.",
+        log.display(),
+        imported.decisions.len(),
+        out.display(),
+        imported.stopped
+    );
+    for n in &imported.notes {
+        println!("  note: {n}");
+    }
+    println!(
+        "{} finding(s) comparing with the source:",
+        imported.findings.len()
+    );
+    for f in &imported.findings {
+        println!("  - {f}");
+    }
+    Ok(if imported.findings.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 fn print_status(s: &Session) {
@@ -523,6 +577,9 @@ fn verify(paths: &[PathBuf], head: Option<&str>, jobs: Option<usize>) -> Result<
     for r in &reports {
         if r.findings.is_empty() {
             println!("{}: OK · {}", r.dir.display(), r.summary());
+            for f in &r.source_findings {
+                println!("  source: {f}");
+            }
         } else {
             bad += 1;
             println!(

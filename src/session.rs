@@ -156,6 +156,7 @@ pub struct Session {
     pub decisions: u64,
     hand_commits: BySide<Option<(u64, Vec<Card>)>>,
     revealed: bool,
+    recorded: Option<String>,
 }
 
 fn read_secret(dir: &Path) -> Result<Option<Secret>, SessionError> {
@@ -329,6 +330,7 @@ impl Session {
             decisions: 0,
             hand_commits: BySide::default(),
             revealed: revealed_seed.is_some(),
+            recorded: None,
             log,
         };
         s.run_replay()?;
@@ -369,8 +371,27 @@ impl Session {
                     if seq != 0 {
                         return Err(fail("a second create entry".into()));
                     }
+                    // A recorded game (design §2) marks its options `recorded: true` and names
+                    // its source; it has no seed (an all-zero commitment) and replays on the
+                    // public information and chance records it holds.
+                    let mut options = options.clone();
+                    if let Value::Mapping(m) = &mut options {
+                        let recorded = m.remove(crate::import::RECORDED_KEY);
+                        let from = m.remove(crate::import::RECORDED_FROM_KEY);
+                        if recorded == Some(Value::from(true)) {
+                            if *seed_commitment != Hex32::from([0u8; 32]) {
+                                return Err(fail(
+                                    "a recorded game has an all-zero seed commitment".into(),
+                                ));
+                            }
+                            self.recorded = Some(
+                                from.and_then(|v| v.as_str().map(str::to_string))
+                                    .unwrap_or_default(),
+                            );
+                        }
+                    }
                     self.options =
-                        from_value(options).map_err(|e| fail(format!("bad options: {e}")))?;
+                        from_value(&options).map_err(|e| fail(format!("bad options: {e}")))?;
                     self.players = players.clone();
                     if rules_revision != RULES_REVISION {
                         self.findings.push(format!(
@@ -570,6 +591,12 @@ impl Session {
     /// The game, once both players have joined.
     pub fn game(&self) -> Option<&Game> {
         self.game.as_ref()
+    }
+
+    /// For a recorded game (design §2 "Recorded games": imported from another site, its
+    /// chance outcomes given as facts, no seed), the source it was recorded from.
+    pub fn recorded_from(&self) -> Option<&str> {
+        self.recorded.as_deref()
     }
 
     /// Whether the master seed has been revealed in the log.

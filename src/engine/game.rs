@@ -25,6 +25,7 @@ pub struct Game {
     history: Vec<String>,
     current: Vec<String>,
     decisions: u64,
+    completed: Vec<(Activity, State)>,
 }
 
 impl Game {
@@ -66,6 +67,7 @@ impl Game {
             history: Vec::new(),
             current: Vec::new(),
             decisions: 0,
+            completed: Vec::new(),
         };
         let chances = g.advance(chance)?;
         Ok((g, chances))
@@ -100,6 +102,14 @@ impl Game {
     /// What happened so far, in readable sentences.
     pub fn history(&self) -> impl Iterator<Item = &String> {
         self.history.iter().chain(self.current.iter())
+    }
+
+    /// The activities the last successful `apply` (or the start) ran to their end, each with
+    /// the state at its end, in order; a game-ending activity is included with the final
+    /// state. Lets a caller compare the state at the end of an action round even when the
+    /// same answer carried the game on into the next turn (the importer of recorded games).
+    pub fn completed(&self) -> &[(Activity, State)] {
+        &self.completed
     }
 
     /// Number of answers accepted so far.
@@ -171,6 +181,7 @@ impl Game {
     /// decision is owed or the game ends. Commits only what ran cleanly.
     fn advance(&mut self, chance: &mut dyn Chance) -> Result<Vec<ChanceOutcome>, RuleError> {
         let mut drawn = Vec::new();
+        let mut completed = Vec::new();
         loop {
             let mut state = self.base.clone();
             let mut inputs = self.inputs.clone();
@@ -196,6 +207,7 @@ impl Game {
                     drawn.extend(new_chance);
                     self.history.extend(notes);
                     self.current.clear();
+                    completed.push((self.activity, state.clone()));
                     self.base = state.clone();
                     self.state = state;
                     self.activity = next;
@@ -207,6 +219,7 @@ impl Game {
                     self.inputs = inputs;
                     self.prompts = prompts;
                     self.current = notes;
+                    self.completed = completed;
                     return Ok(drawn);
                 }
                 Err(Stop::GameOver(outcome)) => {
@@ -218,6 +231,8 @@ impl Game {
                     self.inputs = inputs;
                     self.prompts.clear();
                     self.outcome = Some(outcome);
+                    completed.push((self.activity, self.state.clone()));
+                    self.completed = completed;
                     return Ok(drawn);
                 }
                 Err(Stop::Illegal(e)) => return Err(e),

@@ -1,0 +1,152 @@
+//! Importing games played elsewhere as *recorded* games (design §2 "Recorded games").
+//!
+//! [`digital_edition`] parses the official digital edition's text log; [`driver`] drives
+//! the engine in public-information mode with the decisions and dice it holds, compares the
+//! engine's state with every total the source printed, and [`write_game`] writes a recorded
+//! log: a `create` entry (options with `recorded: true`, an all-zero seed commitment), a
+//! `join` per player (the nonce is the player's handle), then each decision followed by the
+//! chance outcomes it consumed. No result, total or VP from the source goes into the log.
+
+pub mod digital_edition;
+pub mod driver;
+
+use std::path::Path;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::data::Side;
+use crate::engine::{Answer, ChanceOutcome, Options};
+use crate::log::{Author, Hex32, Log, LogError, Payload, Players, Value};
+
+/// Errors of writing an imported game.
+#[derive(Debug, thiserror::Error)]
+pub enum ImportError {
+    /// The source file could not be read or parsed.
+    #[error("{0}")]
+    Source(String),
+    /// The log could not be written.
+    #[error(transparent)]
+    Log(#[from] LogError),
+    /// Another file could not be written.
+    #[error("{path}: {message}")]
+    File {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What went wrong.
+        message: String,
+    },
+}
+
+pub use driver::{import_digital_edition, Finding, FindingKind, Imported, Stopped};
+
+/// One imported decision and the chance outcomes it consumed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportedDecision {
+    /// The source line the decision comes from.
+    pub line: usize,
+    /// Who decided.
+    pub side: Side,
+    /// The answer given to the engine.
+    pub answer: Answer,
+    /// The answer in the move notation.
+    pub notation: String,
+    /// The chance outcomes the engine drew while resolving it, in order.
+    pub chance: Vec<ChanceOutcome>,
+}
+
+/// The options map key that marks a recorded game (design §2).
+pub const RECORDED_KEY: &str = "recorded";
+/// The options map key naming the source of a recorded game.
+pub const RECORDED_FROM_KEY: &str = "recorded_from";
+
+/// What `import` leaves next to the log: the comparison with the source (not part of the
+/// log, which holds no result from the source).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq)]
+pub struct ImportReport {
+    /// The source file.
+    pub source: String,
+    /// Decisions imported.
+    pub decisions: usize,
+    /// Findings, one line each (`line N: …`).
+    pub findings: Vec<String>,
+    /// Notes that are not findings (inferred dice, duplicated lines …).
+    pub notes: Vec<String>,
+    /// How the import ended.
+    pub ending: String,
+}
+
+fn to_value<T: Serialize>(t: &T) -> Value {
+    let json = serde_json::to_value(t).expect("engine values serialize");
+    serde_yaml::to_value(json).expect("JSON values are YAML values")
+}
+
+/// The `create` options map of a recorded game: the engine options plus `recorded: true`
+/// and `recorded_from: <source>`.
+pub fn recorded_options(options: &Options, source: &str) -> Value {
+    let mut v = to_value(options);
+    if let Value::Mapping(m) = &mut v {
+        m.insert(Value::from(RECORDED_KEY), Value::from(true));
+        m.insert(Value::from(RECORDED_FROM_KEY), Value::from(source));
+    }
+    v
+}
+
+/// Writes `imported` as a recorded game log in `dir/log.yaml` (the folder must not hold a
+/// log yet), and the comparison with the source in `dir/import-report.yaml`.
+pub fn write_game(dir: &Path, imported: &Imported, now: DateTime<Utc>) -> Result<(), ImportError> {
+    std::fs::create_dir_all(dir).map_err(|e| ImportError::File {
+        path: dir.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    if dir.join("log.yaml").exists() {
+        return Err(ImportError::File {
+            path: dir.join("log.yaml"),
+            message: "already exists".into(),
+        });
+    }
+    let mut log = Log::create(dir.join("log.yaml"))?;
+    log.append(
+        Payload::Create {
+            engine_version: env!("CARGO_PKG_VERSION").into(),
+            rules_revision: crate::session::RULES_REVISION.into(),
+            options: recorded_options(&imported.options, &imported.source),
+            players: Players {
+                us: imported.players.us.clone(),
+                ussr: imported.players.ussr.clone(),
+            },
+            seed_commitment: Hex32::from([0u8; 32]),
+        },
+        Author::Moderator,
+        now,
+    )?;
+    for side in [Side::Ussr, Side::Us] {
+        let nonce = imported.players[side].clone();
+        log.append(Payload::Join { side, nonce }, Author::from(side), now)?;
+    }
+    for d in &imported.decisions {
+        log.append(
+            Payload::Decision {
+                side: d.side,
+                notation: d.notation.clone(),
+                answer: to_value(&d.answer),
+            },
+            Author::from(d.side),
+            now,
+        )?;
+        for o in &d.chance {
+            log.append(
+                Payload::Chance { what: to_value(o) },
+                Author::Moderator,
+                now,
+            )?;
+        }
+    }
+    let report = imported.report();
+    let text = serde_yaml::to_string(&report).expect("a report serializes");
+    std::fs::write(dir.join("import-report.yaml"), text).map_err(|e| ImportError::File {
+        path: dir.join("import-report.yaml"),
+        message: e.to_string(),
+    })?;
+    Ok(())
+}
