@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 
 use crate::data::Side;
 use crate::engine::Outcome;
-use crate::log::{verify_chain, Hex32};
-use crate::session::{Mode, Session};
+use crate::log::{verify_chain, Hex32, LogError};
+use crate::session::{Mode, Session, SessionError};
 
 /// What verifying one game found.
 #[derive(Debug, Clone, PartialEq)]
@@ -155,6 +155,9 @@ pub fn verify_game(dir: &Path, head: Option<&Hex32>) -> GameReport {
                     .map(|rep| rep.findings.iter().map(|f| f.to_string()).collect())
                     .unwrap_or_default();
             }
+        }
+        Err(SessionError::Log(LogError::Corrupt { report, .. })) => {
+            r.findings.extend(report.findings.iter().map(|f| f.to_string()));
         }
         Err(e) => r.findings.push(e.to_string()),
     }
