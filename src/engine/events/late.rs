@@ -700,6 +700,11 @@ pub fn wargames(cx: &mut Cx, side: Side) -> Step<bool> {
         super::super::vp_text(vp)
     ));
     cx.state.events_occurred.push(Card::Wargames);
+    // The game ends before the played card is put away: the asterisked card whose event
+    // occurred is removed here (scenario S131).
+    if !cx.state.cards.removed.contains(&Card::Wargames) {
+        cx.remove_card(Card::Wargames);
+    }
     cx.game_over(winner, VictoryReason::Wargames)?;
     Ok(true)
 }
