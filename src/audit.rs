@@ -157,7 +157,8 @@ pub fn verify_game(dir: &Path, head: Option<&Hex32>) -> GameReport {
             }
         }
         Err(SessionError::Log(LogError::Corrupt { report, .. })) => {
-            r.findings.extend(report.findings.iter().map(|f| f.to_string()));
+            r.findings
+                .extend(report.findings.iter().map(|f| f.to_string()));
         }
         Err(e) => r.findings.push(e.to_string()),
     }
