@@ -290,3 +290,47 @@ fn verify_reports_a_tampered_log() {
         .code(1)
         .stdout(predicate::str::contains("finding"));
 }
+
+#[test]
+fn coup_barred_by_defcon_is_refused() {
+    // The bundled unfinished game stands at turn 2, USSR action round 6, DEFCON 4, the USSR
+    // holding Red Scare/Purge (see `twilight status games/example`). A copy is played here.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("example");
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/example");
+    for f in ["log.yaml", "secret.yaml"] {
+        std::fs::copy(src.join(f), dir.join(f)).unwrap();
+    }
+    let d = dir.to_str().unwrap();
+    twilight().args(["status", d]).assert().success().stdout(
+        predicate::str::contains("DEFCON 4").and(predicate::str::contains(
+            "Waiting for USSR: USSR action round 6",
+        )),
+    );
+    let before = log_bytes(&dir);
+    twilight()
+        .args([
+            "play",
+            d,
+            "--as",
+            "ussr",
+            "--no-mail",
+            "play Red Scare/Purge ops",
+            "coup UK",
+        ])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "coups and realignments in Europe are barred at DEFCON 4 (FAQ F130)",
+        ));
+    // The card play before the refused coup stands; the coup appended nothing.
+    let after = log_bytes(&dir);
+    assert!(after.len() > before.len());
+    assert!(!String::from_utf8(after).unwrap().contains("coup: uk"));
+    twilight()
+        .args(["status", d])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("USSR: use 4 Operations points"));
+}

@@ -99,3 +99,54 @@ fn broken_entries_are_refused_by_the_schema_and_by_verify() {
         );
     }
 }
+
+#[test]
+fn every_entry_of_every_game_in_games_is_valid() {
+    // The bundled games (sealed, revealed, recorded from the digital edition) all follow the
+    // published schemas: each entry against log-entry.schema.json, each decision's structured
+    // answer against move.schema.json.
+    let validator = validator();
+    let move_schema: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/schemas/move.schema.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let moves = jsonschema::validator_for(&move_schema).unwrap();
+    let games = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
+    let mut logs = 0;
+    let mut entries = 0;
+    let mut decisions = 0;
+    for game in fs::read_dir(&games).unwrap().flatten() {
+        let path = game.path().join("log.yaml");
+        if !path.is_file() {
+            continue;
+        }
+        logs += 1;
+        let bytes = fs::read(&path).unwrap();
+        let text = std::str::from_utf8(&bytes).unwrap();
+        for range in split_documents(&bytes).documents {
+            let entry = as_json(&text[range]);
+            let errors: Vec<String> = validator
+                .iter_errors(&entry)
+                .map(|e| e.to_string())
+                .collect();
+            assert!(errors.is_empty(), "{}: {errors:?}\n{entry}", path.display());
+            if let Some(answer) = entry["payload"].get("decision").map(|d| &d["answer"]) {
+                let errors: Vec<String> =
+                    moves.iter_errors(answer).map(|e| e.to_string()).collect();
+                assert!(
+                    errors.is_empty(),
+                    "{}: move {answer}: {errors:?}",
+                    path.display()
+                );
+                decisions += 1;
+            }
+            entries += 1;
+        }
+    }
+    println!("{logs} logs in games/, {entries} entries and {decisions} decisions valid");
+    assert!(logs >= 3 && decisions > 300);
+}
