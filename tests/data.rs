@@ -203,3 +203,14 @@ fn china_card_facts() {
     assert_eq!(i.era, Era::Early);
     assert_eq!(Card::ChinaCard.number(), 6);
 }
+
+#[test]
+fn chinese_civil_war_space_facts() {
+    // map.yaml `chinese_civil_war_variant.space`: 3 boxes, Stability 3, touches only the USSR.
+    let s = twilight_pbem::data::CHINESE_CIVIL_WAR;
+    assert_eq!(
+        (s.boxes, s.stability, s.adjacent_ussr, s.counts_for_scoring),
+        (3, 3, true, false)
+    );
+    assert_eq!(s.name, "Chinese Civil War");
+}

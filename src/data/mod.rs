@@ -306,3 +306,31 @@ impl<'de> Deserialize<'de> for Card {
         Card::from_number(n).ok_or_else(|| serde::de::Error::custom(format!("no card number {n}")))
     }
 }
+
+/// The Chinese Civil War space of the optional variant (rulebook section 12; FAQ F010, F163):
+/// not a country — it touches only the USSR superpower space, only the USSR places Influence
+/// there, it never scores, and the USSR takes the China Card when its boxes are full.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CivilWarSpace {
+    /// The printed name.
+    pub name: &'static str,
+    /// USSR Influence needed to resolve the civil war.
+    pub boxes: u8,
+    /// Its Stability Number.
+    pub stability: u8,
+    /// Adjacent to the USSR space (and to nothing else).
+    pub adjacent_ussr: bool,
+    /// Whether it counts for Presence, Domination or Control (never).
+    pub counts_for_scoring: bool,
+}
+
+/// The Chinese Civil War space (from `../shared/reference/map.yaml`,
+/// `chinese_civil_war_variant`). The variant's rules are not implemented yet: a game created
+/// with it is refused, naming the variant.
+pub const CHINESE_CIVIL_WAR: CivilWarSpace = CivilWarSpace {
+    name: "Chinese Civil War",
+    boxes: 3,
+    stability: 3,
+    adjacent_ussr: true,
+    counts_for_scoring: false,
+};
