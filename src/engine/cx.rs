@@ -141,6 +141,59 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// Asks for one card ([`PromptKind::ChooseCard`](super::prompt::PromptKind) and the like);
+    /// a pass or another kind of answer is refused.
+    pub fn ask_card(&mut self, prompt: Prompt) -> Step<Card> {
+        match self.ask(prompt)? {
+            Answer::Card(c) => Ok(c),
+            _ => Err(RuleError::WrongAnswer { expected: "a card" }.into()),
+        }
+    }
+
+    /// Asks for one country; a pass or another kind of answer is refused.
+    pub fn ask_country(&mut self, prompt: Prompt) -> Step<Country> {
+        match self.ask(prompt)? {
+            Answer::Country(c) => Ok(c),
+            _ => Err(RuleError::WrongAnswer {
+                expected: "a country",
+            }
+            .into()),
+        }
+    }
+
+    /// Asks for a list of countries.
+    pub fn ask_countries(&mut self, prompt: Prompt) -> Step<Vec<Country>> {
+        match self.ask(prompt)? {
+            Answer::Countries(cs) => Ok(cs),
+            _ => Err(RuleError::WrongAnswer {
+                expected: "a list of countries",
+            }
+            .into()),
+        }
+    }
+
+    /// Asks for Influence placements or removals, `(country, amount)`.
+    pub fn ask_influence(&mut self, prompt: Prompt) -> Step<Vec<(Country, u8)>> {
+        match self.ask(prompt)? {
+            Answer::Influence(list) => Ok(list),
+            _ => Err(RuleError::WrongAnswer {
+                expected: "Influence placements",
+            }
+            .into()),
+        }
+    }
+
+    /// Asks for a number (an option's index or a count).
+    pub fn ask_number(&mut self, prompt: Prompt) -> Step<u8> {
+        match self.ask(prompt)? {
+            Answer::Number(n) => Ok(n),
+            _ => Err(RuleError::WrongAnswer {
+                expected: "a number",
+            }
+            .into()),
+        }
+    }
+
     /// Asks several players at once (the Headline Phase); answers may arrive in any order.
     /// Each answer is checked by `check` as it arrives, so an illegal one is refused at
     /// once rather than when the last player answers. Returns the answers in the order of

@@ -806,9 +806,7 @@ pub fn un_intervention(cx: &mut Cx, side: Side) -> Step<bool> {
         ),
     )
     .for_card(Card::UnIntervention);
-    let Answer::Card(partner) = cx.ask(prompt)? else {
-        return Err(RuleError::WrongAnswer { expected: "a card" }.into());
-    };
+    let partner = cx.ask_card(prompt)?;
     play::take_card(cx, side, partner)?;
     cx.note(format!(
         "UN Intervention cancels the event of {partner}; the {side} uses its Operations."

@@ -221,9 +221,7 @@ pub fn star_wars(cx: &mut Cx, _side: Side) -> Step<bool> {
         "US (Star Wars): choose a non-Scoring card from the discard pile; its event occurs (FAQ F289)",
     )
     .for_card(Card::StarWars);
-    let Answer::Card(picked) = cx.ask(prompt)? else {
-        return Err(RuleError::WrongAnswer { expected: "a card" }.into());
-    };
+    let picked = cx.ask_card(prompt)?;
     let i = cx
         .state
         .cards
@@ -269,12 +267,7 @@ pub fn the_reformer(cx: &mut Cx, _side: Side) -> Step<bool> {
         format!("USSR (The Reformer): place {count} Influence in Europe, at most 2 per country"),
     )
     .for_card(Card::TheReformer);
-    let Answer::Influence(list) = cx.ask(prompt)? else {
-        return Err(RuleError::WrongAnswer {
-            expected: "Influence placements",
-        }
-        .into());
-    };
+    let list = cx.ask_influence(prompt)?;
     for (c, n) in super::super::prompt::merged(&list) {
         cx.add_influence(c, Side::Ussr, n);
     }
@@ -432,12 +425,7 @@ pub fn chernobyl(cx: &mut Cx, _side: Side) -> Step<bool> {
         "US (Chernobyl): name the region where the USSR may not place Influence with Operations this turn",
     )
     .for_card(Card::Chernobyl);
-    let Answer::Number(i) = cx.ask(prompt)? else {
-        return Err(RuleError::WrongAnswer {
-            expected: "an option number",
-        }
-        .into());
-    };
+    let i = cx.ask_number(prompt)?;
     let region = Region::ALL[i as usize];
     cx.state.chernobyl_region = Some(region);
     cx.state
@@ -499,12 +487,7 @@ pub fn latin_american_debt_crisis(cx: &mut Cx, _side: Side) -> Step<bool> {
         "USSR (Latin American Debt Crisis): choose two South American countries to double your Influence in",
     )
     .for_card(Card::LatinAmericanDebtCrisis);
-    let Answer::Countries(cs) = cx.ask(prompt)? else {
-        return Err(RuleError::WrongAnswer {
-            expected: "a list of countries",
-        }
-        .into());
-    };
+    let cs = cx.ask_countries(prompt)?;
     for c in cs {
         let n = cx.state.influence(c, Side::Ussr);
         cx.add_influence(c, Side::Ussr, n);
@@ -635,9 +618,7 @@ pub fn aldrich_ames_remix(cx: &mut Cx, side: Side) -> Step<bool> {
         "USSR (Aldrich Ames Remix): choose the US card to discard (FAQ F278)",
     )
     .for_card(Card::AldrichAmesRemix);
-    let Answer::Card(c) = cx.ask(prompt)? else {
-        return Err(RuleError::WrongAnswer { expected: "a card" }.into());
-    };
+    let c = cx.ask_card(prompt)?;
     cx.state.cards.take_from_hand(Side::Us, c);
     cx.discard(c);
     cx.note(format!("Aldrich Ames Remix: the US discards {c}."));
@@ -735,12 +716,7 @@ pub fn iran_iraq_war(cx: &mut Cx, side: Side) -> Step<bool> {
         format!("{side} (Iran-Iraq War): choose the country invaded (the other invades it)"),
     )
     .for_card(Card::IranIraqWar);
-    let Answer::Country(target) = cx.ask(prompt)? else {
-        return Err(RuleError::WrongAnswer {
-            expected: "a country",
-        }
-        .into());
-    };
+    let target = cx.ask_country(prompt)?;
     war::war(
         cx,
         War {

@@ -133,12 +133,7 @@ fn place_by_event(
         format!("{card}: {text}"),
     )
     .for_card(card);
-    let Answer::Influence(list) = cx.ask(prompt)? else {
-        return Err(RuleError::WrongAnswer {
-            expected: "Influence placements",
-        }
-        .into());
-    };
+    let list = cx.ask_influence(prompt)?;
     for (c, n) in super::super::prompt::merged(&list) {
         cx.add_influence(c, side, n);
     }
@@ -425,9 +420,7 @@ pub fn trapped_round(cx: &mut Cx, side: Side) -> Step<bool> {
         format!("{trap}: discard a card of 2 or more Ops (then roll 1-4 to escape), or play a Scoring card"),
     )
     .for_card(trap);
-    let Answer::Card(card) = cx.ask(prompt)? else {
-        return Err(RuleError::WrongAnswer { expected: "a card" }.into());
-    };
+    let card = cx.ask_card(prompt)?;
     if card.is_scoring() {
         cx.state.reach_base = cx.state.influence.clone();
         play::play_card(cx, side, card, CardUse::Event)?;
@@ -550,12 +543,7 @@ pub fn how_i_learned_to_stop_worrying(cx: &mut Cx, side: Side) -> Step<bool> {
         "How I Learned to Stop Worrying: set DEFCON to any level",
     )
     .for_card(Card::HowILearnedToStopWorrying);
-    let Answer::Number(d) = cx.ask(prompt)? else {
-        return Err(RuleError::WrongAnswer {
-            expected: "a number",
-        }
-        .into());
-    };
+    let d = cx.ask_number(prompt)?;
     cx.set_defcon(d)?;
     cx.add_milops(side, 5);
     Ok(true)
@@ -851,12 +839,7 @@ pub fn muslim_revolution(cx: &mut Cx, _side: Side) -> Step<bool> {
         "Muslim Revolution: name two countries to remove all US Influence from",
     )
     .for_card(Card::MuslimRevolution);
-    let Answer::Countries(cs) = cx.ask(prompt)? else {
-        return Err(RuleError::WrongAnswer {
-            expected: "two countries",
-        }
-        .into());
-    };
+    let cs = cx.ask_countries(prompt)?;
     for c in cs {
         let n = cx.state.influence(c, Side::Us);
         cx.remove_influence(c, Side::Us, n);
@@ -1161,12 +1144,7 @@ pub fn the_voice_of_america(cx: &mut Cx, _side: Side) -> Step<bool> {
         "The Voice of America: remove 4 USSR Influence outside Europe, at most 2 per country",
     )
     .for_card(Card::TheVoiceOfAmerica);
-    let Answer::Influence(list) = cx.ask(prompt)? else {
-        return Err(RuleError::WrongAnswer {
-            expected: "Influence removals",
-        }
-        .into());
-    };
+    let list = cx.ask_influence(prompt)?;
     for (c, n) in super::super::prompt::merged(&list) {
         cx.remove_influence(c, Side::Ussr, n);
     }
