@@ -204,7 +204,7 @@ enum Command {
         #[arg(long)]
         record: Option<PathBuf>,
         /// With --record: stop after this many decisions (an unfinished example game).
-        #[arg(long)]
+        #[arg(long, requires = "record")]
         stop_after: Option<u64>,
     },
 }
@@ -273,7 +273,29 @@ fn main() -> ExitCode {
 }
 
 fn open(dir: &Path) -> Result<Session> {
+    if !dir.join("log.yaml").is_file() {
+        bail!("{} is not a game folder (no log.yaml there)", dir.display());
+    }
     Session::open(dir).with_context(|| format!("cannot open the game in {}", dir.display()))
+}
+
+/// Opens a game for what only the moderator may do or see: it needs the secret (or the
+/// revealed seed), and a log whose public records agree with what the seed derives.
+fn open_moderator(dir: &Path) -> Result<Session> {
+    let s = open(dir)?;
+    if s.mode() != twilight_pbem::session::Mode::Full {
+        bail!(
+            "this needs the moderator's secret ({} is missing); players see their own view in their mails",
+            dir.join("secret.yaml").display()
+        );
+    }
+    if !s.findings.is_empty() {
+        bail!(
+            "the log disagrees with what the seed derives; run `twilight verify` and resolve this first:\n  {}",
+            s.findings.join("\n  ")
+        );
+    }
+    Ok(s)
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
@@ -323,7 +345,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             role,
             format,
         } => {
-            let s = open(&game_dir)?;
+            let s = match role {
+                RoleArg::Public => open(&game_dir)?,
+                _ => open_moderator(&game_dir)?,
+            };
             let Some(game) = s.game() else {
                 bail!("the game has not started: both players must join")
             };
@@ -341,7 +366,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
         }
         Command::Moves { game_dir, side } => {
-            let s = open(&game_dir)?;
+            let s = open_moderator(&game_dir)?;
+            if s.is_revealed() && s.game().is_some_and(|g| g.outcome().is_none()) {
+                bail!("the game is closed: its seed has been revealed");
+            }
             let Some(game) = s.game() else {
                 bail!("the game has not started: both players must join")
             };
@@ -353,11 +381,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             moves,
             mail,
         } => {
-            let mut s = open(&game_dir)?;
-            let done = s.play(side.into(), &moves, Utc::now())?;
-            for d in &done {
+            let mut s = open_moderator(&game_dir)?;
+            let result = s.play(side.into(), &moves, Utc::now());
+            for d in s.applied() {
                 println!("accepted: {d}");
             }
+            for h in s.happened() {
+                println!("  {h}");
+            }
+            result?;
             print_status(&s);
             if !send_prompts(&s, &mail, false)? {
                 return Ok(ExitCode::from(3));
@@ -413,7 +445,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             return Ok(ExitCode::from(report.exit_code()));
         }
         Command::Mail { game_dir, outbox } => {
-            let s = open(&game_dir)?;
+            let s = open_moderator(&game_dir)?;
+            if s.is_revealed() && s.game().is_some_and(|g| g.outcome().is_none()) {
+                bail!("the game is closed: its seed has been revealed");
+            }
             if s.game().is_none() {
                 bail!("the game has not started: both players must join");
             }
@@ -426,7 +461,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
         }
         Command::Remind { game_dir, outbox } => {
-            let s = open(&game_dir)?;
+            let s = open_moderator(&game_dir)?;
             let transport = Transport::choose(&outbound::outbox_of(&game_dir), outbox)?;
             let sent = outbound::send_reminders(&s, &transport, Utc::now())?;
             for o in &sent {
@@ -530,15 +565,18 @@ fn print_status(s: &Session) {
         return;
     };
     let st = game.state();
+    use twilight_pbem::engine::Activity;
+    let phase = match game.activity() {
+        Activity::Deal | Activity::SetupPlacement(_) | Activity::SetupBonus(_) => {
+            "Setup".to_string()
+        }
+        _ if st.action_round == 0 => "Headline Phase".to_string(),
+        _ => format!("action round {}", st.action_round),
+    };
     println!(
-        "{} · turn {} · {} · VP {} · DEFCON {}",
+        "{} · turn {} · {phase} · VP {} · DEFCON {}",
         s.game_id(),
         st.turn,
-        if st.action_round == 0 {
-            "Headline Phase".to_string()
-        } else {
-            format!("action round {}", st.action_round)
-        },
         twilight_pbem::engine::vp_text(st.vp),
         st.defcon
     );
@@ -547,11 +585,20 @@ fn print_status(s: &Session) {
             Some(w) => println!("Game over: {w} wins by {}.", o.reason.describe()),
             None => println!("Game over: draw."),
         }
+    } else if s.is_revealed() {
+        println!(
+            "Closed: the seed was revealed before the end (an abandoned game); no more moves."
+        );
+    } else {
+        for p in game.prompts() {
+            println!("Waiting for {}: {}", p.side, p.text);
+        }
     }
-    for p in game.prompts() {
-        println!("Waiting for {}: {}", p.side, p.text);
-    }
-    println!("log: seq {} · head {}", s.log().next_seq(), s.log().head());
+    let last = s.log().next_seq().saturating_sub(1);
+    println!(
+        "log: entries 0–{last} · head (hash of entry {last}) {}",
+        s.log().head()
+    );
 }
 
 fn verify(paths: &[PathBuf], head: Option<&str>, jobs: Option<usize>) -> Result<ExitCode> {
@@ -593,8 +640,17 @@ fn verify(paths: &[PathBuf], head: Option<&str>, jobs: Option<usize>) -> Result<
             }
         }
     }
+    let differing = reports
+        .iter()
+        .filter(|r| r.findings.is_empty() && !r.source_findings.is_empty())
+        .count();
+    let differing = if differing > 0 {
+        format!(", {differing} recorded game(s) differing from their source (the `source:` lines)")
+    } else {
+        String::new()
+    };
     println!(
-        "{} game(s) verified, {bad} with findings, in {:.0} ms on {jobs} thread(s).",
+        "{} game(s) verified, {bad} with findings{differing}, in {:.0} ms on {jobs} thread(s).",
         reports.len(),
         secs * 1000.0
     );

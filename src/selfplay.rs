@@ -189,7 +189,14 @@ pub fn play_many(
 ) -> Result<Summary, SelfplayError> {
     let mut s = Summary::default();
     let mut total = 0u64;
-    for seed in first..first + n {
+    let Some(end) = first.checked_add(n) else {
+        return Err(SelfplayError {
+            seed: first,
+            decision: 0,
+            message: format!("seeds {first}..{first}+{n} overflow a 64-bit seed"),
+        });
+    };
+    for seed in first..end {
         let g = play_one_with(seed, options, policy)?;
         s.finished += 1;
         total += g.decisions;

@@ -86,6 +86,40 @@ pub struct PendingHeadline {
     pub card: Card,
 }
 
+/// Refuses what would break a game for good once sealed in its first entry: an address
+/// that is not a plain e-mail address, the same address for both sides, a folder name that
+/// cannot serve as the game id in mail subjects (letters, digits, `.`, `_`, `-`).
+fn check_new_game(dir: &Path, players: &Players) -> Result<(), SessionError> {
+    for (side, addr) in [("US", &players.us), ("USSR", &players.ussr)] {
+        if addr.parse::<lettre::Address>().is_err()
+            || addr.chars().any(|c| c.is_whitespace() || c.is_control())
+        {
+            return Err(SessionError::State(format!(
+                "the {side} address `{addr}` is not an e-mail address"
+            )));
+        }
+    }
+    if players.us.eq_ignore_ascii_case(&players.ussr) {
+        return Err(SessionError::State(
+            "the US and the USSR need two different addresses".into(),
+        ));
+    }
+    let id = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if id.is_empty()
+        || !id
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-'))
+    {
+        return Err(SessionError::State(format!(
+            "the game folder's name `{id}` is the game id: use letters, digits, `.`, `_` and `-` only"
+        )));
+    }
+    Ok(())
+}
+
 /// The moderator's chance source: HMAC-SHA-256 streams keyed by the master seed over the head
 /// hash of the decision being resolved and a draw counter (`schemas/FAIRNESS.md` §4–6).
 pub struct SealedChance {
@@ -156,6 +190,8 @@ pub struct Session {
     pub decisions: u64,
     hand_commits: BySide<Option<(u64, Vec<Card>)>>,
     revealed: bool,
+    applied: Vec<String>,
+    happened: Vec<String>,
     recorded: Option<String>,
 }
 
@@ -245,6 +281,7 @@ impl Session {
         seed: [u8; 32],
         now: DateTime<Utc>,
     ) -> Result<Session, SessionError> {
+        check_new_game(dir, &players)?;
         fs::create_dir_all(dir).map_err(|e| SessionError::File {
             path: dir.into(),
             message: e.to_string(),
@@ -330,6 +367,8 @@ impl Session {
             decisions: 0,
             hand_commits: BySide::default(),
             revealed: revealed_seed.is_some(),
+            applied: Vec::new(),
+            happened: Vec::new(),
             recorded: None,
             log,
         };
@@ -753,129 +792,221 @@ impl Session {
         Ok(())
     }
 
-    /// Applies `side`'s move lines in order (several decisions at once); stops at the first
-    /// refused one with nothing after it applied. Returns the canonical notation of each
-    /// decision applied.
+    /// Applies `side`'s move lines in order (several decisions at once). Each line is one
+    /// move as the player meant it (`play 27 ops influence Iran 2, Iraq 1`): it is first tried
+    /// whole on a copy of the game, and refused whole if any part of it is refused. The batch
+    /// stops at the first refused line, with nothing after it applied. Returns the canonical
+    /// notation of each decision applied; [`Session::applied`] and [`Session::happened`] also
+    /// hold what was applied and what happened, on success and on error alike. When the game
+    /// ends the seed is revealed at once (design §2 "Unseal").
     pub fn play(
         &mut self,
         side: Side,
         lines: &[String],
         now: DateTime<Utc>,
     ) -> Result<Vec<String>, SessionError> {
-        let seed = self.moderator_seed()?;
         let mut done = Vec::new();
+        let mut happened = Vec::new();
+        let result = self.play_lines(side, lines, now, &mut done, &mut happened);
+        self.applied = done.clone();
+        self.happened = happened;
+        result.map(|_| done)
+    }
+
+    /// The decisions the last [`Session::play`] applied, in the notation.
+    pub fn applied(&self) -> &[String] {
+        &self.applied
+    }
+
+    /// What the last [`Session::play`] caused, in readable sentences (rolls, Influence, VP).
+    pub fn happened(&self) -> &[String] {
+        &self.happened
+    }
+
+    fn play_lines(
+        &mut self,
+        side: Side,
+        lines: &[String],
+        now: DateTime<Utc>,
+        done: &mut Vec<String>,
+        happened: &mut Vec<String>,
+    ) -> Result<(), SessionError> {
+        let seed = self.moderator_seed()?;
+        if self.revealed {
+            return Err(SessionError::State(
+                "the game is closed: its seed has been revealed".into(),
+            ));
+        }
         for line in lines {
-            for mv in notation::parse_line(line)? {
-                let game = self.game.as_ref().ok_or_else(|| {
-                    SessionError::State("the game has not started: both players must join".into())
-                })?;
-                if let Some(o) = game.outcome() {
-                    return Err(SessionError::State(format!("the game is over ({:?})", o)));
+            let moves = notation::parse_line(line)?;
+            self.check_line(side, line, &moves)?;
+            for mv in &moves {
+                let before = self.game.as_ref().map_or(0, |g| g.history().count());
+                let text = self.apply_move(side, line, mv, seed, now)?;
+                if let Some(g) = self.game.as_ref() {
+                    happened.extend(g.history().skip(before).cloned());
                 }
-                let Some(prompt) = game.prompt_for(side).cloned() else {
-                    let who: Vec<String> =
-                        game.prompts().iter().map(|p| p.side.to_string()).collect();
-                    return Err(SessionError::Refused {
-                        line: line.clone(),
-                        error: RuleError::Rule(format!(
-                            "it is not the {side}'s decision now; waiting for {}",
-                            who.join(" and ")
-                        )),
-                    });
-                };
-                let answer = notation::resolve(&mv, &prompt)?;
-                game.is_legal(side, &answer, &mut crate::engine::SeededChance::new(0))
-                    .map_err(|error| SessionError::Refused {
-                        line: mv.to_string(),
-                        error,
-                    })?;
-                let text = notation::format_answer(&answer, &prompt);
-                let first_headline =
-                    matches!(prompt.kind, PromptKind::Headline) && game.prompts().len() == 2;
-                let second_headline =
-                    matches!(prompt.kind, PromptKind::Headline) && game.prompts().len() == 1;
-                if first_headline {
-                    let Answer::Card(card) = answer else {
-                        unreachable!("headline answers are cards")
-                    };
-                    let turn = game.state().turn as u32;
-                    let salt = fairness::headline_salt(&seed, side_str(side), turn);
-                    let digest = fairness::commitment(
-                        &salt,
-                        &fairness::canonical_headline(side_str(side), turn, card as u8),
-                    );
-                    let before = self.secret.clone().expect("moderator");
-                    let mut secret = before.clone();
-                    secret.pending_headline = Some(PendingHeadline { side, card });
-                    write_secret(&self.dir, &secret)?;
-                    let appended = self.log.append(
-                        Payload::Commitment {
-                            kind: CommitmentKind::Headline,
-                            side: Some(side),
-                            digest: Hex32::from(digest),
-                        },
-                        // The log's rule: commitments are the moderator's entries.
-                        Author::Moderator,
-                        now,
-                    );
-                    if let Err(e) = appended {
-                        write_secret(&self.dir, &before)?;
-                        return Err(e.into());
-                    }
-                } else {
-                    if second_headline {
-                        if let Some(p) = self
-                            .secret
-                            .as_ref()
-                            .and_then(|s| s.pending_headline.clone())
-                        {
-                            self.log.append(
-                                Payload::Decision {
-                                    side: p.side,
-                                    notation: format!("headline {}", p.card.name()),
-                                    answer: to_value(&Answer::Card(p.card)),
-                                },
-                                Author::from(p.side),
-                                now,
-                            )?;
-                            let mut secret = self.secret.clone().expect("moderator");
-                            secret.pending_headline = None;
-                            write_secret(&self.dir, &secret)?;
-                        }
-                    }
-                    let entry = self.log.append(
-                        Payload::Decision {
-                            side,
-                            notation: text.clone(),
-                            answer: to_value(&answer),
-                        },
-                        Author::from(side),
-                        now,
-                    )?;
-                    let head = *entry.hash.as_bytes();
-                    let game = self.game.as_mut().expect("started");
-                    let drawn = game
-                        .apply(side, answer, &mut SealedChance::new(seed, head))
-                        .map_err(|error| SessionError::Refused {
-                            line: text.clone(),
-                            error,
-                        })?;
-                    self.append_records(&drawn, now)?;
-                    self.append_hand_commitments(now)?;
-                }
-                self.reload()?;
                 done.push(text);
             }
         }
-        Ok(done)
+        if self.game.as_ref().is_some_and(|g| g.outcome().is_some()) && !self.revealed {
+            self.reveal(false, now)?;
+        }
+        Ok(())
     }
 
-    /// Appends the reveal of the master seed (at the game's end, or earlier with `force` for
-    /// an abandoned game).
+    /// Tries a whole line on a copy of the game (with trial dice): every part must be the
+    /// answer to the decision owed at that point and legal.
+    fn check_line(
+        &self,
+        side: Side,
+        line: &str,
+        moves: &[notation::MoveText],
+    ) -> Result<(), SessionError> {
+        let Some(game) = self.game.as_ref() else {
+            return Err(SessionError::State(
+                "the game has not started: both players must join".into(),
+            ));
+        };
+        let mut trial = game.clone();
+        let mut dice = crate::engine::SeededChance::new(0);
+        for mv in moves {
+            let prompt = Self::owed(&trial, side, line)?;
+            let answer = notation::resolve(mv, &prompt)?;
+            trial
+                .apply(side, answer, &mut dice)
+                .map_err(|error| SessionError::Refused {
+                    line: line.to_string(),
+                    error,
+                })?;
+        }
+        Ok(())
+    }
+
+    /// The decision `side` owes in `game`, or why it owes none.
+    fn owed(game: &Game, side: Side, line: &str) -> Result<crate::engine::Prompt, SessionError> {
+        if let Some(o) = game.outcome() {
+            let how = match o.winner {
+                Some(w) => format!("the {w} won by {}", o.reason.describe()),
+                None => "a draw".into(),
+            };
+            return Err(SessionError::State(format!("the game is over: {how}")));
+        }
+        game.prompt_for(side).cloned().ok_or_else(|| {
+            let who: Vec<String> = game.prompts().iter().map(|p| p.side.to_string()).collect();
+            SessionError::Refused {
+                line: line.to_string(),
+                error: RuleError::Rule(format!(
+                    "it is not the {side}'s decision now; waiting for {}",
+                    who.join(" and ")
+                )),
+            }
+        })
+    }
+
+    /// Applies one move: appends its entries (a sealed first headline, or the decision with
+    /// its chance records and hand commitments) and replays.
+    fn apply_move(
+        &mut self,
+        side: Side,
+        line: &str,
+        mv: &notation::MoveText,
+        seed: [u8; 32],
+        now: DateTime<Utc>,
+    ) -> Result<String, SessionError> {
+        let game = self.game.as_ref().expect("checked: started");
+        let prompt = Self::owed(game, side, line)?;
+        let answer = notation::resolve(mv, &prompt)?;
+        game.is_legal(side, &answer, &mut crate::engine::SeededChance::new(0))
+            .map_err(|error| SessionError::Refused {
+                line: mv.to_string(),
+                error,
+            })?;
+        let text = notation::format_answer(&answer, &prompt);
+        let first_headline =
+            matches!(prompt.kind, PromptKind::Headline) && game.prompts().len() == 2;
+        let second_headline =
+            matches!(prompt.kind, PromptKind::Headline) && game.prompts().len() == 1;
+        if first_headline {
+            let Answer::Card(card) = answer else {
+                unreachable!("headline answers are cards")
+            };
+            let turn = game.state().turn as u32;
+            let salt = fairness::headline_salt(&seed, side_str(side), turn);
+            let digest = fairness::commitment(
+                &salt,
+                &fairness::canonical_headline(side_str(side), turn, card as u8),
+            );
+            let before = self.secret.clone().expect("moderator");
+            let mut secret = before.clone();
+            secret.pending_headline = Some(PendingHeadline { side, card });
+            write_secret(&self.dir, &secret)?;
+            let appended = self.log.append(
+                Payload::Commitment {
+                    kind: CommitmentKind::Headline,
+                    side: Some(side),
+                    digest: Hex32::from(digest),
+                },
+                // The log's rule: commitments are the moderator's entries.
+                Author::Moderator,
+                now,
+            );
+            if let Err(e) = appended {
+                write_secret(&self.dir, &before)?;
+                return Err(e.into());
+            }
+        } else {
+            if second_headline {
+                if let Some(p) = self
+                    .secret
+                    .as_ref()
+                    .and_then(|s| s.pending_headline.clone())
+                {
+                    self.log.append(
+                        Payload::Decision {
+                            side: p.side,
+                            notation: format!("headline {}", p.card.name()),
+                            answer: to_value(&Answer::Card(p.card)),
+                        },
+                        Author::from(p.side),
+                        now,
+                    )?;
+                    let mut secret = self.secret.clone().expect("moderator");
+                    secret.pending_headline = None;
+                    write_secret(&self.dir, &secret)?;
+                }
+            }
+            let entry = self.log.append(
+                Payload::Decision {
+                    side,
+                    notation: text.clone(),
+                    answer: to_value(&answer),
+                },
+                Author::from(side),
+                now,
+            )?;
+            let head = *entry.hash.as_bytes();
+            let game = self.game.as_mut().expect("started");
+            let drawn = game
+                .apply(side, answer, &mut SealedChance::new(seed, head))
+                .map_err(|error| SessionError::Refused {
+                    line: text.clone(),
+                    error,
+                })?;
+            self.append_records(&drawn, now)?;
+            self.append_hand_commitments(now)?;
+        }
+        self.reload()?;
+        Ok(text)
+    }
+
+    /// Appends the reveal of the master seed (at the game's end — [`Session::play`] does it
+    /// when a move ends the game — or earlier with `force` for an abandoned game). Nothing to do
+    /// if the seed is already revealed.
     pub fn reveal(&mut self, force: bool, now: DateTime<Utc>) -> Result<(), SessionError> {
         let seed = self.moderator_seed()?;
         if self.revealed {
-            return Err(SessionError::State("the seed is already revealed".into()));
+            return Ok(());
         }
         let over = self.game.as_ref().is_some_and(|g| g.outcome().is_some());
         if !over && !force {

@@ -256,7 +256,10 @@ fn malformed_batch_stops_at_the_first_refused_move() {
         ])
         .assert()
         .code(1)
-        .stdout(predicate::str::contains("accepted").not())
+        .stdout(
+            predicate::str::contains("accepted: influence Italy 7")
+                .and(predicate::str::contains("Italy 2").not()),
+        )
         .stderr(predicate::str::contains(
             "cannot place Influence in Poland here",
         ));
@@ -333,4 +336,88 @@ fn coup_barred_by_defcon_is_refused() {
         .assert()
         .success()
         .stdout(predicate::str::contains("USSR: use 4 Operations points"));
+}
+
+#[test]
+fn a_line_is_refused_whole() {
+    // `play CARD ops influence …` is one move as the player meant it: a misspelt country in
+    // its second half refuses the whole line, and the card stays in hand (nothing appended).
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("example");
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/example");
+    for f in ["log.yaml", "secret.yaml"] {
+        std::fs::copy(src.join(f), dir.join(f)).unwrap();
+    }
+    refused(
+        &dir,
+        "ussr",
+        &["play Red Scare/Purge ops influence Polnd 1"],
+        "unknown country `Polnd`; did you mean Poland",
+    );
+    refused(
+        &dir,
+        "ussr",
+        &["play Red Scare/Purge ops realign Iran, Iran, Iran, Iran, Iran"],
+        "",
+    );
+}
+
+#[test]
+fn new_refuses_what_would_break_the_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("g");
+    let d = d.to_str().unwrap();
+    twilight()
+        .args(["new", d, "--us", "notanemail", "--ussr", "b@example.org"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "the US address `notanemail` is not an e-mail address",
+        ));
+    twilight()
+        .args(["new", d, "--us", "a@example.org", "--ussr", "A@example.org"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("two different addresses"));
+    let bad = tmp.path().join("bad name");
+    twilight()
+        .args([
+            "new",
+            bad.to_str().unwrap(),
+            "--us",
+            "a@example.org",
+            "--ussr",
+            "b@example.org",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("letters, digits"));
+    assert!(!tmp.path().join("g").join("log.yaml").exists());
+}
+
+#[test]
+fn moderator_commands_need_the_secret() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    started(&dir);
+    std::fs::remove_file(dir.join("secret.yaml")).unwrap();
+    let d = dir.to_str().unwrap();
+    for args in [
+        vec!["moves", d, "--as", "ussr"],
+        vec!["view", d, "--as", "ussr"],
+        vec!["mail", d],
+    ] {
+        twilight()
+            .args(&args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(
+                "this needs the moderator's secret",
+            ));
+    }
+    twilight()
+        .args(["view", d, "--as", "public"])
+        .assert()
+        .success();
 }
