@@ -298,6 +298,9 @@ struct Expect {
 struct SourceChance {
     dice: VecDeque<u8>,
     cards: VecDeque<Card>,
+    /// Sets of Scoring cards revealed together (`US reveals Asia Scoring` lines in a row, or
+    /// `US has no cards to reveal`), for The Cambridge Five.
+    scoring_sets: VecDeque<Vec<Card>>,
     extra: VecDeque<u8>,
 }
 
@@ -311,6 +314,18 @@ impl Chance for SourceChance {
                 .map(ChanceOutcome::Die)
                 .ok_or_else(|| ChanceError::Missing("Die".into())),
             ChanceRequest::Shuffle(cards) => Ok(ChanceOutcome::Order(cards.to_vec())),
+            ChanceRequest::RevealScoringCards { .. } => {
+                let set = self
+                    .scoring_sets
+                    .pop_front()
+                    .ok_or_else(|| ChanceError::Missing(format!("{request:?}")))?;
+                for c in &set {
+                    if let Some(i) = self.cards.iter().position(|d| d == c) {
+                        self.cards.remove(i);
+                    }
+                }
+                Ok(ChanceOutcome::Cards(set))
+            }
             ChanceRequest::HandCard { .. }
             | ChanceRequest::RevealDraw
             | ChanceRequest::RevealHandCard { .. } => self
@@ -1268,6 +1283,7 @@ impl Driver {
     // ---- applying ------------------------------------------------------------------
 
     fn chance_for(&self, b: Option<usize>, extra: &[u8]) -> SourceChance {
+        let scoring_sets = b.map_or_else(VecDeque::new, |b| self.scoring_sets(b));
         let (dice, cards) = match b {
             Some(b) => {
                 let bl = &self.blocks[b];
@@ -1291,8 +1307,36 @@ impl Driver {
         SourceChance {
             dice,
             cards,
+            scoring_sets,
             extra: extra.iter().copied().collect(),
         }
+    }
+
+    /// The sets of Scoring cards a block shows revealed together, from its current position:
+    /// `US reveals Asia Scoring` lines in a row form one set, `US has no cards to reveal` an
+    /// empty one.
+    fn scoring_sets(&self, b: usize) -> VecDeque<Vec<Card>> {
+        let bl = &self.blocks[b];
+        let mut sets = VecDeque::new();
+        let mut current: Option<Vec<Card>> = None;
+        for i in bl.pos.saturating_sub(1)..bl.items.len() {
+            match bl.items[i].item {
+                Item::NoCards(_) if !bl.used[i] => {
+                    sets.extend(current.take());
+                    sets.push_back(Vec::new());
+                }
+                Item::Reveals {
+                    card,
+                    from_hand: false,
+                    ..
+                } if !bl.used[i] && card.is_scoring() => {
+                    current.get_or_insert_with(Vec::new).push(card)
+                }
+                _ => sets.extend(current.take()),
+            }
+        }
+        sets.extend(current.take());
+        sets
     }
 
     fn apply(
@@ -1404,6 +1448,25 @@ impl Driver {
             - inferred;
         bl.dice_pos = (bl.dice_pos + dice).min(bl.dice.len());
         for o in drawn {
+            if let ChanceOutcome::Cards(set) = o {
+                let start = bl.pos.saturating_sub(1);
+                if set.is_empty() {
+                    if let Some(i) = (start..bl.items.len())
+                        .find(|&i| !bl.used[i] && matches!(bl.items[i].item, Item::NoCards(_)))
+                    {
+                        bl.used[i] = true;
+                    }
+                }
+                for c in set {
+                    if let Some(i) = (start..bl.items.len()).find(|&i| {
+                        !bl.used[i]
+                            && matches!(bl.items[i].item,
+                                Item::Reveals { card, from_hand: false, .. } if card == *c)
+                    }) {
+                        bl.used[i] = true;
+                    }
+                }
+            }
             if let ChanceOutcome::Card(c) = o {
                 if let Some(i) = (bl.pos.saturating_sub(1)..bl.items.len()).find(|&i| {
                     !bl.used[i]

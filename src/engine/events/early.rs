@@ -903,12 +903,9 @@ pub fn the_cambridge_five(cx: &mut Cx, _side: Side) -> Step<bool> {
         cx.note("The Cambridge Five cannot occur in the Late War (FAQ F299).");
         return Ok(false);
     }
-    let mut scoring: Vec<Card> = cx.state.cards.hands[Side::Us]
-        .iter()
-        .copied()
-        .filter(|c| c.is_scoring())
-        .collect();
-    scoring.sort();
+    // The revealed Scoring cards are public: the moderator records them, a public replay
+    // reads them from the record (the US hand is not known there).
+    let scoring = cx.reveal_scoring_cards(Side::Us)?;
     if scoring.is_empty() {
         cx.note("The Cambridge Five: the US holds no Scoring card.");
         return Ok(true);
