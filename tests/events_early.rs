@@ -4392,6 +4392,34 @@ fn norad_pays_at_the_end_of_a_round_in_which_defcon_moved_to_2_not_while_it_sits
 }
 
 #[test]
+fn norad_pays_when_defcon_goes_up_and_back_down_to_2_in_the_round() {
+    // FAQ F302: the round starts at DEFCON 2; ABM Treaty raises it to 3 and its Operations
+    // coup Iraq (a Battleground) bring it back to 2: DEFCON moved to 2 during the round, so
+    // NORAD pays (as the digital edition does, game-72 l.484-495, game-26 l.352-363).
+    let mut ch = dice(&[4]);
+    let mut g = norad_board()
+        .defcon(2)
+        .hand(Side::Us, &[Card::AbmTreaty, Card::PuppetGovernments])
+        .hand(Side::Ussr, &[Card::Fidel, USSR_FILLER])
+        .action_round(2, Side::Us, &mut ch);
+    play(&mut g, Side::Us, Card::AbmTreaty, CardUse::Event, &mut ch);
+    assert_eq!(g.state().defcon, 3);
+    act(&mut g, Side::Us, Answer::Coup(Country::Iraq), &mut ch);
+    // 4 + 4 Ops - 2 x 3 = 2: both USSR Influence removed.
+    assert_eq!(inf_of(&g, Country::Iraq), (0, 0));
+    assert_eq!(g.state().defcon, 2);
+    assert_eq!(side_of(&g), Side::Us);
+    assert_eq!(g.prompts()[0].card, Some(Card::Norad));
+    assert!(matches!(
+        kind(&g),
+        PromptKind::PlaceInfluence { count: 1, .. }
+    ));
+    act(&mut g, Side::Us, inf(&[(Country::WestGermany, 1)]), &mut ch);
+    assert_eq!(inf_of(&g, Country::WestGermany), (5, 0));
+    assert_eq!(side_of(&g), Side::Ussr);
+}
+
+#[test]
 fn norad_needs_us_control_of_canada_when_it_triggers() {
     // FAQ F302, F081
     let mut ch = dice(&[4]);

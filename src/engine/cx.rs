@@ -96,6 +96,7 @@ pub struct Cx<'a> {
     chance: &'a mut dyn Chance,
     /// What happened, in readable sentences.
     pub notes: Vec<String>,
+    moved_to_2: bool,
 }
 
 impl<'a> Cx<'a> {
@@ -111,6 +112,7 @@ impl<'a> Cx<'a> {
             cursor: 0,
             chance,
             notes: Vec::new(),
+            moved_to_2: false,
         }
     }
 
@@ -574,6 +576,13 @@ impl<'a> Cx<'a> {
         self.set_defcon(d)
     }
 
+    /// Whether DEFCON moved to 2 from another level during this activity (an action round is
+    /// one activity): NORAD's trigger, even when DEFCON went up first in the same round
+    /// (ABM Treaty then a coup) (FAQ F302).
+    pub fn defcon_moved_to_2(&self) -> bool {
+        self.moved_to_2
+    }
+
     /// Raises DEFCON by `n`, never above 5 (FAQ F142).
     pub fn improve_defcon(&mut self, n: u8) -> Step {
         let d = (self.state.defcon + n).min(5);
@@ -584,6 +593,7 @@ impl<'a> Cx<'a> {
     pub fn set_defcon(&mut self, d: u8) -> Step {
         let d = d.clamp(1, 5);
         if d != self.state.defcon {
+            self.moved_to_2 |= d == 2;
             self.state.defcon = d;
             self.note(format!("DEFCON is now {d}."));
         }

@@ -987,13 +987,13 @@ pub fn norad(cx: &mut Cx, _side: Side) -> Step<bool> {
     Ok(true)
 }
 
-/// End-of-action-round steps of Early War cards: NORAD (#106) when DEFCON moved to 2 during
-/// the round (never the Headline Phase; not when set to 2 from 2; FAQ F038, F302, F304), if
-/// the US controls Canada then; it may fire several times a turn.
-pub fn end_of_action_round(cx: &mut Cx, _side: Side, defcon_before: u8) -> Step {
+/// End-of-action-round steps of Early War cards: NORAD (#106) when DEFCON moved to 2 from
+/// another level during the round — also when it was at 2 at the start of the round, went up
+/// and came back down to 2 (never the Headline Phase; not when set to 2 from 2; FAQ F038,
+/// F302, F304), if the US controls Canada then; it may fire several times a turn.
+pub fn end_of_action_round(cx: &mut Cx, _side: Side) -> Step {
     if !cx.state.has_effect(Card::Norad)
-        || defcon_before == 2
-        || cx.state.defcon != 2
+        || !cx.defcon_moved_to_2()
         || !cx.state.controls(Side::Us, Country::Canada)
     {
         return Ok(());
