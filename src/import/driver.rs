@@ -809,6 +809,11 @@ impl Driver {
             };
         };
         let bl_line = self.blocks[bi].line;
+        if let (Some(Card::ShuttleDiplomacy), PromptKind::ChooseCountry { candidates, .. }) =
+            (prompt.card, &prompt.kind)
+        {
+            return self.answer_shuttle_diplomacy(bi, prompt, candidates);
+        }
         match &prompt.kind {
             PromptKind::Headline => self.answer_headline(bi, prompt.side),
             PromptKind::ActionRound { may_pass } => self.answer_round(bi, *may_pass),
@@ -848,6 +853,40 @@ impl Driver {
             }
             _ => self.answer_event(bi, prompt),
         }
+    }
+
+    /// Shuttle Diplomacy's ignored Battleground is never printed: the first candidate with
+    /// which the scoring gives the VP the source prints next.
+    fn answer_shuttle_diplomacy(
+        &mut self,
+        bi: usize,
+        prompt: &Prompt,
+        candidates: &[Country],
+    ) -> Result<(Answer, usize), String> {
+        let bl = &self.blocks[bi];
+        let Some((want, line)) = (bl.pos..bl.items.len()).find_map(|i| match bl.items[i].item {
+            Item::Vp { score } => Some((score, bl.items[i].line)),
+            _ => None,
+        }) else {
+            return Err("the source prints no VP for the scoring".into());
+        };
+        for c in candidates {
+            let mut g = self.game.clone();
+            let mut chance = self.chance_for(Some(bi), &[]);
+            if g.apply(prompt.side, Answer::Country(*c), &mut chance)
+                .is_ok()
+                && g.completed().first().map_or(g.state().vp, |(_, st)| st.vp) == want
+            {
+                self.notes.push(format!(
+                    "line {line}: Shuttle Diplomacy's ignored Battleground, not printed, taken as {c} (the first that gives the VP printed)"
+                ));
+                return Ok((Answer::Country(*c), line));
+            }
+        }
+        Err(format!(
+            "no Battleground among {candidates:?} gives the VP the source prints ({})",
+            vp_text(want)
+        ))
     }
 
     fn answer_headline(&mut self, bi: usize, side: Side) -> Result<(Answer, usize), String> {
@@ -1147,7 +1186,11 @@ impl Driver {
                 optional,
             } => {
                 for i in start..end {
-                    if bl.pointed[i] {
+                    // Lines already taken (the outcome of an earlier realignment roll) name
+                    // no new choice.
+                    if bl.pointed[i]
+                        || (bl.used[i] && matches!(bl.items[i].item, Item::Influence { .. }))
+                    {
                         continue;
                     }
                     // Cancelling the Cuban Missile Crisis prints the canceller's own
@@ -1167,6 +1210,9 @@ impl Driver {
                         bl.pointed[i] = true;
                         if matches!(bl.items[i].item, Item::War(_)) {
                             bl.used[i] = true;
+                        }
+                        if matches!(bl.items[i].item, Item::Target(_)) {
+                            bl.mark_outcome(i);
                         }
                         // An event's own coup (Che) prints `Coup (n Ops):` and `Target:`:
                         // both belong to the event, not to Operations played later.
@@ -1344,6 +1390,13 @@ impl Driver {
                             .enumerate()
                             .max_by_key(|(k, o)| {
                                 let follow = match (&item, &then) {
+                                    (
+                                        Item::Plays { .. },
+                                        Some(Item::Ops {
+                                            kind: OpsKind::Space,
+                                            ..
+                                        }),
+                                    ) => i32::from(o.to_lowercase().contains("space race")),
                                     (Item::Plays { .. }, Some(Item::Ops { .. })) => {
                                         i32::from(o.to_lowercase().contains("operations"))
                                     }
