@@ -4015,6 +4015,185 @@ fn cambridge_five_played_by_us_for_ops_the_ussr_places() {
     assert_eq!(side_of(&g), Side::Us);
 }
 
+#[test]
+fn cambridge_five_full_information_records_the_revealed_scoring_cards() {
+    // FAQ F299: the revealed Scoring cards are public: the moderator records them as one
+    // outcome (sorted), the one a public replay reads; no Scoring card is an empty record.
+    let mut ch = none();
+    let mut g = ussr_round(
+        Position::new()
+            .hand(Side::Ussr, &[Card::TheCambridgeFive, USSR_FILLER])
+            .hand(
+                Side::Us,
+                &[Card::SoutheastAsiaScoring, Card::Nato, Card::EuropeScoring],
+            ),
+        &mut ch,
+    );
+    let drawn = g
+        .apply(
+            Side::Ussr,
+            Answer::Play {
+                card: Card::TheCambridgeFive,
+                mode: CardUse::Event,
+            },
+            &mut ch,
+        )
+        .unwrap();
+    assert_eq!(
+        drawn,
+        vec![ChanceOutcome::Cards(vec![
+            Card::EuropeScoring,
+            Card::SoutheastAsiaScoring
+        ])]
+    );
+    let mut g = ussr_round(
+        Position::new()
+            .hand(Side::Ussr, &[Card::TheCambridgeFive, USSR_FILLER])
+            .hand(Side::Us, &[Card::Nato]),
+        &mut ch,
+    );
+    let drawn = g
+        .apply(
+            Side::Ussr,
+            Answer::Play {
+                card: Card::TheCambridgeFive,
+                mode: CardUse::Event,
+            },
+            &mut ch,
+        )
+        .unwrap();
+    assert_eq!(drawn, vec![ChanceOutcome::Cards(vec![])]);
+    assert!(matches!(kind(&g), PromptKind::ActionRound { .. }));
+}
+
+/// Public information: the US hand holds `unknown` cards of unknown identity (drawn from the
+/// pool `pool`) besides the known `known`.
+fn public_us_hand(p: Position, known: &[Card], unknown: u8, pool: &[Card]) -> Position {
+    p.hand(Side::Us, known).with(|s| {
+        s.cards.full_info = false;
+        s.cards.deck = pool.to_vec();
+        s.cards.deck.sort();
+        s.cards.unknown_in_hand.us = unknown;
+    })
+}
+
+#[test]
+fn cambridge_five_public_information_reads_the_revealed_scoring_cards() {
+    // FAQ F299 in public information: the US hand is unknown; the record names the Scoring
+    // cards revealed (Asia Scoring), which become known US hand cards, and the USSR places 1
+    // Influence in Asia.
+    let mut ch = RecordedChance::new([ChanceOutcome::Cards(vec![Card::AsiaScoring])]);
+    let g = ussr_round(
+        public_us_hand(
+            Position::new().hand(Side::Ussr, &[Card::TheCambridgeFive, USSR_FILLER]),
+            &[],
+            3,
+            &[
+                Card::AsiaScoring,
+                Card::EuropeScoring,
+                Card::Nato,
+                Card::Fidel,
+            ],
+        ),
+        &mut ch,
+    );
+    let mut g2 = g.clone();
+    play(
+        &mut g2,
+        Side::Ussr,
+        Card::TheCambridgeFive,
+        CardUse::Event,
+        &mut ch,
+    );
+    assert_eq!(side_of(&g2), Side::Ussr);
+    match kind(&g2) {
+        PromptKind::ChooseCountry { candidates, .. } => {
+            assert!(candidates.contains(&Country::Thailand));
+            assert!(!candidates.contains(&Country::Italy));
+        }
+        k => panic!("{k:?}"),
+    }
+    assert_eq!(g2.state().cards.hands.us, vec![Card::AsiaScoring]);
+    assert_eq!(g2.state().cards.unknown_in_hand.us, 2);
+    act(
+        &mut g2,
+        Side::Ussr,
+        Answer::Country(Country::Thailand),
+        &mut ch,
+    );
+    assert_eq!(inf_of(&g2, Country::Thailand), (0, 1));
+    // A record naming a card that is not a Scoring card, or one known to be elsewhere, does
+    // not fit the public information.
+    let mut bad = RecordedChance::new([ChanceOutcome::Cards(vec![Card::Nato])]);
+    let mut g3 = g.clone();
+    assert!(g3
+        .apply(
+            Side::Ussr,
+            Answer::Play {
+                card: Card::TheCambridgeFive,
+                mode: CardUse::Event,
+            },
+            &mut bad,
+        )
+        .is_err());
+    let mut bad = RecordedChance::new([ChanceOutcome::Cards(vec![Card::MiddleEastScoring])]);
+    assert!(g3
+        .apply(
+            Side::Ussr,
+            Answer::Play {
+                card: Card::TheCambridgeFive,
+                mode: CardUse::Event,
+            },
+            &mut bad,
+        )
+        .is_err());
+    assert_eq!(g3.state(), g.state());
+}
+
+#[test]
+fn cambridge_five_public_information_empty_record_no_placement() {
+    // FAQ F299: `US has no cards to reveal`: the empty record; nothing is asked. A Scoring
+    // card known to be in the US hand must be in the record.
+    let mut ch = RecordedChance::new([ChanceOutcome::Cards(vec![])]);
+    let p = public_us_hand(
+        Position::new().hand(Side::Ussr, &[Card::TheCambridgeFive, USSR_FILLER]),
+        &[],
+        2,
+        &[Card::AsiaScoring, Card::Nato, Card::Fidel],
+    );
+    let mut g = ussr_round(p, &mut ch);
+    play(
+        &mut g,
+        Side::Ussr,
+        Card::TheCambridgeFive,
+        CardUse::Event,
+        &mut ch,
+    );
+    assert!(matches!(kind(&g), PromptKind::ActionRound { .. }));
+    assert_eq!(side_of(&g), Side::Us);
+    assert_eq!(g.state().cards.unknown_in_hand.us, 2);
+    let mut ch = RecordedChance::new([ChanceOutcome::Cards(vec![])]);
+    let mut g = ussr_round(
+        public_us_hand(
+            Position::new().hand(Side::Ussr, &[Card::TheCambridgeFive, USSR_FILLER]),
+            &[Card::EuropeScoring],
+            1,
+            &[Card::AsiaScoring, Card::Nato],
+        ),
+        &mut ch,
+    );
+    assert!(g
+        .apply(
+            Side::Ussr,
+            Answer::Play {
+                card: Card::TheCambridgeFive,
+                mode: CardUse::Event,
+            },
+            &mut ch,
+        )
+        .is_err());
+}
+
 // ---- #105 Special Relationship ----------------------------------------------------------
 
 #[test]
@@ -4210,6 +4389,34 @@ fn norad_pays_at_the_end_of_a_round_in_which_defcon_moved_to_2_not_while_it_sits
     assert_eq!(side_of(&g), Side::Ussr);
     assert!(matches!(kind(&g), PromptKind::ActionRound { .. }));
     assert_eq!(g.state().action_round, 4);
+}
+
+#[test]
+fn norad_pays_when_defcon_goes_up_and_back_down_to_2_in_the_round() {
+    // FAQ F302: the round starts at DEFCON 2; ABM Treaty raises it to 3 and its Operations
+    // coup Iraq (a Battleground) bring it back to 2: DEFCON moved to 2 during the round, so
+    // NORAD pays (as the digital edition does, game-72 l.484-495, game-26 l.352-363).
+    let mut ch = dice(&[4]);
+    let mut g = norad_board()
+        .defcon(2)
+        .hand(Side::Us, &[Card::AbmTreaty, Card::PuppetGovernments])
+        .hand(Side::Ussr, &[Card::Fidel, USSR_FILLER])
+        .action_round(2, Side::Us, &mut ch);
+    play(&mut g, Side::Us, Card::AbmTreaty, CardUse::Event, &mut ch);
+    assert_eq!(g.state().defcon, 3);
+    act(&mut g, Side::Us, Answer::Coup(Country::Iraq), &mut ch);
+    // 4 + 4 Ops - 2 x 3 = 2: both USSR Influence removed.
+    assert_eq!(inf_of(&g, Country::Iraq), (0, 0));
+    assert_eq!(g.state().defcon, 2);
+    assert_eq!(side_of(&g), Side::Us);
+    assert_eq!(g.prompts()[0].card, Some(Card::Norad));
+    assert!(matches!(
+        kind(&g),
+        PromptKind::PlaceInfluence { count: 1, .. }
+    ));
+    act(&mut g, Side::Us, inf(&[(Country::WestGermany, 1)]), &mut ch);
+    assert_eq!(inf_of(&g, Country::WestGermany), (5, 0));
+    assert_eq!(side_of(&g), Side::Ussr);
 }
 
 #[test]

@@ -1352,6 +1352,166 @@ fn our_man_in_tehran_us_chooses_on_ussr_ops_play() {
 }
 
 #[test]
+fn our_man_in_tehran_drawn_cards_stay_secret_only_discards_are_public() {
+    // FAQ F307: the US draws the 5 cards and reveals only the ones it discards. The moderator
+    // records no card for the draw (only the sealed shuffle of the rest), so the public log
+    // holds exactly what a public replay consumes: the US answer naming the discards.
+    let mut ch = RecordedChance::new([ChanceOutcome::Order(vec![
+        Card::Opec,
+        Card::Allende,
+        Card::Junta,
+        Card::Summit,
+    ])]);
+    let mut g = pos()
+        .influence(Country::Iran, US, 2)
+        .deck(&[
+            Card::Summit,
+            Card::Junta,
+            Card::Allende,
+            Card::Opec,
+            Card::Che,
+            Card::ArmsRace,
+        ])
+        .hand(US, &[Card::OurManInTehran, Card::DuckAndCover])
+        .action_round(1, US, &mut ch);
+    let drawn = g
+        .apply(
+            US,
+            Answer::Play {
+                card: Card::OurManInTehran,
+                mode: CardUse::Event,
+            },
+            &mut ch,
+        )
+        .unwrap();
+    assert_eq!(drawn, vec![]);
+    // While the US decides, the 5 cards are set aside: out of the draw pile, in no hand.
+    assert_eq!(g.state().cards.aside.len(), 5);
+    assert_eq!(g.state().cards.draw_pile_size(), 1);
+    let drawn = g
+        .apply(US, Answer::Cards(vec![Card::Che, Card::ArmsRace]), &mut ch)
+        .unwrap();
+    assert_eq!(
+        drawn,
+        vec![ChanceOutcome::Order(vec![
+            Card::Opec,
+            Card::Allende,
+            Card::Junta,
+            Card::Summit
+        ])]
+    );
+    assert_eq!(g.state().cards.aside, vec![]);
+    assert_eq!(g.state().cards.discard, vec![Card::Che, Card::ArmsRace]);
+}
+
+/// The public-information counterpart of a position: every card whose place is not public
+/// (the draw deck and the unknown part of the hands) in one sorted pool.
+fn public_cards(s: &mut twilight_pbem::engine::state::State, unknown_ussr: u8, extra: &[Card]) {
+    s.cards.full_info = false;
+    s.cards.deck.extend_from_slice(extra);
+    s.cards.deck.sort();
+    s.cards.unknown_in_hand.ussr = unknown_ussr;
+}
+
+#[test]
+fn our_man_in_tehran_public_information_draws_hidden_and_reads_the_discards() {
+    // FAQ F307 in public information: the 5 drawn cards are unknown (any unplaced card); the
+    // US answer names the discards, which leave the pool for the discard pile; the rest go
+    // back into the deck, so the pool keeps them. No chance record is read.
+    let mut ch = RecordedChance::new([]);
+    let pool = [
+        Card::Summit,
+        Card::Junta,
+        Card::Allende,
+        Card::Opec,
+        Card::Che,
+        Card::ArmsRace,
+    ];
+    let mut g = pos()
+        .influence(Country::Iran, US, 2)
+        .hand(US, &[Card::OurManInTehran, Card::DuckAndCover])
+        .deck(&pool)
+        .with(|s| public_cards(s, 1, &[]))
+        .action_round(1, US, &mut ch);
+    let drawn = g
+        .apply(
+            US,
+            Answer::Play {
+                card: Card::OurManInTehran,
+                mode: CardUse::Event,
+            },
+            &mut ch,
+        )
+        .unwrap();
+    assert_eq!(drawn, vec![]);
+    let (side, kind, card) = owed(&g);
+    assert_eq!((side, card), (US, Some(Card::OurManInTehran)));
+    let mut candidates = pool.to_vec();
+    candidates.sort();
+    assert_eq!(
+        kind,
+        PromptKind::ChooseCards {
+            candidates,
+            min: 0,
+            max: 5
+        }
+    );
+    // 6 pool cards, 1 of them in the USSR hand, 5 set aside: the draw pile is empty.
+    assert_eq!(g.state().cards.unknown_aside, 5);
+    assert_eq!(g.state().cards.draw_pile_size(), 0);
+    // Fidel is known to be in the USSR hand: it cannot have been drawn.
+    refused(&mut g, US, Answer::Cards(vec![Card::Fidel]), &mut ch);
+    let drawn = g
+        .apply(US, Answer::Cards(vec![Card::Che, Card::ArmsRace]), &mut ch)
+        .unwrap();
+    assert_eq!(drawn, vec![]);
+    assert_eq!(g.state().cards.discard, vec![Card::Che, Card::ArmsRace]);
+    let mut rest = vec![Card::Summit, Card::Junta, Card::Allende, Card::Opec];
+    rest.sort();
+    assert_eq!(g.state().cards.deck, rest);
+    assert_eq!(g.state().cards.unknown_aside, 0);
+    assert_eq!(g.state().cards.draw_pile_size(), 3);
+    assert_eq!(g.state().cards.unknown_in_hand.ussr, 1);
+    assert!(removed(&g, Card::OurManInTehran));
+}
+
+#[test]
+fn our_man_in_tehran_public_information_fewer_than_5_reshuffles_discards() {
+    // FAQ F307, F051 in public information: 3 cards in the draw pile are drawn, the discard
+    // pile (Che, Opec) is reshuffled into the pool, 2 more are drawn; the US discards Opec.
+    let mut ch = RecordedChance::new([]);
+    let mut g = pos()
+        .influence(Country::Iran, US, 2)
+        .deck(&[Card::Summit, Card::Junta, Card::Allende])
+        .discard(&[Card::Che, Card::Opec])
+        .hand(US, &[Card::OurManInTehran, Card::DuckAndCover])
+        .with(|s| public_cards(s, 0, &[]))
+        .action_round(1, US, &mut ch);
+    event(&mut g, US, Card::OurManInTehran, &mut ch);
+    let mut all = vec![
+        Card::Summit,
+        Card::Junta,
+        Card::Allende,
+        Card::Opec,
+        Card::Che,
+    ];
+    all.sort();
+    assert_eq!(
+        owed(&g).1,
+        PromptKind::ChooseCards {
+            candidates: all,
+            min: 0,
+            max: 5
+        }
+    );
+    assert_eq!(g.state().cards.discard, vec![]);
+    ok(&mut g, US, Answer::Cards(vec![Card::Opec]), &mut ch);
+    assert_eq!(g.state().cards.discard, vec![Card::Opec]);
+    assert_eq!(g.state().cards.deck.len(), 4);
+    assert_eq!(g.state().cards.draw_pile_size(), 4);
+}
+
+#[test]
 fn our_man_in_tehran_headline_condition_lost_to_other_headline() {
     // FAQ F308: Muslim Revolution (4 Ops) resolves first and takes Iran; Our Man in Tehran
     // then fails and is discarded, not removed. FAQ F297: the corrected card is 2 Ops.

@@ -34,6 +34,13 @@ pub enum ChanceRequest<'a> {
         /// Whose hand.
         side: Side,
     },
+    /// The Scoring cards of `side`'s hand, revealed together (The Cambridge Five; public
+    /// information only: in full information the engine reads the hand). Answered with
+    /// [`ChanceOutcome::Cards`], possibly empty.
+    RevealScoringCards {
+        /// Whose hand.
+        side: Side,
+    },
 }
 
 /// What chance decided. This is what the log records in the clear.
@@ -46,6 +53,9 @@ pub enum ChanceOutcome {
     Order(Vec<Card>),
     /// A card (chosen at random from a hand, or drawn and revealed).
     Card(Card),
+    /// Cards of a hand revealed together, sorted (possibly none: The Cambridge Five when the
+    /// US holds no Scoring card).
+    Cards(Vec<Card>),
 }
 
 /// Errors a chance source can report.
@@ -125,9 +135,11 @@ impl Chance for SeededChance {
                 }
                 ChanceOutcome::Card(known[self.below(known.len() as u32) as usize])
             }
-            ChanceRequest::RevealDraw | ChanceRequest::RevealHandCard { .. } => {
+            ChanceRequest::RevealDraw
+            | ChanceRequest::RevealHandCard { .. }
+            | ChanceRequest::RevealScoringCards { .. } => {
                 return Err(ChanceError::Missing(
-                    "a revealed draw in public information".into(),
+                    "a revealed card in public information".into(),
                 ))
             }
         })
@@ -170,6 +182,10 @@ impl Chance for RecordedChance {
                 | (ChanceRequest::HandCard { .. }, ChanceOutcome::Card(_))
                 | (ChanceRequest::RevealDraw, ChanceOutcome::Card(_))
                 | (ChanceRequest::RevealHandCard { .. }, ChanceOutcome::Card(_))
+                | (
+                    ChanceRequest::RevealScoringCards { .. },
+                    ChanceOutcome::Cards(_)
+                )
         );
         if fits {
             Ok(next)

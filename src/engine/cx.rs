@@ -96,6 +96,7 @@ pub struct Cx<'a> {
     chance: &'a mut dyn Chance,
     /// What happened, in readable sentences.
     pub notes: Vec<String>,
+    moved_to_2: bool,
 }
 
 impl<'a> Cx<'a> {
@@ -111,6 +112,7 @@ impl<'a> Cx<'a> {
             cursor: 0,
             chance,
             notes: Vec::new(),
+            moved_to_2: false,
         }
     }
 
@@ -370,24 +372,149 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// Draws the top card of the draw deck face down and sets it aside (Our Man in Tehran,
+    /// FAQ F307): only the drawing player sees it, so nothing is recorded. In full information
+    /// the card goes to `cards.aside`; in public information it stays in the pool of unplaced
+    /// cards, counted in `cards.unknown_aside` (no longer in the draw pile). Reshuffles before
+    /// the draw, and right after a draw that empties the deck (FAQ F050, F051). Returns false
+    /// if no card is left anywhere.
+    pub fn draw_aside(&mut self) -> Step<bool> {
+        self.reshuffle_if_empty()?;
+        if self.state.cards.draw_pile_size() == 0 {
+            return Ok(false);
+        }
+        if self.state.cards.full_info {
+            let c = self.state.cards.deck.pop().expect("non-empty deck");
+            self.state.cards.aside.push(c);
+        } else {
+            self.state.cards.unknown_aside += 1;
+        }
+        self.reshuffle_if_empty()?;
+        Ok(true)
+    }
+
+    /// How many cards are set aside (see [`Cx::draw_aside`]).
+    pub fn aside_count(&self) -> usize {
+        self.state.cards.aside.len() + self.state.cards.unknown_aside as usize
+    }
+
+    /// The cards that may be set aside, sorted: the cards themselves in full information; in
+    /// public information every unplaced card while some are set aside.
+    pub fn aside_candidates(&self) -> Vec<Card> {
+        let cards = &self.state.cards;
+        let mut v = if cards.full_info {
+            cards.aside.clone()
+        } else if cards.unknown_aside > 0 {
+            cards.deck.clone()
+        } else {
+            Vec::new()
+        };
+        v.sort();
+        v.dedup();
+        v
+    }
+
+    /// Ends a set-aside draw: `discards` (named by the drawing player's answer, which makes
+    /// them public) go to the discard pile in that order, the rest are shuffled back into the
+    /// draw deck (FAQ F307). In public information the rest simply stay in the pool.
+    pub fn discard_aside_and_return(&mut self, discards: &[Card]) -> Step {
+        for c in discards {
+            let cards = &mut self.state.cards;
+            let taken = if cards.full_info {
+                cards
+                    .aside
+                    .iter()
+                    .position(|d| d == c)
+                    .map(|i| cards.aside.remove(i))
+            } else if cards.unknown_aside > 0 {
+                cards.deck.iter().position(|d| d == c).map(|i| {
+                    cards.unknown_aside -= 1;
+                    cards.deck.remove(i)
+                })
+            } else {
+                None
+            };
+            if taken.is_none() {
+                return Err(RuleError::Rule(format!("{c} is not among the cards drawn")).into());
+            }
+            self.discard(*c);
+        }
+        self.state.cards.unknown_aside = 0;
+        let mut rest = std::mem::take(&mut self.state.cards.aside);
+        self.shuffle_into_deck(&mut rest)
+    }
+
     /// Records that `card` became public (full information): the same input a public replay
     /// reads as a chance record, so both replays consume the same inputs in the same order.
     fn observe(&mut self, card: Card) -> Step {
+        self.observe_outcome(ChanceOutcome::Card(card))
+    }
+
+    /// Records a public outcome the moderator knows (full information); see [`Cx::observe`].
+    fn observe_outcome(&mut self, outcome: ChanceOutcome) -> Step {
         match self.inputs.get(self.cursor) {
-            Some(Input::Chance(ChanceOutcome::Card(c))) if *c == card => {
+            Some(Input::Chance(o)) if *o == outcome => {
                 self.cursor += 1;
                 Ok(())
             }
             Some(other) => Err(RuleError::Desync(format!(
-                "{card} was revealed but the record holds {other:?}"
+                "{outcome:?} was revealed but the record holds {other:?}"
             ))
             .into()),
             None => {
-                self.inputs.push(Input::Chance(ChanceOutcome::Card(card)));
+                self.inputs.push(Input::Chance(outcome));
                 self.cursor += 1;
                 Ok(())
             }
         }
+    }
+
+    /// `side` reveals the Scoring cards in its hand (The Cambridge Five, FAQ F299) and they
+    /// are returned, sorted. The revealed set is one public record
+    /// ([`ChanceOutcome::Cards`], possibly empty): the moderator records it from the hand;
+    /// a public replay reads it and checks it against what is known (every Scoring card known
+    /// to be in the hand is in it, every other one may be in the hand), and the revealed
+    /// cards become known hand cards.
+    pub fn reveal_scoring_cards(&mut self, side: Side) -> Step<Vec<Card>> {
+        if self.state.cards.full_info {
+            let mut scoring: Vec<Card> = self.state.cards.hands[side]
+                .iter()
+                .copied()
+                .filter(|c| c.is_scoring())
+                .collect();
+            scoring.sort();
+            self.observe_outcome(ChanceOutcome::Cards(scoring.clone()))?;
+            return Ok(scoring);
+        }
+        let mut cards = match self.chance(ChanceRequest::RevealScoringCards { side })? {
+            ChanceOutcome::Cards(v) => v,
+            o => return Err(RuleError::Desync(format!("expected cards, found {o:?}")).into()),
+        };
+        cards.sort();
+        cards.dedup();
+        if let Some(c) = cards.iter().find(|c| !c.is_scoring()) {
+            return Err(RuleError::Desync(format!("{c} is not a Scoring card")).into());
+        }
+        if let Some(c) = self.state.cards.hands[side]
+            .iter()
+            .find(|c| c.is_scoring() && !cards.contains(c))
+        {
+            return Err(RuleError::Desync(format!(
+                "{c} is known to be in the {side} hand but is not revealed"
+            ))
+            .into());
+        }
+        for c in &cards {
+            if !self.state.cards.hands[side].contains(c) {
+                if !self.state.cards.take_from_hand(side, *c) {
+                    return Err(
+                        RuleError::Desync(format!("{c} cannot be in the {side} hand")).into(),
+                    );
+                }
+                self.state.cards.hands[side].push(*c);
+            }
+        }
+        Ok(cards)
     }
 
     /// Takes a card at random from `side`'s hand (never the China Card; FAQ F148) and
@@ -502,6 +629,13 @@ impl<'a> Cx<'a> {
         self.set_defcon(d)
     }
 
+    /// Whether DEFCON moved to 2 from another level during this activity (an action round is
+    /// one activity): NORAD's trigger, even when DEFCON went up first in the same round
+    /// (ABM Treaty then a coup) (FAQ F302).
+    pub fn defcon_moved_to_2(&self) -> bool {
+        self.moved_to_2
+    }
+
     /// Raises DEFCON by `n`, never above 5 (FAQ F142).
     pub fn improve_defcon(&mut self, n: u8) -> Step {
         let d = (self.state.defcon + n).min(5);
@@ -512,6 +646,7 @@ impl<'a> Cx<'a> {
     pub fn set_defcon(&mut self, d: u8) -> Step {
         let d = d.clamp(1, 5);
         if d != self.state.defcon {
+            self.moved_to_2 |= d == 2;
             self.state.defcon = d;
             self.note(format!("DEFCON is now {d}."));
         }

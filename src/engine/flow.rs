@@ -332,10 +332,9 @@ fn action_round(cx: &mut Cx, round: u8, side: Side) -> Step<Activity> {
     cx.state.phasing = side;
     // The next round is decided after this one: an event played now may add an 8th round
     // (North Sea Oil, FAQ F286).
-    let defcon_before = cx.state.defcon;
     events::start_of_action_round(cx, side)?;
     if events::trapped_round(cx, side)? {
-        events::end_of_action_round(cx, side, defcon_before)?;
+        events::end_of_action_round(cx, side)?;
         return Ok(next_round(cx, round, side));
     }
     let hand = cx.state.cards.hand_size(side);
@@ -370,7 +369,7 @@ fn action_round(cx: &mut Cx, round: u8, side: Side) -> Step<Activity> {
             .into())
         }
     }
-    events::end_of_action_round(cx, side, defcon_before)?;
+    events::end_of_action_round(cx, side)?;
     Ok(next_round(cx, round, side))
 }
 

@@ -85,6 +85,20 @@ pub struct Cards {
     pub discard: Vec<Card>,
     /// Cards removed from the game (asterisked events that occurred), in order.
     pub removed: Vec<Card>,
+    /// Cards drawn face down and set aside while an event resolves (Our Man in Tehran, FAQ
+    /// F307): only the drawing player sees them. Full information only; empty between
+    /// activities.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aside: Vec<Card>,
+    /// Public information: how many cards of the unplaced pool are drawn face down and set
+    /// aside (the hidden counterpart of `aside`); they are not in the draw pile. 0 between
+    /// activities.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unknown_aside: u8,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 impl Cards {
@@ -95,7 +109,9 @@ impl Cards {
 
     /// Number of cards in the draw deck.
     pub fn draw_pile_size(&self) -> usize {
-        self.deck.len() - (self.unknown_in_hand.us + self.unknown_in_hand.ussr) as usize
+        self.deck.len()
+            - (self.unknown_in_hand.us + self.unknown_in_hand.ussr) as usize
+            - self.unknown_aside as usize
     }
 
     /// Whether `card` may be in `side`'s hand: known to be there, or (public information)
@@ -328,6 +344,8 @@ pub(crate) fn empty_state(options: Options) -> State {
             unknown_in_hand: BySide::default(),
             discard: Vec::new(),
             removed: Vec::new(),
+            aside: Vec::new(),
+            unknown_aside: 0,
         },
         effects: Vec::new(),
         events_occurred: Vec::new(),

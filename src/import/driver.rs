@@ -256,6 +256,26 @@ impl Block {
         }
     }
 
+    /// Marks the lines that print the outcome of the coup or realignment whose `Target:` is at
+    /// `t` (its dice and the Influence changes in the target that follow them) as used, so
+    /// that a later decision (NORAD's Influence) does not take them for its own.
+    fn mark_outcome(&mut self, t: usize) {
+        let Item::Target(target) = self.items[t].item else {
+            return;
+        };
+        let mut after_tracks = false;
+        for j in t + 1..self.items.len() {
+            match self.items[j].item {
+                Item::Coup { .. } | Item::RealignRoll { .. } if !after_tracks => {}
+                Item::Influence { country, .. } if country == target && !after_tracks => {
+                    self.used[j] = true;
+                }
+                Item::MilOps { .. } | Item::Defcon(_) => after_tracks = true,
+                _ => break,
+            }
+        }
+    }
+
     /// Last printed value of each quantity.
     fn expectations(&self) -> Expect {
         let mut e = Expect::default();
@@ -298,6 +318,9 @@ struct Expect {
 struct SourceChance {
     dice: VecDeque<u8>,
     cards: VecDeque<Card>,
+    /// Sets of Scoring cards revealed together (`US reveals Asia Scoring` lines in a row, or
+    /// `US has no cards to reveal`), for The Cambridge Five.
+    scoring_sets: VecDeque<Vec<Card>>,
     extra: VecDeque<u8>,
 }
 
@@ -311,6 +334,18 @@ impl Chance for SourceChance {
                 .map(ChanceOutcome::Die)
                 .ok_or_else(|| ChanceError::Missing("Die".into())),
             ChanceRequest::Shuffle(cards) => Ok(ChanceOutcome::Order(cards.to_vec())),
+            ChanceRequest::RevealScoringCards { .. } => {
+                let set = self
+                    .scoring_sets
+                    .pop_front()
+                    .ok_or_else(|| ChanceError::Missing(format!("{request:?}")))?;
+                for c in &set {
+                    if let Some(i) = self.cards.iter().position(|d| d == c) {
+                        self.cards.remove(i);
+                    }
+                }
+                Ok(ChanceOutcome::Cards(set))
+            }
             ChanceRequest::HandCard { .. }
             | ChanceRequest::RevealDraw
             | ChanceRequest::RevealHandCard { .. } => self
@@ -560,9 +595,15 @@ pub fn import_digital_edition(text: &str, source: &str) -> Result<Imported, Stri
         Err(Halt::Stop(s)) => s,
     };
     d.finish(&stopped, &source_result);
-    if std::env::var_os("TWILIGHT_IMPORT_DEBUG").is_some() {
+    if let Some(v) = std::env::var_os("TWILIGHT_IMPORT_DEBUG") {
+        // `TWILIGHT_IMPORT_DEBUG=all`: the whole history; anything else: its last 40 lines.
         let h: Vec<&String> = d.game.history().collect();
-        for l in &h[h.len().saturating_sub(40)..] {
+        let from = if v == "all" {
+            0
+        } else {
+            h.len().saturating_sub(40)
+        };
+        for l in &h[from..] {
             eprintln!("  engine: {l}");
         }
     }
@@ -607,6 +648,22 @@ impl Driver {
                 if empty
                     && bi + 1 == self.blocks.len()
                     && matches!(prompt.kind, PromptKind::ActionRound { may_pass: false })
+                {
+                    return Err(Halt::Stop(Stopped::SourceEnded {
+                        position: position(&self.game),
+                    }));
+                }
+                // A log cut in the Headline Phase prints one side's headline only
+                // (`Turn 8, Headline Phase: Grain Sales To Soviets` / `US Headlines …`).
+                let headlines = |s: Side| {
+                    bl.items
+                        .iter()
+                        .any(|r| matches!(r.item, Item::Headlines { side, .. } if side == s))
+                };
+                if bi + 1 == self.blocks.len()
+                    && prompt.kind == PromptKind::Headline
+                    && !headlines(prompt.side)
+                    && headlines(prompt.side.opponent())
                 {
                     return Err(Halt::Stop(Stopped::SourceEnded {
                         position: position(&self.game),
@@ -752,6 +809,11 @@ impl Driver {
             };
         };
         let bl_line = self.blocks[bi].line;
+        if let (Some(Card::ShuttleDiplomacy), PromptKind::ChooseCountry { candidates, .. }) =
+            (prompt.card, &prompt.kind)
+        {
+            return self.answer_shuttle_diplomacy(bi, prompt, candidates);
+        }
         match &prompt.kind {
             PromptKind::Headline => self.answer_headline(bi, prompt.side),
             PromptKind::ActionRound { may_pass } => self.answer_round(bi, *may_pass),
@@ -780,6 +842,7 @@ impl Driver {
                             bl.used[i] = true;
                             bl.pointed[i] = true;
                             bl.pos = i + 1;
+                            bl.mark_outcome(i);
                             return Ok((Answer::Realign(c), bl.items[i].line));
                         }
                         Item::Ops { .. } | Item::Event(_) | Item::ArHeader { .. } => break,
@@ -790,6 +853,40 @@ impl Driver {
             }
             _ => self.answer_event(bi, prompt),
         }
+    }
+
+    /// Shuttle Diplomacy's ignored Battleground is never printed: the first candidate with
+    /// which the scoring gives the VP the source prints next.
+    fn answer_shuttle_diplomacy(
+        &mut self,
+        bi: usize,
+        prompt: &Prompt,
+        candidates: &[Country],
+    ) -> Result<(Answer, usize), String> {
+        let bl = &self.blocks[bi];
+        let Some((want, line)) = (bl.pos..bl.items.len()).find_map(|i| match bl.items[i].item {
+            Item::Vp { score } => Some((score, bl.items[i].line)),
+            _ => None,
+        }) else {
+            return Err("the source prints no VP for the scoring".into());
+        };
+        for c in candidates {
+            let mut g = self.game.clone();
+            let mut chance = self.chance_for(Some(bi), &[]);
+            if g.apply(prompt.side, Answer::Country(*c), &mut chance)
+                .is_ok()
+                && g.completed().first().map_or(g.state().vp, |(_, st)| st.vp) == want
+            {
+                self.notes.push(format!(
+                    "line {line}: Shuttle Diplomacy's ignored Battleground, not printed, taken as {c} (the first that gives the VP printed)"
+                ));
+                return Ok((Answer::Country(*c), line));
+            }
+        }
+        Err(format!(
+            "no Battleground among {candidates:?} gives the VP the source prints ({})",
+            vp_text(want)
+        ))
     }
 
     fn answer_headline(&mut self, bi: usize, side: Side) -> Result<(Answer, usize), String> {
@@ -865,7 +962,15 @@ impl Driver {
                         ..
                     }
                 )
-                && !matches!(bl.items.get(i + 1).map(|r| &r.item), Some(Item::Target(_)))
+                && !matches!(
+                    // Lines printed between the header and its target at the start of the
+                    // round (a Cuban Missile Crisis cancelled) do not end the coup.
+                    bl.items[i + 1..]
+                        .iter()
+                        .map(|r| &r.item)
+                        .find(|it| !matches!(it, Item::Influence { .. } | Item::EffectOut(_))),
+                    Some(Item::Target(_))
+                )
             {
                 bl.used[i] = true;
             }
@@ -925,6 +1030,7 @@ impl Driver {
                 bl.used[t] = true;
                 bl.pointed[t] = true;
                 bl.pos = t + 1;
+                bl.mark_outcome(t);
                 Ok((
                     if kind == OpsKind::Coup {
                         Answer::Coup(c)
@@ -1080,18 +1186,50 @@ impl Driver {
                 optional,
             } => {
                 for i in start..end {
-                    if bl.pointed[i] {
+                    // Lines already taken (the outcome of an earlier realignment roll) name
+                    // no new choice.
+                    if bl.pointed[i]
+                        || (bl.used[i] && matches!(bl.items[i].item, Item::Influence { .. }))
+                    {
                         continue;
                     }
+                    // Cancelling the Cuban Missile Crisis prints the canceller's own
+                    // `-2 in Country`; nothing else names that choice.
+                    let cmc = prompt.card == Some(Card::CubanMissileCrisis);
                     let c = match bl.items[i].item {
-                        Item::Target(c) | Item::War(c) => c,
-                        Item::Influence { country, .. } => country,
+                        Item::Target(c) | Item::War(c) if !cmc => c,
+                        Item::Influence {
+                            country,
+                            side,
+                            delta,
+                            ..
+                        } if !cmc || (side == prompt.side && delta == -2) => country,
                         _ => continue,
                     };
                     if candidates.contains(&c) {
                         bl.pointed[i] = true;
                         if matches!(bl.items[i].item, Item::War(_)) {
                             bl.used[i] = true;
+                        }
+                        if matches!(bl.items[i].item, Item::Target(_)) {
+                            bl.mark_outcome(i);
+                        }
+                        // An event's own coup (Che) prints `Coup (n Ops):` and `Target:`:
+                        // both belong to the event, not to Operations played later.
+                        if matches!(bl.items[i].item, Item::Target(_))
+                            && i > 0
+                            && !bl.used[i - 1]
+                            && matches!(
+                                bl.items[i - 1].item,
+                                Item::Ops {
+                                    kind: OpsKind::Coup,
+                                    ..
+                                }
+                            )
+                        {
+                            bl.used[i - 1] = true;
+                            bl.used[i] = true;
+                            bl.mark_outcome(i);
                         }
                         return Ok((Answer::Country(c), bl.items[i].line));
                     }
@@ -1198,7 +1336,40 @@ impl Driver {
                 Ok((Answer::YesNo(yes), line_at(bl, start)))
             }
             PromptKind::ChooseOption { options } => {
-                let signal = (start..end).find(|&i| !bl.used[i] && is_signal(&bl.items[i].item));
+                // A line already taken as an earlier choice (Junta's Influence country) does
+                // not tell this one.
+                // The event's own lines end at the next play (`Realignment (2 Ops):`), and
+                // that play may be the option chosen (Junta): it is looked at too.
+                let upto = if end < bl.items.len()
+                    && matches!(bl.items[end].item, Item::Ops { .. })
+                    && !bl.used[end]
+                {
+                    end + 1
+                } else {
+                    end
+                };
+                let signal = (start..upto)
+                    .find(|&i| !bl.used[i] && !bl.pointed[i] && is_signal(&bl.items[i].item));
+                // Amounts the event printed (`USSR +1 in South Africa`), matched against
+                // options that name them (`1 in South Africa and 2 in Angola or Botswana`).
+                let printed: Vec<String> = (start..end)
+                    .filter(|&i| !bl.used[i])
+                    .filter_map(|i| match bl.items[i].item {
+                        Item::Influence { delta, country, .. } => Some(format!(
+                            "{} in {}",
+                            delta.abs(),
+                            country.name().to_lowercase()
+                        )),
+                        _ => None,
+                    })
+                    .collect();
+                let amounts = |o: &str| -> i32 {
+                    let o = o.to_lowercase().replace(" influence in ", " in ");
+                    printed
+                        .iter()
+                        .filter(|p| o.starts_with(p.as_str()) || o.contains(&format!(" {p}")))
+                        .count() as i32
+                };
                 let best = match signal {
                     Some(i) => {
                         bl.pointed[i] = true;
@@ -1219,6 +1390,13 @@ impl Driver {
                             .enumerate()
                             .max_by_key(|(k, o)| {
                                 let follow = match (&item, &then) {
+                                    (
+                                        Item::Plays { .. },
+                                        Some(Item::Ops {
+                                            kind: OpsKind::Space,
+                                            ..
+                                        }),
+                                    ) => i32::from(o.to_lowercase().contains("space race")),
                                     (Item::Plays { .. }, Some(Item::Ops { .. })) => {
                                         i32::from(o.to_lowercase().contains("operations"))
                                     }
@@ -1227,7 +1405,10 @@ impl Driver {
                                     }
                                     _ => 0,
                                 };
-                                (option_score(o, &item) * 2 + follow, std::cmp::Reverse(*k))
+                                (
+                                    amounts(o) * 4 + option_score(o, &item) * 2 + follow,
+                                    std::cmp::Reverse(*k),
+                                )
                             })
                             .map_or(0, |(k, _)| k)
                     }
@@ -1258,7 +1439,14 @@ impl Driver {
                     Item::Defcon(d) => Some(d as i32),
                     _ => None,
                 });
-                let n = (defcon.unwrap_or(total).clamp(*min as i32, *max as i32)) as u8;
+                // How I Learned To Stop Worrying prints no DEFCON line when the level is
+                // left where it is.
+                let n = if prompt.card == Some(Card::HowILearnedToStopWorrying) {
+                    defcon.unwrap_or(self.game.state().defcon as i32)
+                } else {
+                    defcon.unwrap_or(total)
+                };
+                let n = n.clamp(*min as i32, *max as i32) as u8;
                 Ok((Answer::Number(n), line_at(bl, start)))
             }
             other => Err(format!("the importer does not answer {other:?}")),
@@ -1268,6 +1456,7 @@ impl Driver {
     // ---- applying ------------------------------------------------------------------
 
     fn chance_for(&self, b: Option<usize>, extra: &[u8]) -> SourceChance {
+        let scoring_sets = b.map_or_else(VecDeque::new, |b| self.scoring_sets(b));
         let (dice, cards) = match b {
             Some(b) => {
                 let bl = &self.blocks[b];
@@ -1291,8 +1480,36 @@ impl Driver {
         SourceChance {
             dice,
             cards,
+            scoring_sets,
             extra: extra.iter().copied().collect(),
         }
+    }
+
+    /// The sets of Scoring cards a block shows revealed together, from its current position:
+    /// `US reveals Asia Scoring` lines in a row form one set, `US has no cards to reveal` an
+    /// empty one.
+    fn scoring_sets(&self, b: usize) -> VecDeque<Vec<Card>> {
+        let bl = &self.blocks[b];
+        let mut sets = VecDeque::new();
+        let mut current: Option<Vec<Card>> = None;
+        for i in bl.pos.saturating_sub(1)..bl.items.len() {
+            match bl.items[i].item {
+                Item::NoCards(_) if !bl.used[i] => {
+                    sets.extend(current.take());
+                    sets.push_back(Vec::new());
+                }
+                Item::Reveals {
+                    card,
+                    from_hand: false,
+                    ..
+                } if !bl.used[i] && card.is_scoring() => {
+                    current.get_or_insert_with(Vec::new).push(card)
+                }
+                _ => sets.extend(current.take()),
+            }
+        }
+        sets.extend(current.take());
+        sets
     }
 
     fn apply(
@@ -1404,6 +1621,25 @@ impl Driver {
             - inferred;
         bl.dice_pos = (bl.dice_pos + dice).min(bl.dice.len());
         for o in drawn {
+            if let ChanceOutcome::Cards(set) = o {
+                let start = bl.pos.saturating_sub(1);
+                if set.is_empty() {
+                    if let Some(i) = (start..bl.items.len())
+                        .find(|&i| !bl.used[i] && matches!(bl.items[i].item, Item::NoCards(_)))
+                    {
+                        bl.used[i] = true;
+                    }
+                }
+                for c in set {
+                    if let Some(i) = (start..bl.items.len()).find(|&i| {
+                        !bl.used[i]
+                            && matches!(bl.items[i].item,
+                                Item::Reveals { card, from_hand: false, .. } if card == *c)
+                    }) {
+                        bl.used[i] = true;
+                    }
+                }
+            }
             if let ChanceOutcome::Card(c) = o {
                 if let Some(i) = (bl.pos.saturating_sub(1)..bl.items.len()).find(|&i| {
                     !bl.used[i]

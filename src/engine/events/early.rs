@@ -901,12 +901,9 @@ pub fn the_cambridge_five(cx: &mut Cx, _side: Side) -> Step<bool> {
         cx.note("The Cambridge Five cannot occur in the Late War (FAQ F299).");
         return Ok(false);
     }
-    let mut scoring: Vec<Card> = cx.state.cards.hands[Side::Us]
-        .iter()
-        .copied()
-        .filter(|c| c.is_scoring())
-        .collect();
-    scoring.sort();
+    // The revealed Scoring cards are public: the moderator records them, a public replay
+    // reads them from the record (the US hand is not known there).
+    let scoring = cx.reveal_scoring_cards(Side::Us)?;
     if scoring.is_empty() {
         cx.note("The Cambridge Five: the US holds no Scoring card.");
         return Ok(true);
@@ -988,13 +985,13 @@ pub fn norad(cx: &mut Cx, _side: Side) -> Step<bool> {
     Ok(true)
 }
 
-/// End-of-action-round steps of Early War cards: NORAD (#106) when DEFCON moved to 2 during
-/// the round (never the Headline Phase; not when set to 2 from 2; FAQ F038, F302, F304), if
-/// the US controls Canada then; it may fire several times a turn.
-pub fn end_of_action_round(cx: &mut Cx, _side: Side, defcon_before: u8) -> Step {
+/// End-of-action-round steps of Early War cards: NORAD (#106) when DEFCON moved to 2 from
+/// another level during the round — also when it was at 2 at the start of the round, went up
+/// and came back down to 2 (never the Headline Phase; not when set to 2 from 2; FAQ F038,
+/// F302, F304), if the US controls Canada then; it may fire several times a turn.
+pub fn end_of_action_round(cx: &mut Cx, _side: Side) -> Step {
     if !cx.state.has_effect(Card::Norad)
-        || defcon_before == 2
-        || cx.state.defcon != 2
+        || !cx.defcon_moved_to_2()
         || !cx.state.controls(Side::Us, Country::Canada)
     {
         return Ok(());

@@ -1304,7 +1304,8 @@ pub fn che(cx: &mut Cx, _side: Side) -> Step<bool> {
 
 /// #108 Our Man in Tehran: if the US controls a Middle East country, it draws the top 5
 /// cards, discards any of them (revealed, no events) and shuffles the rest back into the
-/// deck (FAQ F051, F066, F297, F298, F307, F308).
+/// deck (FAQ F051, F066, F297, F298, F307, F308). Only the US sees the drawn cards: they are
+/// set aside face down, and only the discards become public.
 pub fn our_man_in_tehran(cx: &mut Cx, _side: Side) -> Step<bool> {
     if cx
         .state
@@ -1314,24 +1315,24 @@ pub fn our_man_in_tehran(cx: &mut Cx, _side: Side) -> Step<bool> {
     {
         return Ok(false);
     }
-    let mut drawn = Vec::new();
+    // The cards are drawn face down: only the US sees them, and only the discards become
+    // public (named by the US answer). In public information the drawn cards stay unknown
+    // in the pool (FAQ F307).
     for _ in 0..5 {
-        match cx.draw_revealed()? {
-            Some(c) => drawn.push(c),
-            None => break,
+        if !cx.draw_aside()? {
+            break;
         }
     }
-    if drawn.is_empty() {
+    let drawn = cx.aside_count();
+    if drawn == 0 {
         return Ok(true);
     }
-    let mut candidates = drawn.clone();
-    candidates.sort();
     let prompt = Prompt::new(
         Side::Us,
         PromptKind::ChooseCards {
-            candidates,
+            candidates: cx.aside_candidates(),
             min: 0,
-            max: drawn.len() as u8,
+            max: drawn as u8,
         },
         "Our Man in Tehran: discard any of the drawn cards; the rest go back into the deck",
     )
@@ -1342,19 +1343,12 @@ pub fn our_man_in_tehran(cx: &mut Cx, _side: Side) -> Step<bool> {
         }
         .into());
     };
-    for c in &discards {
-        cx.discard(*c);
-    }
-    let mut rest: Vec<Card> = drawn
-        .into_iter()
-        .filter(|c| !discards.contains(c))
-        .collect();
     cx.note(format!(
         "Our Man in Tehran: the US discards {} and returns {} cards to the deck.",
         discards.len(),
-        rest.len()
+        drawn - discards.len()
     ));
-    cx.shuffle_into_deck(&mut rest)?;
+    cx.discard_aside_and_return(&discards)?;
     Ok(true)
 }
 

@@ -66,8 +66,8 @@ pub fn trapped_round(cx: &mut Cx, side: Side) -> Step<bool> {
 
 /// Steps at the end of every action round (not the Headline Phase): NORAD's bonus Influence
 /// when DEFCON moved to 2 during the round; a deferred We Will Bury You award.
-pub fn end_of_action_round(cx: &mut Cx, side: Side, defcon_before: u8) -> Step {
-    early::end_of_action_round(cx, side, defcon_before)?;
+pub fn end_of_action_round(cx: &mut Cx, side: Side) -> Step {
+    early::end_of_action_round(cx, side)?;
     mid::end_of_action_round(cx, side)
 }
 
