@@ -35,6 +35,8 @@ pub struct GameReport {
     pub recorded_from: Option<String>,
     /// Where a game without a result stands: turn, round, who owes what.
     pub stopped_at: Option<String>,
+    /// Notes that are not findings (e.g. another rules revision, replaying identically).
+    pub notes: Vec<String>,
     /// For an imported game, the differences between the engine and the source's printed
     /// totals (from `import-report.yaml`, written by the importer beside the log).
     pub source_findings: Vec<String>,
@@ -117,6 +119,7 @@ pub fn verify_game(dir: &Path, head: Option<&Hex32>) -> GameReport {
         mode: None,
         recorded_from: None,
         stopped_at: None,
+        notes: Vec::new(),
         source_findings: Vec::new(),
     };
     let bytes = match std::fs::read(dir.join("log.yaml")) {
@@ -135,6 +138,7 @@ pub fn verify_game(dir: &Path, head: Option<&Hex32>) -> GameReport {
     match Session::open_public(dir) {
         Ok(s) => {
             r.findings.extend(s.findings.iter().cloned());
+            r.notes.extend(s.notes.iter().cloned());
             r.players = Some((s.players().us.clone(), s.players().ussr.clone()));
             r.mode = Some(s.mode());
             r.decisions = s.decisions;

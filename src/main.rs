@@ -624,6 +624,9 @@ fn verify(paths: &[PathBuf], head: Option<&str>, jobs: Option<usize>) -> Result<
     for r in &reports {
         if r.findings.is_empty() {
             println!("{}: OK · {}", r.dir.display(), r.summary());
+            for n in &r.notes {
+                println!("  note: {n}");
+            }
             for f in &r.source_findings {
                 println!("  source: {f}");
             }

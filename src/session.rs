@@ -26,7 +26,7 @@ use crate::log::{
 use crate::notation::{self, NotationError};
 
 /// The rules revision this engine implements; recorded in every new game's first entry.
-pub const RULES_REVISION: &str = "deluxe-faq-2026.11-r1";
+pub const RULES_REVISION: &str = "deluxe-faq-2026.11-r2";
 
 /// Errors of a sealed game on disk.
 #[derive(Debug, thiserror::Error)]
@@ -186,6 +186,9 @@ pub struct Session {
     game: Option<Game>,
     /// Readable problems found while replaying (full verification compares everything).
     pub findings: Vec<String>,
+    /// Facts worth telling that are not problems: a log written under another rules revision
+    /// that still replays identically (issue 6 scope 2).
+    pub notes: Vec<String>,
     /// Decisions replayed.
     pub decisions: u64,
     hand_commits: BySide<Option<(u64, Vec<Card>)>>,
@@ -369,6 +372,7 @@ impl Session {
             revealed: revealed_seed.is_some(),
             applied: Vec::new(),
             happened: Vec::new(),
+            notes: Vec::new(),
             recorded: None,
             log,
         };
@@ -433,8 +437,8 @@ impl Session {
                         from_value(&options).map_err(|e| fail(format!("bad options: {e}")))?;
                     self.players = players.clone();
                     if rules_revision != RULES_REVISION {
-                        self.findings.push(format!(
-                            "entry 0: written under rules revision {rules_revision}; this engine implements {RULES_REVISION} (a divergence below names its entry)"
+                        self.notes.push(format!(
+                            "entry 0: written under rules revision {rules_revision}; this engine implements {RULES_REVISION} (a divergence would be a finding naming its entry)"
                         ));
                     }
                     if let Some(seed) = self.seed {
