@@ -87,7 +87,15 @@ impl GameReport {
 /// a `log.yaml` file, or every sub-folder holding one (sorted).
 pub fn game_dirs(path: &Path) -> Vec<PathBuf> {
     if path.is_file() {
-        return vec![path.parent().map(Path::to_path_buf).unwrap_or_default()];
+        // A log file names its game folder; any other file is no game.
+        if path.file_name().is_some_and(|n| n == "log.yaml") {
+            let parent = path
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            return vec![parent.to_path_buf()];
+        }
+        return Vec::new();
     }
     if path.join("log.yaml").is_file() {
         return vec![path.to_path_buf()];

@@ -260,7 +260,7 @@ fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", error_chain(&e));
             if e.downcast_ref::<SessionError>().is_some_and(|s| {
                 matches!(s, SessionError::Refused { .. } | SessionError::Notation(_))
             }) {
@@ -272,7 +272,28 @@ fn main() -> ExitCode {
     }
 }
 
+/// The error and its causes, `: `-joined, leaving out a cause whose text the message before
+/// it already contains.
+fn error_chain(e: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if !out.contains(&text) {
+            if !out.is_empty() {
+                out.push_str(": ");
+            }
+            out.push_str(&text);
+        }
+    }
+    out
+}
+
 fn open(dir: &Path) -> Result<Session> {
+    let dir = if dir.file_name().is_some_and(|n| n == "log.yaml") && dir.is_file() {
+        dir.parent().unwrap_or(Path::new("."))
+    } else {
+        dir
+    };
     if !dir.join("log.yaml").is_file() {
         bail!("{} is not a game folder (no log.yaml there)", dir.display());
     }
