@@ -240,10 +240,39 @@ fn field<'a>(line: &'a str, name: &str) -> Option<&'a str> {
     k.trim().eq_ignore_ascii_case(name).then(|| v.trim())
 }
 
+/// A greeting or sign-off around the moves (`Hi Boris,`, `Thanks!`, `Cheers`): a short line
+/// ending in `,` or `!`, or opening with a greeting word. No move of the notation looks so.
+fn is_pleasantry(line: &str) -> bool {
+    const WORDS: [&str; 12] = [
+        "hi",
+        "hello",
+        "hey",
+        "dear",
+        "thanks",
+        "thank",
+        "cheers",
+        "regards",
+        "best",
+        "greetings",
+        "good",
+        "gl",
+    ];
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let first = words
+        .first()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .unwrap_or_default();
+    words.len() <= 5
+        && (line.ends_with(',') || line.ends_with('!') || WORDS.contains(&first.as_str()))
+}
+
 /// Reads a reply's body: unquoted move lines up to a `-- ` signature; the `Token:` and `Game:`
 /// lines (a quoted `Token:`/`Game:` line only if there is no unquoted one); quoting
-/// attributions (`… wrote:`) and blank lines skipped; an `-----Original Message-----` line
-/// ends the reply like a signature.
+/// attributions (`… wrote:`), blank lines and pleasantries (`Hi Boris,`) skipped; an
+/// `-----Original Message-----` line ends the reply like a signature.
 pub fn extract(body: &str) -> Extracted {
     let mut e = Extracted::default();
     let mut quoted_token = None;
@@ -267,7 +296,7 @@ pub fn extract(body: &str) -> Extracted {
             }
             continue;
         }
-        if line.is_empty() || line.ends_with("wrote:") {
+        if line.is_empty() || line.ends_with("wrote:") || is_pleasantry(line) {
             continue;
         }
         if let Some(t) = field(line, "token") {
@@ -850,6 +879,18 @@ mod tests {
         assert_eq!(e.token.as_deref(), Some("ABCD-EFGH"));
         assert_eq!(e.game.as_deref(), Some("g1"));
         assert_eq!(e.moves, vec!["play 4 space".to_string()]);
+    }
+
+    #[test]
+    fn greetings_and_sign_offs_are_not_moves() {
+        let e = extract("Hi Boris,\n\nplay 4 space\nThanks!\nCheers\nAlice\n");
+        assert_eq!(
+            e.moves,
+            vec!["play 4 space".to_string(), "Alice".to_string()]
+        );
+        // A placement list is never taken for a pleasantry.
+        let e = extract("Iran 2, Iraq 1\n");
+        assert_eq!(e.moves, vec!["Iran 2, Iraq 1".to_string()]);
     }
 
     #[test]
