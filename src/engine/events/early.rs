@@ -63,18 +63,6 @@ pub fn event(card: Card) -> Option<EventFn> {
 
 // ---- helpers ----------------------------------------------------------------------------
 
-/// The cards `side`'s hand may hold, sorted: the known ones and, while some are hidden, every
-/// card whose place is not public. Never the China Card (FAQ F147).
-fn hand_candidates(state: &State, side: Side) -> Vec<Card> {
-    let mut v = state.cards.hands[side].clone();
-    if state.cards.unknown_in_hand[side] > 0 {
-        v.extend(state.cards.deck.iter().copied());
-    }
-    v.sort();
-    v.dedup();
-    v
-}
-
 /// Asks `side` to place Influence for `card`'s event (no adjacency, no double cost; FAQ
 /// F068) and places it. Skipped when nothing can be placed. Returns how many were placed.
 #[allow(clippy::too_many_arguments)]
@@ -291,7 +279,10 @@ pub fn vietnam_revolts(cx: &mut Cx, _side: Side) -> Step<bool> {
 /// discarded card's event does not occur (FAQ F192); with no such card the loss applies (FAQ
 /// F072). Never the China Card (FAQ F148).
 pub fn blockade(cx: &mut Cx, _side: Side) -> Step<bool> {
-    let candidates: Vec<Card> = hand_candidates(cx.state, Side::Us)
+    let candidates: Vec<Card> = cx
+        .state
+        .cards
+        .possible_hand(Side::Us)
         .into_iter()
         .filter(|c| !c.is_scoring() && effects::ops_value(cx.state, Side::Us, *c) >= 3)
         .collect();
@@ -783,7 +774,10 @@ pub fn un_intervention(cx: &mut Cx, side: Side) -> Step<bool> {
         )
         .into());
     }
-    let candidates: Vec<Card> = hand_candidates(cx.state, side)
+    let candidates: Vec<Card> = cx
+        .state
+        .cards
+        .possible_hand(side)
         .into_iter()
         .filter(|c| c.event_side() == Some(side.opponent()))
         .collect();

@@ -85,18 +85,6 @@ pub fn blocked(state: &State, card: Card) -> Option<&'static str> {
 
 // ---- helpers ----------------------------------------------------------------------------
 
-/// The cards `side` may hold (known cards, plus in public information the unplaced ones while
-/// the hand has unknown cards), sorted, never the China Card (FAQ F148).
-fn hand_candidates(state: &State, side: Side) -> Vec<Card> {
-    let mut v = state.cards.hands[side].clone();
-    if state.cards.unknown_in_hand[side] > 0 {
-        v.extend(state.cards.deck.iter().copied());
-    }
-    v.sort();
-    v.dedup();
-    v
-}
-
 /// The `countries` holding `side`'s Influence.
 fn with_influence(
     state: &State,
@@ -442,7 +430,10 @@ pub fn chernobyl(cx: &mut Cx, _side: Side) -> Step<bool> {
 /// Card (FAQ F284, F097). If it does not, the USSR doubles its Influence in two South American
 /// countries of its choice.
 pub fn latin_american_debt_crisis(cx: &mut Cx, _side: Side) -> Step<bool> {
-    let candidates: Vec<Card> = hand_candidates(cx.state, Side::Us)
+    let candidates: Vec<Card> = cx
+        .state
+        .cards
+        .possible_hand(Side::Us)
         .into_iter()
         .filter(|c| !c.is_scoring() && effects::ops_value(cx.state, Side::Us, *c) >= 3)
         .collect();

@@ -86,18 +86,6 @@ pub fn event(card: Card) -> Option<EventFn> {
 
 // ---- helpers ---------------------------------------------------------------------------
 
-/// The cards `side` may hold (the known hand plus, in public information, every unplaced
-/// card while the hand has unknown cards), sorted, without duplicates.
-fn hand_candidates(state: &State, side: Side) -> Vec<Card> {
-    let mut v = state.cards.hands[side].clone();
-    if state.cards.unknown_in_hand[side] > 0 {
-        v.extend(state.cards.deck.iter().copied());
-    }
-    v.sort();
-    v.dedup();
-    v
-}
-
 /// Countries of the given regions, in map order.
 fn countries_in(regions: &[Region]) -> Vec<Country> {
     ALL_COUNTRIES
@@ -392,7 +380,7 @@ pub fn trapped_round(cx: &mut Cx, side: Side) -> Step<bool> {
         // A trapped US cannot play UN Intervention (FAQ F269): We Will Bury You scores.
         we_will_bury_you_award(cx)?;
     }
-    let hand = hand_candidates(cx.state, side);
+    let hand = cx.state.cards.possible_hand(side);
     let eligible: Vec<Card> = hand
         .iter()
         .copied()
@@ -649,7 +637,7 @@ pub fn kitchen_debates(cx: &mut Cx, _side: Side) -> Step<bool> {
 /// Operations on its next action round (FAQ F121, F126, F148, F250–F258).
 pub fn missile_envy(cx: &mut Cx, side: Side) -> Step<bool> {
     let giver = side.opponent();
-    let hand = hand_candidates(cx.state, giver);
+    let hand = cx.state.cards.possible_hand(giver);
     if hand.is_empty() {
         cx.note(format!(
             "Missile Envy: the {giver} has no card to give (FAQ F257)."
@@ -1192,7 +1180,7 @@ pub fn ussuri_river_skirmish(cx: &mut Cx, _side: Side) -> Step<bool> {
 /// #77 Ask Not What Your Country Can Do For You: the US discards any number of cards from
 /// its hand (no events) and draws as many (FAQ F173, F175, F234, F278).
 pub fn ask_not_what_your_country_can_do_for_you(cx: &mut Cx, _side: Side) -> Step<bool> {
-    let candidates = hand_candidates(cx.state, Side::Us);
+    let candidates = cx.state.cards.possible_hand(Side::Us);
     if candidates.is_empty() {
         return Ok(true);
     }
