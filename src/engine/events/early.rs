@@ -279,35 +279,16 @@ pub fn vietnam_revolts(cx: &mut Cx, _side: Side) -> Step<bool> {
 /// discarded card's event does not occur (FAQ F192); with no such card the loss applies (FAQ
 /// F072). Never the China Card (FAQ F148).
 pub fn blockade(cx: &mut Cx, _side: Side) -> Step<bool> {
-    let candidates: Vec<Card> = cx
-        .state
-        .cards
-        .possible_hand(Side::Us)
-        .into_iter()
-        .filter(|c| !c.is_scoring() && effects::ops_value(cx.state, Side::Us, *c) >= 3)
-        .collect();
-    if !candidates.is_empty() {
-        let prompt = Prompt::new(
-            Side::Us,
-            PromptKind::ChooseCard {
-                candidates,
-                optional: true,
-            },
-            "US: discard a card worth 3 or more Ops, or pass to lose all US Influence in West Germany",
-        )
-        .for_card(Card::Blockade);
-        if let Answer::Card(c) = cx.ask(prompt)? {
-            if !cx.state.cards.take_from_hand(Side::Us, c) {
-                return Err(RuleError::NotInHand {
-                    card: c,
-                    side: Side::Us,
-                }
-                .into());
-            }
-            cx.discard(c);
-            cx.note(format!("Blockade: the US discards {c}."));
-            return Ok(true);
-        }
+    if super::offer_discard(
+        cx,
+        Side::Us,
+        3,
+        Card::Blockade,
+        "US: discard a card worth 3 or more Ops, or pass to lose all US Influence in West Germany",
+    )?
+    .is_some()
+    {
+        return Ok(true);
     }
     let n = cx.state.influence(Country::WestGermany, Side::Us);
     cx.remove_influence(Country::WestGermany, Side::Us, n);

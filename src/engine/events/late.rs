@@ -430,35 +430,8 @@ pub fn chernobyl(cx: &mut Cx, _side: Side) -> Step<bool> {
 /// Card (FAQ F284, F097). If it does not, the USSR doubles its Influence in two South American
 /// countries of its choice.
 pub fn latin_american_debt_crisis(cx: &mut Cx, _side: Side) -> Step<bool> {
-    let candidates: Vec<Card> = cx
-        .state
-        .cards
-        .possible_hand(Side::Us)
-        .into_iter()
-        .filter(|c| !c.is_scoring() && effects::ops_value(cx.state, Side::Us, *c) >= 3)
-        .collect();
-    if !candidates.is_empty() {
-        let prompt = Prompt::new(
-            Side::Us,
-            PromptKind::ChooseCard {
-                candidates,
-                optional: true,
-            },
-            "US (Latin American Debt Crisis): discard a card of 3 Ops or more, or pass and the USSR doubles its Influence in two South American countries (FAQ F284)",
-        )
-        .for_card(Card::LatinAmericanDebtCrisis);
-        if let Answer::Card(c) = cx.ask(prompt)? {
-            if !cx.state.cards.take_from_hand(Side::Us, c) {
-                return Err(RuleError::NotInHand {
-                    card: c,
-                    side: Side::Us,
-                }
-                .into());
-            }
-            cx.discard(c);
-            cx.note(format!("Latin American Debt Crisis: the US discards {c}."));
-            return Ok(true);
-        }
+    if super::offer_discard(cx, Side::Us, 3, Card::LatinAmericanDebtCrisis, "US (Latin American Debt Crisis): discard a card of 3 Ops or more, or pass and the USSR doubles its Influence in two South American countries (FAQ F284)")?.is_some() {
+        return Ok(true);
     }
     let with_ussr = with_influence(cx.state, Side::Ussr, Region::SouthAmerica.countries());
     if with_ussr.is_empty() {

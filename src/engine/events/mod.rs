@@ -83,3 +83,44 @@ pub fn start_of_action_round(cx: &mut Cx, side: Side) -> Step {
 pub fn before_play(cx: &mut Cx, side: Side, play: Option<(Card, CardUse)>) -> Step {
     mid::before_play(cx, side, play)
 }
+
+/// Offers `side` the discard of a card worth at least `min_ops` Ops after its own modifiers
+/// (never a Scoring card; the China Card is never in a hand): the discarded card's event does
+/// not occur (FAQ F070, F097, F148, F192). Returns the card discarded, or `None` when `side`
+/// passes or holds no such card. Blockade and Latin American Debt Crisis use it.
+pub fn offer_discard(
+    cx: &mut Cx,
+    side: Side,
+    min_ops: u8,
+    card: Card,
+    text: &str,
+) -> Step<Option<Card>> {
+    let candidates: Vec<Card> = cx
+        .state
+        .cards
+        .possible_hand(side)
+        .into_iter()
+        .filter(|c| !c.is_scoring() && super::effects::ops_value(cx.state, side, *c) >= min_ops)
+        .collect();
+    if candidates.is_empty() {
+        return Ok(None);
+    }
+    let prompt = super::prompt::Prompt::new(
+        side,
+        super::prompt::PromptKind::ChooseCard {
+            candidates,
+            optional: true,
+        },
+        text,
+    )
+    .for_card(card);
+    let super::prompt::Answer::Card(c) = cx.ask(prompt)? else {
+        return Ok(None);
+    };
+    if !cx.state.cards.take_from_hand(side, c) {
+        return Err(RuleError::NotInHand { card: c, side }.into());
+    }
+    cx.discard(c);
+    cx.note(format!("{card}: the {side} discards {c}."));
+    Ok(Some(c))
+}
