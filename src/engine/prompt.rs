@@ -300,27 +300,7 @@ impl Prompt {
                     max,
                 },
                 Answer::Countries(cs),
-            ) => {
-                let mut seen = Vec::new();
-                for c in cs {
-                    if !candidates.contains(c) {
-                        return Err(RuleError::Limit(format!(
-                            "{c} is not one of the countries offered"
-                        )));
-                    }
-                    if seen.contains(c) {
-                        return Err(RuleError::Limit(format!("{c} is named twice")));
-                    }
-                    seen.push(*c);
-                }
-                if cs.len() < *min as usize || cs.len() > *max as usize {
-                    return Err(RuleError::Limit(format!(
-                        "choose {min} to {max} countries, not {}",
-                        cs.len()
-                    )));
-                }
-                Ok(())
-            }
+            ) => check_choice(cs, candidates, *min, *max, "countries"),
             (PromptKind::ChooseCard { optional: true, .. }, Answer::Pass) => Ok(()),
             (PromptKind::ChooseCard { candidates, .. }, Answer::Card(c)) => {
                 if candidates.contains(c) {
@@ -338,27 +318,7 @@ impl Prompt {
                     max,
                 },
                 Answer::Cards(cs),
-            ) => {
-                let mut seen = Vec::new();
-                for c in cs {
-                    if !candidates.contains(c) {
-                        return Err(RuleError::Limit(format!(
-                            "{c} is not one of the cards offered"
-                        )));
-                    }
-                    if seen.contains(c) {
-                        return Err(RuleError::Limit(format!("{c} is named twice")));
-                    }
-                    seen.push(*c);
-                }
-                if cs.len() < *min as usize || cs.len() > *max as usize {
-                    return Err(RuleError::Limit(format!(
-                        "choose {min} to {max} cards, not {}",
-                        cs.len()
-                    )));
-                }
-                Ok(())
-            }
+            ) => check_choice(cs, candidates, *min, *max, "cards"),
             (PromptKind::YesNo { .. }, Answer::YesNo(_)) => Ok(()),
             (PromptKind::ChooseOption { options }, Answer::Number(i)) => {
                 if (*i as usize) < options.len() {
@@ -414,6 +374,34 @@ pub fn merged(list: &[(Country, u8)]) -> Vec<(Country, u8)> {
         }
     }
     out
+}
+
+/// A choice of `min` to `max` distinct items among `candidates` (`noun`: "countries" or
+/// "cards", for the messages).
+fn check_choice<T: PartialEq + std::fmt::Display>(
+    chosen: &[T],
+    candidates: &[T],
+    min: u8,
+    max: u8,
+    noun: &str,
+) -> Result<(), RuleError> {
+    for (i, c) in chosen.iter().enumerate() {
+        if !candidates.contains(c) {
+            return Err(RuleError::Limit(format!(
+                "{c} is not one of the {noun} offered"
+            )));
+        }
+        if chosen[..i].contains(c) {
+            return Err(RuleError::Limit(format!("{c} is named twice")));
+        }
+    }
+    if chosen.len() < min as usize || chosen.len() > max as usize {
+        return Err(RuleError::Limit(format!(
+            "choose {min} to {max} {noun}, not {}",
+            chosen.len()
+        )));
+    }
+    Ok(())
 }
 
 fn check_amounts(
