@@ -40,6 +40,12 @@ pub struct GameReport {
     /// For an imported game, the differences between the engine and the source's printed
     /// totals (from `import-report.yaml`, written by the importer beside the log).
     pub source_findings: Vec<String>,
+    /// For a log with a dice-key chain (FAIRNESS.md §3.2): `Some(Some(N))` when every die of
+    /// turns 1–N was re-derived from public data, `Some(None)` when no turn has ended yet;
+    /// `None` for a log without a chain (a recorded game).
+    pub dice_checked: Option<Option<u32>>,
+    /// Whether entry 0 marks the seed as a test seed (given as a number): not a fair game.
+    pub test_seed: bool,
 }
 
 impl GameReport {
@@ -78,6 +84,15 @@ impl GameReport {
                 " · {} source comparison finding(s) (import-report.yaml)",
                 self.source_findings.len()
             ));
+        }
+        match self.dice_checked {
+            Some(Some(1)) => line.push_str(" · dice checked: turn 1"),
+            Some(Some(n)) => line.push_str(&format!(" · dice checked: turns 1–{n}")),
+            Some(None) => line.push_str(" · dice checked: none yet"),
+            None => {}
+        }
+        if self.test_seed {
+            line.push_str(" · test seed: not a fair game");
         }
         line
     }
@@ -129,6 +144,8 @@ pub fn verify_game(dir: &Path, head: Option<&Hex32>) -> GameReport {
         stopped_at: None,
         notes: Vec::new(),
         source_findings: Vec::new(),
+        dice_checked: None,
+        test_seed: false,
     };
     let bytes = match std::fs::read(dir.join("log.yaml")) {
         Ok(b) => b,
@@ -151,6 +168,10 @@ pub fn verify_game(dir: &Path, head: Option<&Hex32>) -> GameReport {
             r.mode = Some(s.mode());
             r.decisions = s.decisions;
             r.recorded_from = s.recorded_from().map(str::to_string);
+            r.test_seed = s.is_test_seed();
+            if s.has_dice_chain() {
+                r.dice_checked = Some(s.dice_checked());
+            }
             if let Some(g) = s.game() {
                 r.outcome = g.outcome();
                 r.in_progress = g.outcome().is_none();

@@ -27,19 +27,23 @@ type HmacSha256 = Hmac<Sha256>;
 /// Domain string of [`seed_commitment`].
 pub const DOMAIN_SEED_COMMITMENT: &[u8] = b"twilight-pbem/seed-commitment/v1\0";
 /// Domain string of the chance stream ([`ChanceStream`]).
-pub const DOMAIN_CHANCE: &[u8] = b"twilight-pbem/chance/v1\0";
+pub const DOMAIN_CHANCE: &[u8] = b"twilight-pbem/chance/v2\0";
+/// Domain string of [`dice_key`] (the last link of the dice-key chain).
+pub const DOMAIN_DICE_KEY: &[u8] = b"twilight-pbem/dice-key/v2\0";
+/// Domain string of [`deck_key`].
+pub const DOMAIN_DECK_KEY: &[u8] = b"twilight-pbem/deck-key/v2\0";
+/// Domain string of [`nonce_mix`].
+pub const DOMAIN_NONCES: &[u8] = b"twilight-pbem/nonces/v2\0";
+/// Domain string of [`test_seed`].
+pub const DOMAIN_TEST_SEED: &[u8] = b"twilight-pbem/test-seed/v2\0";
 /// Domain string of [`hand_salt`].
 pub const DOMAIN_HAND_SALT: &[u8] = b"twilight-pbem/hand-salt/v1\0";
 /// Domain string of [`headline_salt`].
 pub const DOMAIN_HEADLINE_SALT: &[u8] = b"twilight-pbem/headline-salt/v1\0";
-/// Domain string of [`deck_salt`].
-pub const DOMAIN_DECK_SALT: &[u8] = b"twilight-pbem/deck-salt/v1\0";
 /// Domain string that starts [`canonical_hand`].
 pub const DOMAIN_HAND: &[u8] = b"twilight-pbem/hand/v1\0";
 /// Domain string that starts [`canonical_headline`].
 pub const DOMAIN_HEADLINE: &[u8] = b"twilight-pbem/headline/v1\0";
-/// Domain string that starts [`canonical_deck`].
-pub const DOMAIN_DECK: &[u8] = b"twilight-pbem/deck/v1\0";
 /// Domain string of [`reply_token`].
 pub const DOMAIN_REPLY_TOKEN: &[u8] = b"twilight-pbem/reply-token/v1\0";
 
@@ -84,14 +88,84 @@ pub fn seed_commitment(seed: &[u8; 32]) -> [u8; 32] {
     h.finalize().into()
 }
 
-/// The chance stream of one random draw: an endless sequence of bytes derived from the master
-/// seed, a label, the draw counter `k` and the log's head hash at that moment (FAIRNESS.md §3).
+/// Number of turns the dice-key chain covers: one key per game turn, turns 1 to 10
+/// (FAIRNESS.md §3).
+pub const DICE_TURNS: u32 = 10;
+
+/// The key of turn `turn`'s dice (FAIRNESS.md §3): `dk_t` for `t = 1 … DICE_TURNS`.
+///
+/// `dk_10 = HMAC(seed, DOMAIN_DICE_KEY)` and `dk_{t−1} = SHA-256(dk_t)`, so each turn's key
+/// hashes to the previous turn's, and `dk_0` ([`dice_chain_end`]) is committed in the log's
+/// first entry. Publishing `dk_t` when turn `t` ends lets anyone check that turn's dice, and
+/// reveals nothing of a later turn's (that would need a SHA-256 preimage).
+///
+/// # Panics
+///
+/// If `turn > DICE_TURNS`.
+pub fn dice_key(seed: &[u8; 32], turn: u32) -> [u8; 32] {
+    assert!(turn <= DICE_TURNS, "no dice key for turn {turn}");
+    let mut key = hmac(seed, DOMAIN_DICE_KEY);
+    for _ in turn..DICE_TURNS {
+        key = Sha256::digest(key).into();
+    }
+    key
+}
+
+/// The end of the dice-key chain, `dk_0 = SHA-256¹⁰(dk_10)`, committed in entry 0
+/// (FAIRNESS.md §2–3).
+pub fn dice_chain_end(seed: &[u8; 32]) -> [u8; 32] {
+    dice_key(seed, 0)
+}
+
+/// Whether `key` is turn `turn`'s dice key of the chain that ends in `chain_end`: hashing it
+/// `turn` times with SHA-256 gives `chain_end` (FAIRNESS.md §3). Needs no secret.
+pub fn is_dice_key(key: &[u8; 32], turn: u32, chain_end: &[u8; 32]) -> bool {
+    let mut k = *key;
+    for _ in 0..turn {
+        k = Sha256::digest(k).into();
+    }
+    k == *chain_end
+}
+
+/// The key of every shuffle, deal, draw and random hand card (FAIRNESS.md §3):
+/// `HMAC(seed, DOMAIN_DECK_KEY)`, 32 bytes. It is never published on its own; the seed's
+/// reveal at the end of the game discloses it.
+pub fn deck_key(seed: &[u8; 32]) -> [u8; 32] {
+    hmac(seed, DOMAIN_DECK_KEY)
+}
+
+/// The players' contribution to every draw (FAIRNESS.md §3):
+/// `SHA-256(DOMAIN_NONCES ‖ str(USSR nonce) ‖ str(US nonce))`, from the two `join` entries.
+///
+/// # Panics
+///
+/// If a nonce is 4 GiB or longer.
+pub fn nonce_mix(ussr_nonce: &str, us_nonce: &str) -> [u8; 32] {
+    let mut msg = DOMAIN_NONCES.to_vec();
+    put_str(&mut msg, ussr_nonce);
+    put_str(&mut msg, us_nonce);
+    Sha256::digest(&msg).into()
+}
+
+/// The master seed of a test game given by a number (`selfplay --seed N --record`, tests):
+/// `SHA-256(DOMAIN_TEST_SEED ‖ u64(n))` (FAIRNESS.md §2). Anyone who knows `n` knows the seed,
+/// so a game with such a seed is marked `test_seed: true` in its first entry and is not fair.
+pub fn test_seed(n: u64) -> [u8; 32] {
+    let mut msg = DOMAIN_TEST_SEED.to_vec();
+    put_u64(&mut msg, n);
+    Sha256::digest(&msg).into()
+}
+
+/// The chance stream of one random draw: an endless sequence of bytes derived from a key
+/// (a turn's dice key or the deck key), the players' nonce mix, a label, the resolution number
+/// `r` and the draw counter `k` (FAIRNESS.md §3).
 ///
 /// Block `j` (for `j = 0, 1, 2, …`) is
-/// `HMAC-SHA-256(key = seed, DOMAIN_CHANCE ‖ str(label) ‖ u64(k) ‖ head ‖ u64(j))`;
+/// `HMAC-SHA-256(key, DOMAIN_CHANCE ‖ mix ‖ str(label) ‖ u64(r) ‖ u64(k) ‖ u64(j))`;
 /// the stream is `block 0 ‖ block 1 ‖ …`, consumed front to back, each byte at most once.
-/// Because the head hash of the log feeds every draw, the players' `join` nonces and every
-/// move before a draw change its outcome, so the moderator cannot choose a favourable seed.
+/// Every input is fixed before play (the keys, committed in entry 0 through the seed) or by the
+/// players (the nonces) or by the game's progress (`r`, `k`): nothing the moderator's host
+/// writes freely (a timestamp, a hash over stored bytes) reaches a draw.
 ///
 /// The samplers ([`die`](Self::die), [`below`](Self::below), [`shuffle`](Self::shuffle)) all
 /// consume the same stream; one stream may serve several samples, in the order they are taken.
@@ -108,22 +182,23 @@ pub struct ChanceStream {
 }
 
 impl ChanceStream {
-    /// Starts the stream of draw `k` under `label` at log head `head` (FAIRNESS.md §3).
+    /// Starts the stream of draw `k` under `label` in resolution `r` (FAIRNESS.md §3).
     ///
-    /// `seed` is the master seed; `head` the raw 32 bytes of the log's head hash when the draw
-    /// is made (all zeros for an empty log); `label` names what is drawn (e.g. `"d6"`,
-    /// `"deal"`), encoded as a length-prefixed UTF-8 string.
+    /// `key` is the turn's dice key ([`dice_key`]) for a die, the [`deck_key`] for anything
+    /// else; `mix` the [`nonce_mix`]; `label` names what is drawn (`"die"`, `"shuffle"`,
+    /// `"hand-card"`), encoded as a length-prefixed UTF-8 string.
     ///
     /// # Panics
     ///
     /// If `label` is 4 GiB or longer.
-    pub fn new(seed: &[u8; 32], label: &str, k: u64, head: &[u8; 32]) -> ChanceStream {
-        let mut prefix = HmacSha256::new_from_slice(seed).expect("HMAC accepts any key length");
-        let mut msg = Vec::with_capacity(DOMAIN_CHANCE.len() + 4 + label.len() + 8 + 32);
+    pub fn new(key: &[u8; 32], mix: &[u8; 32], label: &str, r: u64, k: u64) -> ChanceStream {
+        let mut prefix = HmacSha256::new_from_slice(key).expect("HMAC accepts any key length");
+        let mut msg = Vec::with_capacity(DOMAIN_CHANCE.len() + 32 + 4 + label.len() + 16);
         msg.extend_from_slice(DOMAIN_CHANCE);
+        msg.extend_from_slice(mix);
         put_str(&mut msg, label);
+        put_u64(&mut msg, r);
         put_u64(&mut msg, k);
-        msg.extend_from_slice(head);
         prefix.update(&msg);
         ChanceStream {
             prefix,
@@ -210,30 +285,45 @@ impl ChanceStream {
     }
 }
 
-/// The die roll of draw `k` under `label` at log head `head`: uniform in `1..=6`.
+/// The die roll of draw `k` under `label` in resolution `r`: uniform in `1..=6`.
 ///
-/// Equivalent to `ChanceStream::new(seed, label, k, head).die()` (FAIRNESS.md §3–4).
-pub fn die_roll(seed: &[u8; 32], label: &str, k: u64, head: &[u8; 32]) -> u8 {
-    ChanceStream::new(seed, label, k, head).die()
+/// Equivalent to `ChanceStream::new(key, mix, label, r, k).die()` (FAIRNESS.md §3–4).
+pub fn die_roll(key: &[u8; 32], mix: &[u8; 32], label: &str, r: u64, k: u64) -> u8 {
+    ChanceStream::new(key, mix, label, r, k).die()
 }
 
-/// A number uniform in `0..n` for draw `k` under `label` at log head `head`.
+/// A number uniform in `0..n` for draw `k` under `label` in resolution `r`.
 ///
-/// Equivalent to `ChanceStream::new(seed, label, k, head).below(n)` (FAIRNESS.md §3, §5).
+/// Equivalent to `ChanceStream::new(key, mix, label, r, k).below(n)` (FAIRNESS.md §3, §5).
 ///
 /// # Panics
 ///
 /// If `n == 0` or `n > 2^32`.
-pub fn uniform_index(seed: &[u8; 32], label: &str, k: u64, head: &[u8; 32], n: usize) -> usize {
-    ChanceStream::new(seed, label, k, head).below(n)
+pub fn uniform_index(
+    key: &[u8; 32],
+    mix: &[u8; 32],
+    label: &str,
+    r: u64,
+    k: u64,
+    n: usize,
+) -> usize {
+    ChanceStream::new(key, mix, label, r, k).below(n)
 }
 
-/// A permutation of `0..n` for draw `k` under `label` at log head `head`.
+/// A permutation of `0..n` for draw `k` under `label` in resolution `r`.
 ///
-/// Equivalent to `ChanceStream::new(seed, label, k, head).shuffle(n)` (FAIRNESS.md §3, §6):
-/// the whole shuffle is one draw, and `p[0]` is the index of the card that ends on top.
-pub fn shuffle(seed: &[u8; 32], label: &str, k: u64, head: &[u8; 32], n: usize) -> Vec<usize> {
-    ChanceStream::new(seed, label, k, head).shuffle(n)
+/// Equivalent to `ChanceStream::new(key, mix, label, r, k).shuffle(n)` (FAIRNESS.md §3, §6):
+/// the whole shuffle is one draw. Applied to a pile sorted by card number, the new draw deck
+/// is `cards[p[0]]` (bottom) … `cards[p[n−1]]` (top, drawn first).
+pub fn shuffle(
+    key: &[u8; 32],
+    mix: &[u8; 32],
+    label: &str,
+    r: u64,
+    k: u64,
+    n: usize,
+) -> Vec<usize> {
+    ChanceStream::new(key, mix, label, r, k).shuffle(n)
 }
 
 /// The salt of the hand commitment that log entry `seq` makes for `side` (design §2 "Sealed
@@ -259,16 +349,6 @@ pub fn headline_salt(seed: &[u8; 32], side: &str, turn: u32) -> [u8; 32] {
     msg.extend_from_slice(DOMAIN_HEADLINE_SALT);
     put_str(&mut msg, side);
     put_u64(&mut msg, u64::from(turn));
-    hmac(seed, &msg)
-}
-
-/// The salt of the deck commitment made by log entry `seq` (FAIRNESS.md §7).
-///
-/// `HMAC-SHA-256(key = seed, DOMAIN_DECK_SALT ‖ u64(seq))`, 32 bytes.
-pub fn deck_salt(seed: &[u8; 32], seq: u64) -> [u8; 32] {
-    let mut msg = Vec::with_capacity(48);
-    msg.extend_from_slice(DOMAIN_DECK_SALT);
-    put_u64(&mut msg, seq);
     hmac(seed, &msg)
 }
 
@@ -305,25 +385,9 @@ pub fn canonical_headline(side: &str, turn: u32, card: u8) -> Vec<u8> {
     out
 }
 
-/// The canonical byte form of a draw deck in order, top card first (FAIRNESS.md §8).
-///
-/// `DOMAIN_DECK ‖ u32(count) ‖ card numbers in deck order, one byte each`.
-///
-/// # Panics
-///
-/// If the deck has 2^32 cards or more.
-pub fn canonical_deck(cards_top_first: &[u8]) -> Vec<u8> {
-    let count = u32::try_from(cards_top_first.len()).expect("deck of fewer than 2^32 cards");
-    let mut out = Vec::with_capacity(DOMAIN_DECK.len() + 4 + cards_top_first.len());
-    out.extend_from_slice(DOMAIN_DECK);
-    out.extend_from_slice(&count.to_be_bytes());
-    out.extend_from_slice(cards_top_first);
-    out
-}
-
 /// A sealed commitment: `SHA-256(salt ‖ canonical)`, 32 bytes (design §2, FAIRNESS.md §9).
 ///
-/// `canonical` is one of [`canonical_hand`], [`canonical_headline`], [`canonical_deck`]; `salt`
+/// `canonical` is one of [`canonical_hand`] or [`canonical_headline`]; `salt`
 /// the matching salt. Commitments are public, so comparing them needs no constant time.
 pub fn commitment(salt: &[u8; 32], canonical: &[u8]) -> [u8; 32] {
     let mut h = Sha256::new();
@@ -420,17 +484,18 @@ mod tests {
     use super::*;
 
     const SEED: [u8; 32] = [7; 32];
-    const HEAD: [u8; 32] = [0; 32];
+    const MIX: [u8; 32] = [0; 32];
 
     #[test]
     fn stream_blocks_are_hmac_in_counter_mode() {
-        let mut s = ChanceStream::new(&SEED, "x", 3, &HEAD);
+        let mut s = ChanceStream::new(&SEED, &MIX, "x", 2, 3);
         let bytes: Vec<u8> = (0..64).map(|_| s.next_byte()).collect();
         let mut msg = DOMAIN_CHANCE.to_vec();
+        msg.extend_from_slice(&MIX);
         msg.extend_from_slice(&1u32.to_be_bytes());
         msg.push(b'x');
+        msg.extend_from_slice(&2u64.to_be_bytes());
         msg.extend_from_slice(&3u64.to_be_bytes());
-        msg.extend_from_slice(&HEAD);
         let mut m0 = msg.clone();
         m0.extend_from_slice(&0u64.to_be_bytes());
         let mut m1 = msg;
@@ -441,16 +506,39 @@ mod tests {
 
     #[test]
     fn different_inputs_give_different_streams() {
-        let a = ChanceStream::new(&SEED, "d6", 0, &HEAD).next_u32();
-        assert_ne!(a, ChanceStream::new(&SEED, "d6", 1, &HEAD).next_u32());
-        assert_ne!(a, ChanceStream::new(&SEED, "d7", 0, &HEAD).next_u32());
-        assert_ne!(a, ChanceStream::new(&SEED, "d6", 0, &[1; 32]).next_u32());
-        assert_ne!(a, ChanceStream::new(&[8; 32], "d6", 0, &HEAD).next_u32());
+        let a = ChanceStream::new(&SEED, &MIX, "die", 0, 0).next_u32();
+        assert_ne!(a, ChanceStream::new(&SEED, &MIX, "die", 0, 1).next_u32());
+        assert_ne!(a, ChanceStream::new(&SEED, &MIX, "die", 1, 0).next_u32());
+        assert_ne!(a, ChanceStream::new(&SEED, &MIX, "dice", 0, 0).next_u32());
+        assert_ne!(
+            a,
+            ChanceStream::new(&SEED, &[1; 32], "die", 0, 0).next_u32()
+        );
+        assert_ne!(a, ChanceStream::new(&[8; 32], &MIX, "die", 0, 0).next_u32());
+    }
+
+    #[test]
+    fn dice_keys_chain_to_the_committed_end() {
+        let end = dice_chain_end(&SEED);
+        for t in 0..=DICE_TURNS {
+            let k = dice_key(&SEED, t);
+            assert!(is_dice_key(&k, t, &end), "turn {t}");
+            assert!(!is_dice_key(&k, t + 1, &end), "turn {t} as {}", t + 1);
+        }
+        let next: [u8; 32] = Sha256::digest(dice_key(&SEED, 4)).into();
+        assert_eq!(next, dice_key(&SEED, 3));
+        assert_ne!(dice_key(&SEED, 10), deck_key(&SEED));
+    }
+
+    #[test]
+    fn nonce_mix_is_length_prefixed() {
+        assert_ne!(nonce_mix("ab", "c"), nonce_mix("a", "bc"));
+        assert_ne!(nonce_mix("a", "b"), nonce_mix("b", "a"));
     }
 
     #[test]
     fn below_one_is_zero_and_below_full_range_works() {
-        let mut s = ChanceStream::new(&SEED, "x", 0, &HEAD);
+        let mut s = ChanceStream::new(&SEED, &MIX, "x", 0, 0);
         assert_eq!(s.below(1), 0);
         let _ = s.below(1 << 32);
     }
@@ -458,7 +546,7 @@ mod tests {
     #[test]
     #[should_panic(expected = "empty range")]
     fn below_zero_panics() {
-        ChanceStream::new(&SEED, "x", 0, &HEAD).below(0);
+        ChanceStream::new(&SEED, &MIX, "x", 0, 0).below(0);
     }
 
     #[test]

@@ -14,5 +14,6 @@ pub mod log;
 pub mod mail;
 pub mod notation;
 pub mod render;
+pub mod sealed_chance;
 pub mod selfplay;
 pub mod session;

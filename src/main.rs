@@ -206,6 +206,11 @@ enum Command {
         /// With --record: stop after this many decisions (an unfinished example game).
         #[arg(long, requires = "record")]
         stop_after: Option<u64>,
+        /// With --record: take the master seed from the operating system (a real seed, as
+        /// `new` does) instead of deriving a test seed from --seed; --seed still drives the
+        /// players' random choices.
+        #[arg(long, requires = "record")]
+        real_seed: bool,
     },
 }
 
@@ -510,6 +515,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             careful,
             record,
             stop_after,
+            real_seed,
         } => {
             let policy = if careful {
                 selfplay::Policy::Careful
@@ -517,9 +523,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 selfplay::Policy::Uniform
             };
             if let Some(dir) = record {
-                let mut key = [0u8; 32];
-                key[..8].copy_from_slice(&seed.to_be_bytes());
-                let made = selfplay::record_game(&dir, key, policy, stop_after, Utc::now())?;
+                let master = (!real_seed).then(|| twilight_pbem::fairness::test_seed(seed));
+                let made =
+                    selfplay::record_game(&dir, master, seed, policy, stop_after, Utc::now())?;
                 println!("Recorded {made} decisions in {}.", dir.display());
                 return Ok(ExitCode::SUCCESS);
             }

@@ -213,10 +213,13 @@ pub fn play_many(
 /// Plays a sealed game in `dir` through [`crate::session::Session`] (every decision appended
 /// to the log in the notation, with chance records and commitments), choosing by `policy`,
 /// until the game ends or `stop_after` decisions; reveals the seed if the game ended.
+/// `seed` is a test seed (marked in entry 0, FAIRNESS.md §2) or `None` for a real seed from the
+/// operating system; `choices` seeds the policy's own random choices.
 /// Returns the number of decisions made.
 pub fn record_game(
     dir: &std::path::Path,
-    seed: [u8; 32],
+    seed: Option<[u8; 32]>,
+    choices: u64,
     policy: Policy,
     stop_after: Option<u64>,
     now: chrono::DateTime<chrono::Utc>,
@@ -227,10 +230,13 @@ pub fn record_game(
         us: "us@example.org".into(),
         ussr: "ussr@example.org".into(),
     };
-    let mut session = Session::create_with_seed(dir, &Options::default(), players, seed, now)?;
+    let mut session = match seed {
+        Some(seed) => Session::create_with_seed(dir, &Options::default(), players, seed, now)?,
+        None => Session::create(dir, &Options::default(), players, now)?,
+    };
     session.join(Side::Ussr, "example-ussr", now)?;
     session.join(Side::Us, "example-us", now)?;
-    let mut rng = SeededChance::new(u64::from_be_bytes(seed[..8].try_into().expect("8 bytes")));
+    let mut rng = SeededChance::new(choices);
     let mut made = 0;
     loop {
         let game = session.game().expect("started");

@@ -15,10 +15,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::data::{BySide, Card, Side};
-use crate::engine::{
-    Answer, Chance, ChanceOutcome, ChanceRequest, Game, Options, PromptKind, RecordedChance,
-    RuleError,
-};
+use crate::engine::{Answer, ChanceOutcome, Game, Options, PromptKind, RecordedChance, RuleError};
 use crate::fairness;
 use crate::log::{
     Author, CommitmentKind, Hex32, Log, LogError, Payload, Players, StoredEntry, Value,
@@ -120,49 +117,8 @@ fn check_new_game(dir: &Path, players: &Players) -> Result<(), SessionError> {
     Ok(())
 }
 
-/// The moderator's chance source: HMAC-SHA-256 streams keyed by the master seed over the head
-/// hash of the decision being resolved and a draw counter (`schemas/FAIRNESS.md` §4–6).
-pub struct SealedChance {
-    seed: [u8; 32],
-    head: [u8; 32],
-    k: u64,
-}
-
-impl SealedChance {
-    /// The source for the decision (or join) whose entry hashes to `head`.
-    pub fn new(seed: [u8; 32], head: [u8; 32]) -> Self {
-        SealedChance { seed, head, k: 0 }
-    }
-}
-
-impl Chance for SealedChance {
-    fn decide(
-        &mut self,
-        request: &ChanceRequest<'_>,
-    ) -> Result<ChanceOutcome, crate::engine::chance::ChanceError> {
-        let k = self.k;
-        self.k += 1;
-        Ok(match request {
-            ChanceRequest::Die => {
-                ChanceOutcome::Die(fairness::die_roll(&self.seed, "die", k, &self.head))
-            }
-            ChanceRequest::Shuffle(cards) => {
-                let perm = fairness::shuffle(&self.seed, "shuffle", k, &self.head, cards.len());
-                ChanceOutcome::Order(perm.into_iter().map(|i| cards[i]).collect())
-            }
-            ChanceRequest::HandCard {
-                known, unknown: 0, ..
-            } if !known.is_empty() => ChanceOutcome::Card(
-                known[fairness::uniform_index(&self.seed, "hand-card", k, &self.head, known.len())],
-            ),
-            other => {
-                return Err(crate::engine::chance::ChanceError::Missing(format!(
-                    "{other:?} cannot be derived with full information"
-                )))
-            }
-        })
-    }
-}
+use crate::sealed_chance::DiceLedger;
+pub use crate::sealed_chance::SealedChance;
 
 /// How a log was replayed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -196,6 +152,14 @@ pub struct Session {
     applied: Vec<String>,
     happened: Vec<String>,
     recorded: Option<String>,
+    /// The players' `join` nonces, as logged.
+    nonces: BySide<Option<String>>,
+    /// The dice and dice keys seen, for the public check of finished turns (FAIRNESS.md §3.2).
+    dice: DiceLedger,
+    /// Turns 1..=N whose dice were re-derived from their published keys.
+    dice_checked: Option<u32>,
+    /// Whether entry 0 marks the seed as a test seed.
+    test_seed: bool,
 }
 
 fn read_secret(dir: &Path) -> Result<Option<Secret>, SessionError> {
@@ -250,15 +214,11 @@ fn from_value<T: serde::de::DeserializeOwned>(v: &Value) -> Result<T, String> {
     serde_json::from_value(json).map_err(|e| e.to_string())
 }
 
-/// A fresh 256-bit seed from the operating system.
+/// A fresh 256-bit seed from the operating system's CSPRNG (`getrandom`; FAIRNESS.md §2).
 fn fresh_seed() -> Result<[u8; 32], SessionError> {
     let mut seed = [0u8; 32];
-    let mut f = fs::File::open("/dev/urandom").map_err(|e| SessionError::File {
-        path: "/dev/urandom".into(),
-        message: e.to_string(),
-    })?;
-    std::io::Read::read_exact(&mut f, &mut seed).map_err(|e| SessionError::File {
-        path: "/dev/urandom".into(),
+    getrandom::fill(&mut seed).map_err(|e| SessionError::File {
+        path: "the operating system's random number generator".into(),
         message: e.to_string(),
     })?;
     Ok(seed)
@@ -273,15 +233,27 @@ impl Session {
         players: Players,
         now: DateTime<Utc>,
     ) -> Result<Session, SessionError> {
-        Self::create_with_seed(dir, options, players, fresh_seed()?, now)
+        Self::create_sealed(dir, options, players, fresh_seed()?, false, now)
     }
 
-    /// [`Session::create`] with a given seed (tests and examples).
+    /// [`Session::create`] with a given seed (tests and `selfplay --record`): entry 0 marks it
+    /// `test_seed: true`, and `verify` calls the game "test seed: not a fair game".
     pub fn create_with_seed(
         dir: &Path,
         options: &Options,
         players: Players,
         seed: [u8; 32],
+        now: DateTime<Utc>,
+    ) -> Result<Session, SessionError> {
+        Self::create_sealed(dir, options, players, seed, true, now)
+    }
+
+    fn create_sealed(
+        dir: &Path,
+        options: &Options,
+        players: Players,
+        seed: [u8; 32],
+        test_seed: bool,
         now: DateTime<Utc>,
     ) -> Result<Session, SessionError> {
         check_new_game(dir, &players)?;
@@ -310,6 +282,8 @@ impl Session {
                 options: to_value(options),
                 players,
                 seed_commitment: Hex32::from(fairness::seed_commitment(&seed)),
+                dice_chain_end: Some(Hex32::from(fairness::dice_chain_end(&seed))),
+                test_seed,
             },
             Author::Moderator,
             now,
@@ -374,6 +348,10 @@ impl Session {
             happened: Vec::new(),
             notes: Vec::new(),
             recorded: None,
+            nonces: BySide::default(),
+            dice: DiceLedger::default(),
+            dice_checked: None,
+            test_seed: false,
             log,
         };
         s.run_replay()?;
@@ -409,8 +387,12 @@ impl Session {
                     players,
                     seed_commitment,
                     rules_revision,
+                    dice_chain_end,
+                    test_seed,
                     ..
                 } => {
+                    self.test_seed = *test_seed;
+                    self.dice.chain_end = dice_chain_end.map(|h| *h.as_bytes());
                     if seq != 0 {
                         return Err(fail("a second create entry".into()));
                     }
@@ -445,21 +427,35 @@ impl Session {
                         if fairness::seed_commitment(&seed) != *seed_commitment.as_bytes() {
                             return Err(fail("the seed does not match the seed commitment".into()));
                         }
+                        match dice_chain_end {
+                            Some(end) if fairness::dice_chain_end(&seed) != *end.as_bytes() => {
+                                self.findings.push(
+                                    "entry 0: dice_chain_end is not the end of the seed's dice-key chain".into(),
+                                );
+                            }
+                            Some(_) => {}
+                            None => self.findings.push(
+                                "entry 0: no dice_chain_end — a sealed log of FAIRNESS version 1, whose draws this engine no longer re-derives".into(),
+                            ),
+                        }
                     }
                     i += 1;
                     continue;
                 }
-                Payload::Join { side, .. } => {
+                Payload::Join { side, nonce, .. } => {
                     if joined[*side] {
                         return Err(fail(format!("the {side} joined twice")));
                     }
                     joined[*side] = true;
+                    self.nonces[*side] = Some(nonce.clone());
                     if joined.us && joined.ussr {
-                        let head = *se.hash.as_bytes();
+                        let mix = self.nonce_mix().expect("both joined");
+                        self.dice.mix = Some(mix);
                         let (game, drawn) = match self.seed {
-                            Some(seed) => {
-                                Game::new(self.options.clone(), &mut SealedChance::new(seed, head))
-                            }
+                            Some(seed) => Game::new(
+                                self.options.clone(),
+                                &mut SealedChance::new(seed, mix, 0, 0),
+                            ),
                             None => Game::new_public(
                                 self.options.clone(),
                                 &mut RecordedChance::new(records.clone()),
@@ -477,8 +473,9 @@ impl Session {
                 } => {
                     let answer: Answer = from_value(answer)
                         .map_err(|e| fail(format!("bad answer `{notation}`: {e}")))?;
-                    let head = *se.hash.as_bytes();
                     let seed = self.seed;
+                    let mix = self.dice.mix.unwrap_or_default();
+                    let r = self.decisions + 1;
                     let Some(game) = self.game.as_mut() else {
                         return Err(fail("a decision before both players joined".into()));
                     };
@@ -488,9 +485,11 @@ impl Session {
                     );
                     let turn = game.state().turn;
                     let result = match seed {
-                        Some(seed) => {
-                            game.apply(*side, answer.clone(), &mut SealedChance::new(seed, head))
-                        }
+                        Some(seed) => game.apply(
+                            *side,
+                            answer.clone(),
+                            &mut SealedChance::new(seed, mix, r, u32::from(turn)),
+                        ),
                         None => game.apply(
                             *side,
                             answer.clone(),
@@ -500,6 +499,7 @@ impl Session {
                     let drawn = result
                         .map_err(|e| fail(format!("`{notation}` by the {side} is refused: {e}")))?;
                     self.decisions += 1;
+                    self.dice.record(r, u32::from(turn), &drawn);
                     self.check_records(seq, &drawn, &records);
                     if is_headline {
                         if let (Some(seed), Answer::Card(card)) = (self.seed, &answer) {
@@ -530,7 +530,12 @@ impl Session {
                         "entry {seq}: a chance record that follows no decision"
                     ));
                 }
-                Payload::Commitment { kind, side, digest } => match kind {
+                Payload::Commitment {
+                    kind,
+                    side,
+                    digest,
+                    turn: logged_turn,
+                } => match kind {
                     CommitmentKind::Hand => {
                         let Some(side) = side else {
                             return Err(fail("a hand commitment without a side".into()));
@@ -556,28 +561,87 @@ impl Session {
                             return Err(fail("a headline commitment without a side".into()));
                         };
                         let turn = self.game.as_ref().map_or(0, |g| g.state().turn);
+                        if logged_turn.is_some_and(|t| t != u32::from(turn)) {
+                            self.findings.push(format!(
+                                "entry {seq}: a headline commitment for turn {} during turn {turn}",
+                                logged_turn.unwrap_or_default()
+                            ));
+                        }
                         headline_commits.push((*side, *digest, turn));
                     }
-                    CommitmentKind::Deck => {}
                 },
+                Payload::DiceKey { turn, key } => {
+                    if let Some(seed) = self.seed {
+                        if *turn <= fairness::DICE_TURNS
+                            && fairness::dice_key(&seed, *turn) != *key.as_bytes()
+                        {
+                            self.findings.push(format!(
+                                "entry {seq}: the dice key of turn {turn} is not the seed's"
+                            ));
+                        }
+                    }
+                    let finished = self.game.as_ref().map_or(0, |g| {
+                        u32::from(g.state().turn) - u32::from(g.outcome().is_none())
+                    });
+                    if *turn > finished {
+                        self.findings.push(format!(
+                            "entry {seq}: the dice key of turn {turn} is published before the turn ends"
+                        ));
+                    }
+                    if let Some(f) = self.dice.publish(seq, *turn, *key.as_bytes()) {
+                        self.findings.push(f);
+                    }
+                }
                 Payload::Reveal { .. } => {}
             }
             i = j;
         }
-        // A headline waiting for its pair is known to the moderator only.
+        let (dice_findings, checked) = self.dice.check();
+        self.findings.extend(dice_findings);
+        self.dice_checked = checked;
+        if let (Some(_), Some(game)) = (self.dice.chain_end, self.game.as_ref()) {
+            let finished = u32::from(game.state().turn) - u32::from(game.outcome().is_none());
+            for t in 1..=finished.min(fairness::DICE_TURNS) {
+                if !self.dice.keys.contains_key(&t) {
+                    self.findings.push(format!(
+                        "turn {t} has ended but its dice key is not in the log"
+                    ));
+                }
+            }
+        }
+        // A headline waiting for its pair is known to the moderator only; it must be the card
+        // its logged commitment seals (a swapped secret.yaml is refused, issue 20).
         if let (Some(secret), Some(game)) = (self.secret.clone(), self.game.as_mut()) {
             if let Some(p) = secret.pending_headline {
+                let seed = *secret.seed.as_bytes();
+                let turn = game.state().turn;
+                let sealed = headline_commits
+                    .iter()
+                    .rev()
+                    .find(|(s, _, t)| *s == p.side && *t == turn)
+                    .map(|(_, d, _)| *d.as_bytes());
+                let want = fairness::commitment(
+                    &fairness::headline_salt(&seed, side_str(p.side), u32::from(turn)),
+                    &fairness::canonical_headline(side_str(p.side), u32::from(turn), p.card as u8),
+                );
+                if sealed != Some(want) {
+                    return Err(SessionError::State(format!(
+                        "secret.yaml's pending {} headline {} is not the card its logged commitment seals",
+                        p.side,
+                        p.card.name()
+                    )));
+                }
                 if game.prompt_for(p.side).is_some()
                     && matches!(
                         game.prompt_for(p.side).map(|q| &q.kind),
                         Some(PromptKind::Headline)
                     )
                 {
-                    let seed = secret.seed.as_bytes();
+                    let mix = self.dice.mix.unwrap_or_default();
                     game.apply(
                         p.side,
                         Answer::Card(p.card),
-                        &mut SealedChance::new(*seed, *self.log.head().as_bytes()),
+                        &mut SealedChance::new(seed, mix, self.decisions + 1, u32::from(turn)),
                     )
                     .map_err(|e| SessionError::State(format!("pending headline refused: {e}")))?;
                 }
@@ -699,11 +763,60 @@ impl Session {
         }
     }
 
-    /// A player joins with a nonce; after both joins the cards are shuffled and dealt.
+    /// The players' [`fairness::nonce_mix`], once both have joined.
+    fn nonce_mix(&self) -> Option<[u8; 32]> {
+        Some(fairness::nonce_mix(
+            self.nonces.ussr.as_deref()?,
+            self.nonces.us.as_deref()?,
+        ))
+    }
+
+    /// Whether entry 0 marks the master seed as a test seed (given as a number: not a fair
+    /// game; FAIRNESS.md §2).
+    pub fn is_test_seed(&self) -> bool {
+        self.test_seed
+    }
+
+    /// The finished turns whose every die was re-derived from the turn's published dice key:
+    /// `Some(N)` for turns 1–N, `None` when no turn's key is published yet, or for a log
+    /// without a dice-key chain (FAIRNESS.md §3.2).
+    pub fn dice_checked(&self) -> Option<u32> {
+        self.dice_checked
+    }
+
+    /// Whether the log's first entry commits to a dice-key chain (FAIRNESS version 2).
+    pub fn has_dice_chain(&self) -> bool {
+        self.dice.chain_end.is_some()
+    }
+
+    /// The moderator types `side`'s nonce (`twilight join`, a game set up by hand): the `join`
+    /// entry is marked `typed_by_moderator: true`. After both joins the cards are shuffled and
+    /// dealt.
     pub fn join(
         &mut self,
         side: Side,
         nonce: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), SessionError> {
+        self.join_as(side, nonce, true, now)
+    }
+
+    /// `side` joins with the nonce it sent by mail (issue 20 point 6); otherwise as
+    /// [`Session::join`].
+    pub fn join_by_mail(
+        &mut self,
+        side: Side,
+        nonce: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), SessionError> {
+        self.join_as(side, nonce, false, now)
+    }
+
+    fn join_as(
+        &mut self,
+        side: Side,
+        nonce: &str,
+        typed_by_moderator: bool,
         now: DateTime<Utc>,
     ) -> Result<(), SessionError> {
         let seed = self.moderator_seed()?;
@@ -717,15 +830,16 @@ impl Session {
                 "the {side} has already joined"
             )));
         }
-        let entry = self.log.append(
+        self.log.append(
             Payload::Join {
                 side,
                 nonce: nonce.into(),
+                typed_by_moderator,
             },
             Author::from(side),
             now,
         )?;
-        let head = *entry.hash.as_bytes();
+        self.nonces[side] = Some(nonce.to_string());
         let both = self
             .log
             .entries()
@@ -734,8 +848,11 @@ impl Session {
             .count()
             == 2;
         if both {
-            let (game, drawn) = Game::new(self.options.clone(), &mut SealedChance::new(seed, head))
-                .map_err(|e| SessionError::State(e.to_string()))?;
+            let (game, drawn) = Game::new(
+                self.options.clone(),
+                &mut SealedChance::new(seed, self.nonce_mix().expect("both joined"), 0, 0),
+            )
+            .map_err(|e| SessionError::State(e.to_string()))?;
             self.append_records(&drawn, now)?;
             self.game = Some(game);
             self.append_hand_commitments(now)?;
@@ -781,12 +898,38 @@ impl Session {
                 Payload::Commitment {
                     kind: CommitmentKind::Hand,
                     side: Some(side),
+                    turn: None,
                     digest: Hex32::from(digest),
                 },
                 Author::Moderator,
                 now,
             )?;
             self.hand_commits[side] = Some((seq, hand));
+        }
+        Ok(())
+    }
+
+    /// Appends the dice key of every turn that has ended and whose key is not in the log yet
+    /// (the game's last turn too, once it is over; FAIRNESS.md §3.2).
+    fn append_dice_keys(&mut self, seed: [u8; 32], now: DateTime<Utc>) -> Result<(), SessionError> {
+        let Some(game) = self.game.as_ref() else {
+            return Ok(());
+        };
+        let finished = u32::from(game.state().turn) - u32::from(game.outcome().is_none());
+        let published = self.dice.keys.keys().next_back().copied().unwrap_or(0);
+        for turn in published + 1..=finished.min(fairness::DICE_TURNS) {
+            self.log.append(
+                Payload::DiceKey {
+                    turn,
+                    key: Hex32::from(fairness::dice_key(&seed, turn)),
+                },
+                Author::Moderator,
+                now,
+            )?;
+            self.dice.keys.insert(
+                turn,
+                (self.log.next_seq() - 1, fairness::dice_key(&seed, turn)),
+            );
         }
         Ok(())
     }
@@ -949,6 +1092,7 @@ impl Session {
                 Payload::Commitment {
                     kind: CommitmentKind::Headline,
                     side: Some(side),
+                    turn: Some(turn),
                     digest: Hex32::from(digest),
                 },
                 // The log's rule: commitments are the moderator's entries.
@@ -980,7 +1124,7 @@ impl Session {
                     write_secret(&self.dir, &secret)?;
                 }
             }
-            let entry = self.log.append(
+            self.log.append(
                 Payload::Decision {
                     side,
                     notation: text.clone(),
@@ -989,16 +1133,25 @@ impl Session {
                 Author::from(side),
                 now,
             )?;
-            let head = *entry.hash.as_bytes();
+            // The resolution number: this decision entry's place among the log's decisions.
+            let r = self
+                .log
+                .entries()
+                .iter()
+                .filter(|e| matches!(e.entry.payload, Payload::Decision { .. }))
+                .count() as u64;
+            let mix = self.nonce_mix().expect("started");
             let game = self.game.as_mut().expect("started");
+            let turn = u32::from(game.state().turn);
             let drawn = game
-                .apply(side, answer, &mut SealedChance::new(seed, head))
+                .apply(side, answer, &mut SealedChance::new(seed, mix, r, turn))
                 .map_err(|error| SessionError::Refused {
                     line: text.clone(),
                     error,
                 })?;
             self.append_records(&drawn, now)?;
             self.append_hand_commitments(now)?;
+            self.append_dice_keys(seed, now)?;
         }
         self.reload()?;
         Ok(text)

@@ -54,6 +54,36 @@ fn join<T: ToString>(items: impl IntoIterator<Item = T>) -> String {
     }
 }
 
+/// The opening shuffle and deal (FAIRNESS.md §3.3): `cards` (the opening deck, ascending)
+/// shuffled by the deck key in resolution 0, then dealt one card at a time from the top,
+/// USSR first, alternating, 8 each. Returns `ussr=… us=…` (hands ascending) and the rest of
+/// the deck top first.
+fn opening_deal(key: &[u8; 32], mix: &[u8; 32], cards: &[u8]) -> String {
+    let perm = fairness::shuffle(key, mix, "shuffle", 0, 0, cards.len());
+    let mut deck: Vec<u8> = perm.iter().map(|&i| cards[i]).collect();
+    let mut hands = [Vec::new(), Vec::new()];
+    for _ in 0..8 {
+        for hand in &mut hands {
+            hand.push(deck.pop().expect("enough cards"));
+        }
+    }
+    let list = |v: &[u8]| {
+        v.iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    hands[0].sort_unstable();
+    hands[1].sort_unstable();
+    deck.reverse();
+    format!(
+        "ussr={} us={} deck={}",
+        list(&hands[0]),
+        list(&hands[1]),
+        list(&deck)
+    )
+}
+
 /// Computes what the code gives for one vector's function and arguments.
 fn compute(function: &str, args: &BTreeMap<&str, &str>) -> String {
     let arg = |k: &str| {
@@ -62,49 +92,50 @@ fn compute(function: &str, args: &BTreeMap<&str, &str>) -> String {
             .unwrap_or_else(|| panic!("{function}: missing argument {k}"))
     };
     let num = |k: &str| -> u64 { arg(k).parse().unwrap() };
+    let key = || hex32(arg("key"));
+    let mix = || hex32(arg("mix"));
     match function {
         "seed_commitment" => hex::encode(fairness::seed_commitment(&hex32(arg("seed")))),
+        "dice_key" => hex::encode(fairness::dice_key(&hex32(arg("seed")), num("turn") as u32)),
+        "dice_chain_end" => hex::encode(fairness::dice_chain_end(&hex32(arg("seed")))),
+        "is_dice_key" => {
+            fairness::is_dice_key(&key(), num("turn") as u32, &hex32(arg("end"))).to_string()
+        }
+        "deck_key" => hex::encode(fairness::deck_key(&hex32(arg("seed")))),
+        "nonce_mix" => hex::encode(fairness::nonce_mix(arg("ussr"), arg("us"))),
+        "test_seed" => hex::encode(fairness::test_seed(num("n"))),
         "stream" => {
-            let mut s = ChanceStream::new(
-                &hex32(arg("seed")),
-                arg("label"),
-                num("k"),
-                &hex32(arg("head")),
-            );
+            let mut s = ChanceStream::new(&key(), &mix(), arg("label"), num("r"), num("k"));
             let bytes: Vec<u8> = (0..num("bytes")).map(|_| s.next_byte()).collect();
             hex::encode(bytes)
         }
         "die_roll" => {
-            let seed = hex32(arg("seed"));
-            let head = hex32(arg("head"));
             let (from, to) = arg("k").split_once("..").unwrap();
             let (from, to): (u64, u64) = (from.parse().unwrap(), to.parse().unwrap());
-            join((from..to).map(|k| fairness::die_roll(&seed, arg("label"), k, &head)))
+            join((from..to).map(|k| fairness::die_roll(&key(), &mix(), arg("label"), num("r"), k)))
         }
         "die_stream" => {
-            let mut s = ChanceStream::new(
-                &hex32(arg("seed")),
-                arg("label"),
-                num("k"),
-                &hex32(arg("head")),
-            );
+            let mut s = ChanceStream::new(&key(), &mix(), arg("label"), num("r"), num("k"));
             join((0..num("count")).map(|_| s.die()))
         }
         "uniform_index" => fairness::uniform_index(
-            &hex32(arg("seed")),
+            &key(),
+            &mix(),
             arg("label"),
+            num("r"),
             num("k"),
-            &hex32(arg("head")),
             num("n") as usize,
         )
         .to_string(),
         "shuffle" => join(fairness::shuffle(
-            &hex32(arg("seed")),
+            &key(),
+            &mix(),
             arg("label"),
+            num("r"),
             num("k"),
-            &hex32(arg("head")),
             num("n") as usize,
         )),
+        "opening_deal" => opening_deal(&key(), &mix(), &cards(arg("cards"))),
         "hand_salt" => hex::encode(fairness::hand_salt(
             &hex32(arg("seed")),
             arg("side"),
@@ -115,14 +146,12 @@ fn compute(function: &str, args: &BTreeMap<&str, &str>) -> String {
             arg("side"),
             num("turn") as u32,
         )),
-        "deck_salt" => hex::encode(fairness::deck_salt(&hex32(arg("seed")), num("seq"))),
         "canonical_hand" => hex::encode(fairness::canonical_hand(&cards(arg("cards")))),
         "canonical_headline" => hex::encode(fairness::canonical_headline(
             arg("side"),
             num("turn") as u32,
             num("card") as u8,
         )),
-        "canonical_deck" => hex::encode(fairness::canonical_deck(&cards(arg("cards")))),
         "commitment" => hex::encode(fairness::commitment(
             &hex32(arg("salt")),
             &hex::decode(arg("canonical")).unwrap(),
@@ -171,17 +200,22 @@ fn fairness_md_vectors_are_reproduced() {
     );
     let all = [
         "seed_commitment",
+        "dice_key",
+        "dice_chain_end",
+        "is_dice_key",
+        "deck_key",
+        "nonce_mix",
+        "test_seed",
         "stream",
         "die_roll",
         "die_stream",
         "uniform_index",
         "shuffle",
+        "opening_deal",
         "hand_salt",
         "headline_salt",
-        "deck_salt",
         "canonical_hand",
         "canonical_headline",
-        "canonical_deck",
         "commitment",
         "reply_token",
         "entry_hash",
@@ -213,7 +247,7 @@ fn dice_are_uniform_enough() {
     let head = [0x22; 32];
     let mut counts = [0u32; 7];
     for k in 0..60_000 {
-        counts[usize::from(fairness::die_roll(&SEED, "d6", k, &head))] += 1;
+        counts[usize::from(fairness::die_roll(&SEED, &head, "die", 0, k))] += 1;
     }
     assert_eq!(counts[0], 0);
     // Mean 10,000, standard deviation ≈ 91.3: allow five deviations either way.
@@ -234,7 +268,7 @@ fn uniform_index_is_uniform_enough() {
     let head = [0x33; 32];
     let n = 110;
     let mut counts = vec![0u32; n];
-    let mut stream = ChanceStream::new(&SEED, "many", 0, &head);
+    let mut stream = ChanceStream::new(&SEED, &head, "many", 0, 0);
     for _ in 0..110_000 {
         counts[stream.below(n)] += 1;
     }
@@ -256,7 +290,7 @@ fn shuffles_are_permutations() {
     let head = [0x44; 32];
     for n in 0..=120usize {
         for k in 0..3 {
-            let mut p = fairness::shuffle(&SEED, "deck", k, &head, n);
+            let mut p = fairness::shuffle(&SEED, &head, "shuffle", 7, k, n);
             p.sort_unstable();
             assert_eq!(p, (0..n).collect::<Vec<_>>(), "n = {n}, k = {k}");
         }
@@ -269,7 +303,7 @@ fn shuffles_of_four_hit_every_order_about_equally() {
     let mut counts: BTreeMap<Vec<usize>, u32> = BTreeMap::new();
     for k in 0..24_000 {
         *counts
-            .entry(fairness::shuffle(&SEED, "four", k, &head, 4))
+            .entry(fairness::shuffle(&SEED, &head, "four", 0, k, 4))
             .or_default() += 1;
     }
     assert_eq!(counts.len(), 24);
@@ -280,10 +314,11 @@ fn shuffles_of_four_hit_every_order_about_equally() {
 }
 
 #[test]
-fn the_head_hash_changes_every_draw() {
-    // Players' joins feed every roll through the head: different heads, different streams.
-    let a = fairness::shuffle(&SEED, "deal", 0, &[0; 32], 35);
-    let b = fairness::shuffle(&SEED, "deal", 0, &[1; 32], 35);
+fn the_nonces_change_every_draw() {
+    // The players' join nonces feed every draw through the nonce mix: another nonce, another
+    // deck order (FAIRNESS.md §3).
+    let a = fairness::shuffle(&SEED, &fairness::nonce_mix("a", "b"), "shuffle", 0, 0, 35);
+    let b = fairness::shuffle(&SEED, &fairness::nonce_mix("a", "c"), "shuffle", 0, 0, 35);
     assert_ne!(a, b);
 }
 

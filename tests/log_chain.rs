@@ -62,6 +62,7 @@ fn an_older_receipt_still_verifies_against_a_longer_log() {
         Payload::Join {
             side: Side::Us,
             nonce: "n".into(),
+            typed_by_moderator: true,
         },
         Author::Us,
         at(1),
@@ -82,6 +83,8 @@ fn create_payload() -> Payload {
             ussr: "b@example.org".into(),
         },
         seed_commitment: Hex32(fairness::seed_commitment(&SEED)),
+        dice_chain_end: Some(Hex32(fairness::dice_chain_end(&SEED))),
+        test_seed: true,
     }
 }
 
@@ -93,6 +96,7 @@ fn append_refuses_what_verify_would_report_and_writes_nothing() {
     let join = Payload::Join {
         side: Side::Us,
         nonce: "n".into(),
+        typed_by_moderator: true,
     };
     assert!(matches!(
         log.append(join.clone(), Author::Us, at(0)),

@@ -32,6 +32,8 @@ fn log_with_revision(dir: &std::path::Path, revision: &str) -> Log {
                 ussr: "ussr@example.org".into(),
             },
             seed_commitment: Hex32::from(fairness::seed_commitment(&seed)),
+            dice_chain_end: Some(Hex32(fairness::dice_chain_end(&seed))),
+            test_seed: true,
         },
         Author::Moderator,
         now(),
@@ -41,6 +43,7 @@ fn log_with_revision(dir: &std::path::Path, revision: &str) -> Log {
         Payload::Join {
             side: Side::Ussr,
             nonce: "a".into(),
+            typed_by_moderator: true,
         },
         Author::Ussr,
         now(),
@@ -50,6 +53,7 @@ fn log_with_revision(dir: &std::path::Path, revision: &str) -> Log {
         Payload::Join {
             side: Side::Us,
             nonce: "b".into(),
+            typed_by_moderator: true,
         },
         Author::Us,
         now(),

@@ -116,13 +116,23 @@ pub fn write_game(dir: &Path, imported: &Imported, now: DateTime<Utc>) -> Result
                 ussr: imported.players.ussr.clone(),
             },
             seed_commitment: Hex32::from([0u8; 32]),
+            dice_chain_end: None,
+            test_seed: false,
         },
         Author::Moderator,
         now,
     )?;
     for side in [Side::Ussr, Side::Us] {
         let nonce = imported.players[side].clone();
-        log.append(Payload::Join { side, nonce }, Author::from(side), now)?;
+        log.append(
+            Payload::Join {
+                side,
+                nonce,
+                typed_by_moderator: false,
+            },
+            Author::from(side),
+            now,
+        )?;
     }
     for d in &imported.decisions {
         log.append(

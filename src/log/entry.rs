@@ -94,8 +94,6 @@ pub enum CommitmentKind {
     Hand,
     /// A headline card chosen while the other side's is still unknown.
     Headline,
-    /// The draw deck's order.
-    Deck,
 }
 
 /// The payload of an entry: exactly one of these (issue 6 scope 1).
@@ -118,13 +116,27 @@ pub enum Payload {
         players: Players,
         /// `fairness::seed_commitment(master seed)` (FAIRNESS.md §2).
         seed_commitment: Hex32,
+        /// `fairness::dice_chain_end(master seed)`: the end `dk_0` of the dice-key chain, so
+        /// each turn's published dice key can be checked against it (FAIRNESS.md §2–3). Absent
+        /// in a recorded game and in logs written before FAIRNESS version 2.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        dice_chain_end: Option<Hex32>,
+        /// True when the master seed was given as a number (`selfplay --seed N --record`,
+        /// tests): anyone can recompute it, so the game is not a fair game (FAIRNESS.md §2).
+        #[serde(default, skip_serializing_if = "is_false")]
+        test_seed: bool,
     },
     /// A player joins and contributes a nonce the moderator cannot predict (design §2).
     Join {
         /// The side joining.
         side: Side,
-        /// Whatever the player sent; it feeds every later draw through the head hash.
+        /// Whatever the player sent; both nonces feed every draw (FAIRNESS.md §3).
         nonce: String,
+        /// True when the moderator typed the nonce (`twilight join`, a game set up by hand)
+        /// rather than the player sending it by mail: then the player's contribution to chance
+        /// rests on the moderator's word.
+        #[serde(default, skip_serializing_if = "is_false")]
+        typed_by_moderator: bool,
     },
     /// A public chance outcome: a die roll, a revealed card, a discard (design §2 "Public
     /// outcomes are public"). The engine defines the structure.
@@ -136,9 +148,13 @@ pub enum Payload {
     Commitment {
         /// What is sealed.
         kind: CommitmentKind,
-        /// Whose hand or headline; absent for the deck.
+        /// Whose hand or headline.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         side: Option<Side>,
+        /// For a headline, the game turn: an input of its salt and canonical form
+        /// (FAIRNESS.md §7–8). Absent for a hand.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        turn: Option<u32>,
         /// `SHA-256(salt ‖ canonical form)`.
         digest: Hex32,
     },
@@ -150,6 +166,15 @@ pub enum Payload {
         notation: String,
         /// The move's structured form, as the engine defines it.
         answer: Value,
+    },
+    /// The dice key of a finished turn, `dk_turn` (FAIRNESS.md §3): appended when the turn
+    /// ends, so anyone can check that turn's dice; it hashes `turn` times to the `create`
+    /// entry's `dice_chain_end`.
+    DiceKey {
+        /// The finished turn, 1–10.
+        turn: u32,
+        /// The turn's dice key.
+        key: Hex32,
     },
     /// The disclosure of the master seed at the end of the game (design §2 "Unseal").
     Reveal {
@@ -167,7 +192,13 @@ impl Payload {
             Payload::Chance { .. } => "chance",
             Payload::Commitment { .. } => "commitment",
             Payload::Decision { .. } => "decision",
+            Payload::DiceKey { .. } => "dice_key",
             Payload::Reveal { .. } => "reveal",
         }
     }
+}
+
+/// `skip_serializing_if` helper: leaves a `false` flag out of the log.
+fn is_false(b: &bool) -> bool {
+    !*b
 }

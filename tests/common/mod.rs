@@ -43,6 +43,8 @@ pub fn write_example_log(dir: &Path, entries: usize) -> PathBuf {
                 ussr: "stalin@example.org".into(),
             },
             seed_commitment: Hex32(fairness::seed_commitment(&SEED)),
+            dice_chain_end: Some(Hex32(fairness::dice_chain_end(&SEED))),
+            test_seed: true,
         },
         Author::Moderator,
         tick(),
@@ -52,6 +54,7 @@ pub fn write_example_log(dir: &Path, entries: usize) -> PathBuf {
         Payload::Join {
             side: Side::Ussr,
             nonce: "yes".into(),
+            typed_by_moderator: true,
         },
         Author::Ussr,
         tick(),
@@ -61,6 +64,7 @@ pub fn write_example_log(dir: &Path, entries: usize) -> PathBuf {
         Payload::Join {
             side: Side::Us,
             nonce: "NO: 12:30 ---\nsecond line".into(),
+            typed_by_moderator: true,
         },
         Author::Us,
         tick(),
@@ -73,7 +77,7 @@ pub fn write_example_log(dir: &Path, entries: usize) -> PathBuf {
         let seq = log.next_seq();
         let (payload, by) = match log.len() % 5 {
             0 => {
-                let deck = fairness::shuffle(&SEED, "deal", k, head.as_bytes(), 35);
+                let deck = fairness::shuffle(&SEED, head.as_bytes(), "shuffle", 0, k, 35);
                 let hand: Vec<u8> = deck[..8].iter().map(|&i| (i + 1) as u8).collect();
                 let side = if seq.is_multiple_of(2) { "us" } else { "ussr" };
                 let salt = fairness::hand_salt(&SEED, side, seq);
@@ -83,13 +87,14 @@ pub fn write_example_log(dir: &Path, entries: usize) -> PathBuf {
                     Payload::Commitment {
                         kind: CommitmentKind::Hand,
                         side: Some(if side == "us" { Side::Us } else { Side::Ussr }),
+                        turn: None,
                         digest: Hex32(digest),
                     },
                     Author::Moderator,
                 )
             }
             1 => {
-                let roll = fairness::die_roll(&SEED, "d6", k, head.as_bytes());
+                let roll = fairness::die_roll(&SEED, head.as_bytes(), "die", 0, k);
                 k += 1;
                 (
                     Payload::Chance {
@@ -118,6 +123,7 @@ pub fn write_example_log(dir: &Path, entries: usize) -> PathBuf {
                     Payload::Commitment {
                         kind: CommitmentKind::Headline,
                         side: Some(Side::Us),
+                        turn: Some(turn),
                         digest: Hex32(digest),
                     },
                     Author::Moderator,

@@ -1,0 +1,182 @@
+//! The moderator's chance source and the public check of each finished turn's dice
+//! (`schemas/FAIRNESS.md` §3, issue 20).
+//!
+//! Every draw is keyed only by what is fixed before play or by the players: a turn's dice key
+//! (a hash chain from the master seed whose end is committed in entry 0) for dice, the deck key
+//! (revealed only with the seed) for shuffles and random hand cards, the players' `join`
+//! nonces, and counters fixed by the game's progress — the resolution number `r` (0 for the
+//! opening shuffle and deal, `n` for the resolution of the log's `n`-th decision entry) and,
+//! per label, the request number `k` within that resolution. Nothing the moderator's host
+//! writes freely (timestamps, entry hashes, YAML layout) reaches a roll.
+
+use std::collections::BTreeMap;
+
+use crate::engine::chance::ChanceError;
+use crate::engine::{Chance, ChanceOutcome, ChanceRequest};
+use crate::fairness;
+
+/// Label of a die roll's stream (FAIRNESS.md §3.1).
+pub const LABEL_DIE: &str = "die";
+/// Label of a shuffle's stream (FAIRNESS.md §3.1).
+pub const LABEL_SHUFFLE: &str = "shuffle";
+/// Label of the stream of a card taken at random from a hand (FAIRNESS.md §3.1).
+pub const LABEL_HAND_CARD: &str = "hand-card";
+
+/// The moderator's chance source for one resolution (FAIRNESS.md §3–6).
+///
+/// Dice come from `dice_key(seed, turn)`, shuffles and random hand cards from
+/// `deck_key(seed)`; each label counts its own requests `k = 0, 1, …` within the resolution.
+pub struct SealedChance {
+    seed: [u8; 32],
+    mix: [u8; 32],
+    r: u64,
+    turn: u32,
+    dice: u64,
+    shuffles: u64,
+    hand_cards: u64,
+}
+
+impl SealedChance {
+    /// The source for resolution `r`, started in game turn `turn`, of the game whose master
+    /// seed is `seed` and whose players' [`fairness::nonce_mix`] is `mix`.
+    pub fn new(seed: [u8; 32], mix: [u8; 32], r: u64, turn: u32) -> Self {
+        SealedChance {
+            seed,
+            mix,
+            r,
+            turn,
+            dice: 0,
+            shuffles: 0,
+            hand_cards: 0,
+        }
+    }
+}
+
+impl Chance for SealedChance {
+    fn decide(&mut self, request: &ChanceRequest<'_>) -> Result<ChanceOutcome, ChanceError> {
+        Ok(match request {
+            ChanceRequest::Die => {
+                if !(1..=fairness::DICE_TURNS).contains(&self.turn) {
+                    return Err(ChanceError::Missing(format!(
+                        "a die in turn {}, outside the dice-key chain (turns 1–{})",
+                        self.turn,
+                        fairness::DICE_TURNS
+                    )));
+                }
+                let key = fairness::dice_key(&self.seed, self.turn);
+                let k = self.dice;
+                self.dice += 1;
+                ChanceOutcome::Die(fairness::die_roll(&key, &self.mix, LABEL_DIE, self.r, k))
+            }
+            ChanceRequest::Shuffle(cards) => {
+                let k = self.shuffles;
+                self.shuffles += 1;
+                let key = fairness::deck_key(&self.seed);
+                let perm =
+                    fairness::shuffle(&key, &self.mix, LABEL_SHUFFLE, self.r, k, cards.len());
+                ChanceOutcome::Order(perm.into_iter().map(|i| cards[i]).collect())
+            }
+            ChanceRequest::HandCard {
+                known, unknown: 0, ..
+            } if !known.is_empty() => {
+                let k = self.hand_cards;
+                self.hand_cards += 1;
+                let key = fairness::deck_key(&self.seed);
+                let i = fairness::uniform_index(
+                    &key,
+                    &self.mix,
+                    LABEL_HAND_CARD,
+                    self.r,
+                    k,
+                    known.len(),
+                );
+                ChanceOutcome::Card(known[i])
+            }
+            other => {
+                return Err(ChanceError::Missing(format!(
+                    "{other:?} cannot be derived with full information"
+                )))
+            }
+        })
+    }
+}
+
+/// The dice of a game as its log records them, and the dice keys published so far: what a
+/// public verifier needs to re-derive every die of every finished turn (FAIRNESS.md §3.2).
+#[derive(Debug, Clone, Default)]
+pub struct DiceLedger {
+    /// `dk_0`, from the `create` entry.
+    pub chain_end: Option<[u8; 32]>,
+    /// The players' nonce mix, once both have joined.
+    pub mix: Option<[u8; 32]>,
+    /// Per resolution: its number `r`, the turn it started in, and its die rolls in order.
+    pub resolutions: Vec<(u64, u32, Vec<u8>)>,
+    /// Published dice keys by turn, with the entry that published each.
+    pub keys: BTreeMap<u32, (u64, [u8; 32])>,
+}
+
+impl DiceLedger {
+    /// Records a resolution's die rolls (the `Die` outcomes among `drawn`, in order).
+    pub fn record(&mut self, r: u64, turn: u32, drawn: &[ChanceOutcome]) {
+        let dice: Vec<u8> = drawn
+            .iter()
+            .filter_map(|o| match o {
+                ChanceOutcome::Die(d) => Some(*d),
+                _ => None,
+            })
+            .collect();
+        if !dice.is_empty() {
+            self.resolutions.push((r, turn, dice));
+        }
+    }
+
+    /// Records the `dice_key` entry `seq` for `turn`; returns a finding if the key does not
+    /// hash to the chain end committed in entry 0, or the turn already has a key.
+    pub fn publish(&mut self, seq: u64, turn: u32, key: [u8; 32]) -> Option<String> {
+        let Some(end) = self.chain_end else {
+            return Some(format!(
+                "entry {seq}: a dice key, but the create entry commits to no dice-key chain"
+            ));
+        };
+        if turn == 0 || turn > fairness::DICE_TURNS {
+            return Some(format!("entry {seq}: a dice key for turn {turn}"));
+        }
+        if !fairness::is_dice_key(&key, turn, &end) {
+            return Some(format!(
+                "entry {seq}: the dice key of turn {turn} does not hash to the dice_chain_end of entry 0"
+            ));
+        }
+        if self.keys.insert(turn, (seq, key)).is_some() {
+            return Some(format!("entry {seq}: a second dice key for turn {turn}"));
+        }
+        None
+    }
+
+    /// Re-derives every recorded die of every turn whose key is published, from public data
+    /// only. Returns the findings and the turns checked, `1..=N` when turns 1 to N all have
+    /// their key (`None`: no turn yet).
+    pub fn check(&self) -> (Vec<String>, Option<u32>) {
+        let mut findings = Vec::new();
+        let Some(mix) = self.mix else {
+            return (findings, None);
+        };
+        for (r, turn, dice) in &self.resolutions {
+            let Some((_, key)) = self.keys.get(turn) else {
+                continue;
+            };
+            let want: Vec<u8> = (0..dice.len() as u64)
+                .map(|k| fairness::die_roll(key, &mix, LABEL_DIE, *r, k))
+                .collect();
+            if want != *dice {
+                findings.push(format!(
+                    "resolution {r} (turn {turn}): the log's dice {dice:?} are not the dice {want:?} of the turn's published key"
+                ));
+            }
+        }
+        let mut n = 0;
+        while self.keys.contains_key(&(n + 1)) {
+            n += 1;
+        }
+        (findings, (n > 0).then_some(n))
+    }
+}
