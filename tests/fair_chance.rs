@@ -1,0 +1,286 @@
+//! Chance nobody can steer and dice anyone can check each turn (issue 20; FAIRNESS.md §2–3).
+
+use chrono::{TimeZone, Utc};
+use twilight_pbem::audit;
+use twilight_pbem::fairness;
+use twilight_pbem::log::{Log, Payload};
+use twilight_pbem::selfplay::{record_game, Policy};
+use twilight_pbem::session::Session;
+
+fn at(hour: u32, nanos: u32) -> chrono::DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 12, 1, hour, 0, 0).unwrap()
+        + chrono::Duration::nanoseconds(nanos.into())
+}
+
+/// Every payload of the log except the entry's place (`seq`, `at`, `prev`): the chance
+/// records, commitments, dice keys and decisions, as YAML.
+fn payloads(dir: &std::path::Path) -> Vec<String> {
+    let log = Log::open(dir.join("log.yaml")).unwrap();
+    log.entries()
+        .iter()
+        .map(|e| {
+            serde_yaml::to_string(
+                &serde_yaml::with::singleton_map::serialize(
+                    &e.entry.payload,
+                    serde_yaml::value::Serializer,
+                )
+                .unwrap(),
+            )
+            .unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn two_recordings_of_one_seeded_game_have_identical_chance_records() {
+    // The same seed, nonces and decisions, recorded at two different times (different
+    // timestamps, so different entry hashes): every die, deal, commitment and dice key is the
+    // same, byte for byte (issue 20 point 1).
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    let seed = Some(fairness::test_seed(5));
+    let made_a = record_game(&a, seed, 5, Policy::Careful, Some(150), at(9, 1)).unwrap();
+    let made_b = record_game(&b, seed, 5, Policy::Careful, Some(150), at(17, 987_654_321)).unwrap();
+    assert_eq!(made_a, made_b);
+    let (pa, pb) = (payloads(&a), payloads(&b));
+    assert_eq!(pa.len(), pb.len());
+    assert_eq!(pa, pb);
+    let chance = pa.iter().filter(|p| p.starts_with("chance:")).count();
+    let keys = pa.iter().filter(|p| p.starts_with("dice_key:")).count();
+    assert!(chance > 10, "{chance} chance records");
+    assert!(keys >= 1, "{keys} dice keys");
+    // The logs themselves differ (timestamps, hence hashes): the chance does not depend on them.
+    assert_ne!(
+        std::fs::read(a.join("log.yaml")).unwrap(),
+        std::fs::read(b.join("log.yaml")).unwrap()
+    );
+}
+
+#[test]
+fn a_public_verify_mid_game_checks_the_dice_of_finished_turns() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    record_game(
+        &dir,
+        Some(fairness::test_seed(3)),
+        3,
+        Policy::Careful,
+        Some(150),
+        at(9, 0),
+    )
+    .unwrap();
+    let s = Session::open_public(&dir).unwrap();
+    assert!(s.findings.is_empty(), "{:?}", s.findings);
+    assert!(s.game().unwrap().outcome().is_none(), "still in progress");
+    assert!(!s.is_revealed());
+    let turn = u32::from(s.game().unwrap().state().turn);
+    assert!(turn >= 2, "the game reached turn {turn}");
+    assert_eq!(s.dice_checked(), Some(turn - 1));
+    let report = audit::verify_game(&dir, None);
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    let line = report.summary();
+    let want = if turn == 2 {
+        "dice checked: turn 1".to_string()
+    } else {
+        format!("dice checked: turns 1–{}", turn - 1)
+    };
+    assert!(line.contains(&want), "{line}");
+    assert!(line.contains("test seed: not a fair game"), "{line}");
+}
+
+#[test]
+fn before_a_turn_ends_no_dice_are_checked_yet() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    record_game(
+        &dir,
+        Some(fairness::test_seed(3)),
+        3,
+        Policy::Careful,
+        Some(10),
+        at(9, 0),
+    )
+    .unwrap();
+    let report = audit::verify_game(&dir, None);
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    assert!(
+        report.summary().contains("dice checked: none yet"),
+        "{}",
+        report.summary()
+    );
+}
+
+/// Rewrites the first `die: N` chance record of turn 1 (a dice key is published for it) to
+/// another roll, re-chaining the hashes after it as a forger would.
+fn forge_first_die(dir: &std::path::Path) -> bool {
+    let text = std::fs::read_to_string(dir.join("log.yaml")).unwrap();
+    let Some(pos) = text.find("      die: ") else {
+        return false;
+    };
+    let digit = pos + "      die: ".len();
+    let old = text.as_bytes()[digit];
+    let new = if old == b'6' { b'1' } else { old + 1 };
+    let mut bytes = text.into_bytes();
+    bytes[digit] = new;
+    // Re-chain: recompute every `prev` after the change.
+    let text = String::from_utf8(bytes).unwrap();
+    let docs: Vec<&str> = text.split_inclusive("...\n").collect();
+    let mut out = String::new();
+    let mut prev = "0".repeat(64);
+    for d in docs {
+        let fixed = match d.find("prev: ") {
+            Some(i) => {
+                let end = i + d[i..].find('\n').unwrap();
+                format!("{}prev: '{}'{}", &d[..i], prev, &d[end..]).replace(
+                    &format!("prev: '{}'", "0".repeat(64)),
+                    &format!("prev: '{}'", "0".repeat(64)),
+                )
+            }
+            None => d.to_string(),
+        };
+        prev = twilight_pbem::log::entry_hash(fixed.as_bytes()).to_hex();
+        out.push_str(&fixed);
+    }
+    std::fs::write(dir.join("log.yaml"), out).unwrap();
+    true
+}
+
+#[test]
+fn a_forged_roll_of_a_finished_turn_is_caught_without_the_seed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    record_game(
+        &dir,
+        Some(fairness::test_seed(3)),
+        3,
+        Policy::Careful,
+        Some(150),
+        at(9, 0),
+    )
+    .unwrap();
+    std::fs::remove_file(dir.join("secret.yaml")).unwrap();
+    let s = Session::open_public(&dir).unwrap();
+    assert!(!s.is_revealed() && s.dice_checked().is_some());
+    assert!(forge_first_die(&dir), "the game has a die roll");
+    let report = audit::verify_game(&dir, None);
+    assert!(
+        report
+            .findings
+            .iter()
+            .any(|f| f.contains("are not the dice")),
+        "{:?}",
+        report.findings
+    );
+}
+
+#[test]
+fn a_dice_key_off_the_committed_chain_is_a_finding() {
+    let mut ledger = twilight_pbem::sealed_chance::DiceLedger {
+        chain_end: Some(fairness::dice_chain_end(&[9; 32])),
+        ..Default::default()
+    };
+    assert_eq!(ledger.publish(7, 1, fairness::dice_key(&[9; 32], 1)), None);
+    let wrong = ledger.publish(8, 2, fairness::dice_key(&[8; 32], 2));
+    assert!(wrong
+        .unwrap()
+        .contains("does not hash to the dice_chain_end"));
+    let twice = ledger.publish(9, 1, fairness::dice_key(&[9; 32], 1));
+    assert!(twice.unwrap().contains("a second dice key"));
+}
+
+#[test]
+fn new_takes_a_real_seed_and_commits_the_dice_chain() {
+    let tmp = tempfile::tempdir().unwrap();
+    let players = twilight_pbem::log::Players {
+        us: "us@example.org".into(),
+        ussr: "ussr@example.org".into(),
+    };
+    let mut seeds = Vec::new();
+    for name in ["a", "b"] {
+        let dir = tmp.path().join(name);
+        Session::create(&dir, &Default::default(), players.clone(), at(9, 0)).unwrap();
+        let secret = std::fs::read_to_string(dir.join("secret.yaml")).unwrap();
+        let log = Log::open(dir.join("log.yaml")).unwrap();
+        let Payload::Create {
+            test_seed,
+            dice_chain_end,
+            ..
+        } = &log.entries()[0].entry.payload
+        else {
+            panic!("create first")
+        };
+        assert!(!test_seed);
+        let seed: twilight_pbem::log::Hex32 = secret
+            .trim()
+            .strip_prefix("seed: ")
+            .unwrap()
+            .trim_matches('\'')
+            .parse()
+            .unwrap();
+        assert_eq!(
+            dice_chain_end.unwrap().as_bytes(),
+            &fairness::dice_chain_end(seed.as_bytes())
+        );
+        // Not a number followed by zeros: at most a few zero bytes by chance.
+        assert!(seed.as_bytes().iter().filter(|&&b| b == 0).count() < 8);
+        seeds.push(seed);
+    }
+    assert_ne!(seeds[0], seeds[1]);
+}
+
+#[test]
+fn a_swapped_pending_headline_in_secret_yaml_is_refused() {
+    // The moderator edits the sealed first headline in secret.yaml to another card of that
+    // hand: the card no longer matches the commitment logged for it, and the game refuses to
+    // go on rather than resolve the swapped card (issue 20).
+    use twilight_pbem::data::Side;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    let players = twilight_pbem::log::Players {
+        us: "us@example.org".into(),
+        ussr: "ussr@example.org".into(),
+    };
+    let mut s =
+        Session::create_with_seed(&dir, &Default::default(), players, [7; 32], at(9, 0)).unwrap();
+    s.join(Side::Ussr, "n1", at(9, 0)).unwrap();
+    s.join(Side::Us, "n2", at(9, 0)).unwrap();
+    s.play(
+        Side::Ussr,
+        &["influence Poland 4, East Germany 1, Hungary 1".into()],
+        at(9, 0),
+    )
+    .unwrap();
+    s.play(
+        Side::Us,
+        &[
+            "influence West Germany 4, Italy 2, France 1".into(),
+            "influence West Germany 1, Iran 1".into(),
+        ],
+        at(9, 0),
+    )
+    .unwrap();
+    let hand: Vec<_> = s.game().unwrap().state().cards.hands[Side::Ussr]
+        .iter()
+        .copied()
+        .filter(|c| !c.is_scoring())
+        .collect();
+    s.play(
+        Side::Ussr,
+        &[format!("headline {}", hand[0] as u8)],
+        at(9, 0),
+    )
+    .unwrap();
+    let secret = std::fs::read_to_string(dir.join("secret.yaml")).unwrap();
+    let want = format!("card: {}", serde_yaml::to_string(&hand[0]).unwrap().trim());
+    assert!(secret.contains(&want), "{secret}");
+    let swapped = secret.replace(
+        &want,
+        &format!("card: {}", serde_yaml::to_string(&hand[1]).unwrap().trim()),
+    );
+    std::fs::write(dir.join("secret.yaml"), swapped).unwrap();
+    let err = Session::open(&dir).err().expect("refused").to_string();
+    assert!(
+        err.contains("is not the card its logged commitment seals"),
+        "{err}"
+    );
+}
