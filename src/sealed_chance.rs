@@ -90,7 +90,7 @@ impl Chance for SealedChance {
                     k,
                     known.len(),
                 );
-                ChanceOutcome::Card(known[i])
+                ChanceOutcome::RandomCard(known[i])
             }
             other => {
                 return Err(ChanceError::Missing(format!(

@@ -284,3 +284,67 @@ fn a_swapped_pending_headline_in_secret_yaml_is_refused() {
         "{err}"
     );
 }
+
+#[test]
+fn the_engine_deals_as_the_spec_says() {
+    // FAIRNESS.md §3.5: the opening deck (Early War cards but the China Card, with 104–106)
+    // in ascending order, shuffled by the deck key in resolution 0, dealt from the top (the
+    // permutation's last position), USSR first, alternating, 8 each.
+    use twilight_pbem::data::Side;
+    let seed: [u8; 32] = std::array::from_fn(|i| i as u8);
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    let players = twilight_pbem::log::Players {
+        us: "us@example.org".into(),
+        ussr: "ussr@example.org".into(),
+    };
+    let mut s =
+        Session::create_with_seed(&dir, &Default::default(), players, seed, at(9, 0)).unwrap();
+    s.join(Side::Ussr, "boris", at(9, 0)).unwrap();
+    s.join(Side::Us, "alice", at(9, 0)).unwrap();
+    let cards: Vec<u8> = (1..=35).filter(|&c| c != 6).chain(103..=106).collect();
+    let perm = fairness::shuffle(
+        &fairness::deck_key(&seed),
+        &fairness::nonce_mix("boris", "alice"),
+        "shuffle",
+        0,
+        0,
+        cards.len(),
+    );
+    let mut deck: Vec<u8> = perm.iter().map(|&i| cards[i]).collect();
+    let mut want = [Vec::new(), Vec::new()];
+    for _ in 0..8 {
+        for hand in &mut want {
+            hand.push(deck.pop().unwrap());
+        }
+    }
+    let game = s.game().unwrap();
+    for (i, side) in [Side::Ussr, Side::Us].into_iter().enumerate() {
+        let mut got: Vec<u8> = game.state().cards.hands[side]
+            .iter()
+            .map(|c| *c as u8)
+            .collect();
+        got.sort_unstable();
+        want[i].sort_unstable();
+        assert_eq!(got, want[i], "{side}");
+    }
+    // And the page's own vector holds these hands.
+    let page = include_str!("../schemas/FAIRNESS.md");
+    let vector = page
+        .lines()
+        .find(|l| l.starts_with("opening_deal ") && l.contains(",104,105,106 -> "))
+        .expect("the opening_deal vector with the optional cards");
+    let list = |v: &[u8]| {
+        v.iter()
+            .map(|c| c.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let hands = format!("-> ussr={} us={} ", list(&want[0]), list(&want[1]));
+    assert!(vector.contains(&hands), "{vector}\n{hands}");
+    let mut rest: Vec<u8> = game.state().cards.deck.iter().map(|c| *c as u8).collect();
+    assert_eq!(rest.len(), deck.len());
+    rest.reverse();
+    deck.reverse();
+    assert_eq!(rest, deck, "the draw deck, top first");
+}

@@ -38,12 +38,29 @@ def sha256(data):
     return hashlib.sha256(data).digest()
 
 
+def dice_key(seed, turn):  # section 3: dk_10 = HMAC(seed, ...), dk_{t-1} = SHA-256(dk_t)
+    key = mac(seed, b"twilight-pbem/dice-key/v2\0")
+    for _ in range(turn, 10):
+        key = sha256(key)
+    return key
+
+
+def is_dice_key(key, turn, end):
+    for _ in range(turn):
+        key = sha256(key)
+    return key == end
+
+
+def nonce_mix(ussr, us):
+    return sha256(b"twilight-pbem/nonces/v2\0" + s(ussr) + s(us))
+
+
 class Stream:
     """Section 3: HMAC blocks in counter mode, read front to back."""
 
-    def __init__(self, seed, label, k, head):
-        self.seed = seed
-        self.prefix = b"twilight-pbem/chance/v1\0" + s(label) + u64(k) + head
+    def __init__(self, key, mix, label, r, k):
+        self.seed = key
+        self.prefix = b"twilight-pbem/chance/v2\0" + mix + s(label) + u64(r) + u64(k)
         self.buf = b""
         self.j = 0
 
@@ -79,39 +96,63 @@ def cards(text):
     return [int(c) for c in text.split(",")] if text else []
 
 
+def opening_deal(key, mix, deck_cards):
+    """Section 3.3: shuffle the sorted opening deck (resolution 0, k 0); the permutation's last
+    position is the top; deal one card at a time from the top, USSR first, 8 each."""
+    p = Stream(key, mix, "shuffle", 0, 0).shuffle(len(deck_cards))
+    deck = [deck_cards[i] for i in p]  # bottom first
+    hands = {"ussr": [], "us": []}
+    for _ in range(8):
+        for side in ("ussr", "us"):
+            hands[side].append(deck.pop())
+    j = lambda xs: ",".join(str(x) for x in xs)
+    return "ussr=%s us=%s deck=%s" % (j(sorted(hands["ussr"])), j(sorted(hands["us"])), j(reversed(deck)))
+
+
 def compute(fn, a):
     seed = bytes.fromhex(a["seed"]) if "seed" in a else None
-    head = bytes.fromhex(a["head"]) if "head" in a else None
+    key = bytes.fromhex(a["key"]) if "key" in a else None
+    mix = bytes.fromhex(a["mix"]) if "mix" in a else None
     words = lambda xs: " ".join(str(x) for x in xs) or "(none)"
+    stream = lambda k=None: Stream(key, mix, a["label"], int(a["r"]), int(a["k"]) if k is None else k)
     if fn == "seed_commitment":
         return sha256(b"twilight-pbem/seed-commitment/v1\0" + seed).hex()
+    if fn == "dice_key":
+        return dice_key(seed, int(a["turn"])).hex()
+    if fn == "dice_chain_end":
+        return dice_key(seed, 0).hex()
+    if fn == "is_dice_key":
+        return str(is_dice_key(key, int(a["turn"]), bytes.fromhex(a["end"]))).lower()
+    if fn == "deck_key":
+        return mac(seed, b"twilight-pbem/deck-key/v2\0").hex()
+    if fn == "nonce_mix":
+        return nonce_mix(a["ussr"], a["us"]).hex()
+    if fn == "test_seed":
+        return sha256(b"twilight-pbem/test-seed/v2\0" + u64(int(a["n"]))).hex()
     if fn == "stream":
-        st = Stream(seed, a["label"], int(a["k"]), head)
+        st = stream()
         return bytes(st.byte() for _ in range(int(a["bytes"]))).hex()
     if fn == "die_roll":
         lo, hi = (int(x) for x in a["k"].split(".."))
-        return words(Stream(seed, a["label"], k, head).die() for k in range(lo, hi))
+        return words(stream(k).die() for k in range(lo, hi))
     if fn == "die_stream":
-        st = Stream(seed, a["label"], int(a["k"]), head)
+        st = stream()
         return words(st.die() for _ in range(int(a["count"])))
     if fn == "uniform_index":
-        return str(Stream(seed, a["label"], int(a["k"]), head).below(int(a["n"])))
+        return str(stream().below(int(a["n"])))
     if fn == "shuffle":
-        return words(Stream(seed, a["label"], int(a["k"]), head).shuffle(int(a["n"])))
+        return words(stream().shuffle(int(a["n"])))
+    if fn == "opening_deal":
+        return opening_deal(key, mix, cards(a["cards"]))
     if fn == "hand_salt":
         return mac(seed, b"twilight-pbem/hand-salt/v1\0" + s(a["side"]) + u64(int(a["seq"]))).hex()
     if fn == "headline_salt":
         return mac(seed, b"twilight-pbem/headline-salt/v1\0" + s(a["side"]) + u64(int(a["turn"]))).hex()
-    if fn == "deck_salt":
-        return mac(seed, b"twilight-pbem/deck-salt/v1\0" + u64(int(a["seq"]))).hex()
     if fn == "canonical_hand":
         c = sorted(cards(a["cards"]))
         return (b"twilight-pbem/hand/v1\0" + u32(len(c)) + bytes(c)).hex()
     if fn == "canonical_headline":
         return (b"twilight-pbem/headline/v1\0" + s(a["side"]) + u64(int(a["turn"])) + bytes([int(a["card"])])).hex()
-    if fn == "canonical_deck":
-        c = cards(a["cards"])
-        return (b"twilight-pbem/deck/v1\0" + u32(len(c)) + bytes(c)).hex()
     if fn == "commitment":
         return sha256(bytes.fromhex(a["salt"]) + bytes.fromhex(a["canonical"])).hex()
     if fn == "reply_token":

@@ -51,8 +51,12 @@ pub enum ChanceOutcome {
     Die(u8),
     /// A deck order, top last.
     Order(Vec<Card>),
-    /// A card (chosen at random from a hand, or drawn and revealed).
+    /// A card made public: drawn face up from the draw deck, or shown from a hand (and, in
+    /// recorded games and tests, a card taken at random from a hand).
     Card(Card),
+    /// A card taken at random from a hand by the sealed derivation (FAIRNESS.md §3.4, label
+    /// `hand-card`); logged as `random_card: N` so that a verifier can tell it from a reveal.
+    RandomCard(Card),
     /// Cards of a hand revealed together, sorted (possibly none: The Cambridge Five when the
     /// US holds no Scoring card).
     Cards(Vec<Card>),
@@ -180,6 +184,7 @@ impl Chance for RecordedChance {
             (ChanceRequest::Die, ChanceOutcome::Die(1..=6))
                 | (ChanceRequest::Shuffle(_), ChanceOutcome::Order(_))
                 | (ChanceRequest::HandCard { .. }, ChanceOutcome::Card(_))
+                | (ChanceRequest::HandCard { .. }, ChanceOutcome::RandomCard(_))
                 | (ChanceRequest::RevealDraw, ChanceOutcome::Card(_))
                 | (ChanceRequest::RevealHandCard { .. }, ChanceOutcome::Card(_))
                 | (

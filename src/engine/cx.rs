@@ -531,7 +531,7 @@ impl<'a> Cx<'a> {
             known: &known,
             unknown,
         })? {
-            ChanceOutcome::Card(c) => c,
+            ChanceOutcome::Card(c) | ChanceOutcome::RandomCard(c) => c,
             o => return Err(RuleError::Desync(format!("expected a card, found {o:?}")).into()),
         };
         if !self.state.cards.take_from_hand(side, c) {
