@@ -294,21 +294,34 @@ fn verify_reports_a_tampered_log() {
         .stdout(predicate::str::contains("finding"));
 }
 
+/// A test game recorded by `selfplay` (test seed 2, the careful policy, 32 decisions): turn 2,
+/// USSR action round 1, DEFCON 4, the USSR holding De Gaulle Leads France (3 Ops).
+fn recorded_at_defcon_4(tmp: &Path) -> std::path::PathBuf {
+    let dir = tmp.join("example");
+    twilight()
+        .args([
+            "selfplay",
+            "--careful",
+            "--seed",
+            "2",
+            "--stop-after",
+            "32",
+            "--record",
+        ])
+        .arg(&dir)
+        .assert()
+        .success();
+    dir
+}
+
 #[test]
 fn coup_barred_by_defcon_is_refused() {
-    // The bundled unfinished game stands at turn 2, USSR action round 6, DEFCON 4, the USSR
-    // holding Red Scare/Purge (see `twilight status games/example`). A copy is played here.
     let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("example");
-    std::fs::create_dir_all(&dir).unwrap();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/example");
-    for f in ["log.yaml", "secret.yaml"] {
-        std::fs::copy(src.join(f), dir.join(f)).unwrap();
-    }
+    let dir = recorded_at_defcon_4(tmp.path());
     let d = dir.to_str().unwrap();
     twilight().args(["status", d]).assert().success().stdout(
         predicate::str::contains("DEFCON 4").and(predicate::str::contains(
-            "Waiting for USSR: USSR action round 6",
+            "Waiting for USSR: USSR action round 1",
         )),
     );
     let before = log_bytes(&dir);
@@ -319,7 +332,7 @@ fn coup_barred_by_defcon_is_refused() {
             "--as",
             "ussr",
             "--no-mail",
-            "play Red Scare/Purge ops",
+            "play De Gaulle Leads France ops",
             "coup UK",
         ])
         .assert()
@@ -335,7 +348,7 @@ fn coup_barred_by_defcon_is_refused() {
         .args(["status", d])
         .assert()
         .success()
-        .stdout(predicate::str::contains("USSR: use 4 Operations points"));
+        .stdout(predicate::str::contains("USSR: use 3 Operations points"));
 }
 
 #[test]
@@ -343,22 +356,17 @@ fn a_line_is_refused_whole() {
     // `play CARD ops influence …` is one move as the player meant it: a misspelt country in
     // its second half refuses the whole line, and the card stays in hand (nothing appended).
     let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("example");
-    std::fs::create_dir_all(&dir).unwrap();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/example");
-    for f in ["log.yaml", "secret.yaml"] {
-        std::fs::copy(src.join(f), dir.join(f)).unwrap();
-    }
+    let dir = recorded_at_defcon_4(tmp.path());
     refused(
         &dir,
         "ussr",
-        &["play Red Scare/Purge ops influence Polnd 1"],
+        &["play De Gaulle Leads France ops influence Polnd 1"],
         "unknown country `Polnd`; did you mean Poland",
     );
     refused(
         &dir,
         "ussr",
-        &["play Red Scare/Purge ops realign Iran, Iran, Iran, Iran, Iran"],
+        &["play De Gaulle Leads France ops realign Iran, Iran, Iran, Iran"],
         "",
     );
 }
