@@ -81,6 +81,8 @@ enum Command {
         /// Extra USSR setup Influence (a bid; FAQ F009).
         #[arg(long, default_value_t = 0)]
         ussr_bonus: u8,
+        #[command(flatten)]
+        mail: MailArgs,
     },
     /// A player joins with a nonce of their choosing (it feeds every later shuffle and roll).
     Join {
@@ -333,6 +335,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             no_optional_cards,
             us_bonus,
             ussr_bonus,
+            mail,
         } => {
             let options = Options {
                 optional_cards: !no_optional_cards,
@@ -346,10 +349,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 s.game_id(),
                 game_dir.join("secret.yaml").display()
             );
-            println!(
-                "Next: both players join, e.g. `twilight join {} --as ussr --nonce <anything>`.",
-                game_dir.display()
-            );
+            if mail.no_mail {
+                println!(
+                    "Next: both players join, e.g. `twilight join {} --as ussr --nonce <anything>`.",
+                    game_dir.display()
+                );
+            } else {
+                let transport = Transport::choose(&outbound::outbox_of(s.dir()), mail.outbox)?;
+                twilight_pbem::mail::invite::send_invitations(&s, &transport)?;
+                println!(
+                    "Invitations mailed to both players ({}); `twilight inbox` records their nonces as they reply.",
+                    transport.describe()
+                );
+            }
         }
         Command::Join {
             game_dir,

@@ -718,6 +718,17 @@ impl Session {
         Some((*seq, fairness::hand_salt(&seed, side_str(side), *seq)))
     }
 
+    /// `side`'s latest hand commitment as the player can check it (moderator only): the
+    /// sequence number of its log entry, its digest as logged, and its salt (FAIRNESS.md §7–9).
+    pub fn hand_commitment(&self, side: Side) -> Option<(u64, [u8; 32], [u8; 32])> {
+        let (seq, salt) = self.hand_salt(side)?;
+        let entry = self.log.entries().iter().find(|e| e.entry.seq == seq)?;
+        match &entry.entry.payload {
+            Payload::Commitment { digest, .. } => Some((seq, *digest.as_bytes(), salt)),
+            _ => None,
+        }
+    }
+
     /// The reply token for `side` at the current head (moderator only).
     pub fn reply_token(&self, side: Side) -> Option<String> {
         let seed = self.seed?;
@@ -725,6 +736,18 @@ impl Session {
             &seed,
             &self.game_id,
             self.log.next_seq(),
+            side_str(side),
+        ))
+    }
+
+    /// The reply token for `side` as bound to log sequence number `seq` (moderator only); an
+    /// invitation uses `seq = 0` (FAIRNESS.md §10).
+    pub fn reply_token_at(&self, side: Side, seq: u64) -> Option<String> {
+        let seed = self.seed?;
+        Some(fairness::reply_token(
+            &seed,
+            &self.game_id,
+            seq,
             side_str(side),
         ))
     }

@@ -348,3 +348,55 @@ fn the_engine_deals_as_the_spec_says() {
     deck.reverse();
     assert_eq!(rest, deck, "the draw deck, top first");
 }
+
+#[test]
+fn a_prompt_carries_the_players_hand_commitment_digest_salt_and_seq() {
+    // Issue 20 point 5: from the prompt alone, the player checks SHA-256(salt ‖ hand) equals
+    // the digest, and that the digest is the one logged at that seq.
+    use twilight_pbem::data::Side;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    let players = twilight_pbem::log::Players {
+        us: "us@example.org".into(),
+        ussr: "ussr@example.org".into(),
+    };
+    let mut s =
+        Session::create_with_seed(&dir, &Default::default(), players, [4; 32], at(9, 0)).unwrap();
+    s.join(Side::Ussr, "n1", at(9, 0)).unwrap();
+    s.join(Side::Us, "n2", at(9, 0)).unwrap();
+    assert_cmd::Command::cargo_bin("twilight")
+        .unwrap()
+        .args(["mail", dir.to_str().unwrap(), "--outbox"])
+        .assert()
+        .success();
+    let mail = std::fs::read_dir(dir.join("outbox"))
+        .unwrap()
+        .map(|e| std::fs::read(e.unwrap().path()).unwrap())
+        .find(|raw| String::from_utf8_lossy(raw).contains("To: ussr@example.org"))
+        .expect("a prompt to the USSR");
+    let msg = mail_parser::MessageParser::default().parse(&mail).unwrap();
+    let body = msg.body_text(0).unwrap().to_string();
+    let field = |name: &str| {
+        body.lines()
+            .find_map(|l| l.strip_prefix(name))
+            .unwrap_or_else(|| panic!("no `{name}` in\n{body}"))
+            .trim()
+            .to_string()
+    };
+    let seq: u64 = field("Your hand commitment: log entry ").parse().unwrap();
+    let digest = field("Your hand digest: ");
+    let salt: twilight_pbem::log::Hex32 = field("Your hand salt: ").parse().unwrap();
+    let game = s.game().unwrap();
+    let hand: Vec<u8> = game.state().cards.hands[Side::Ussr]
+        .iter()
+        .map(|c| *c as u8)
+        .collect();
+    let want = fairness::commitment(salt.as_bytes(), &fairness::canonical_hand(&hand));
+    assert_eq!(digest, hex::encode(want));
+    let log = Log::open(dir.join("log.yaml")).unwrap();
+    let Payload::Commitment { digest: logged, .. } = &log.entries()[seq as usize].entry.payload
+    else {
+        panic!("entry {seq} is a commitment")
+    };
+    assert_eq!(logged.to_hex(), digest);
+}

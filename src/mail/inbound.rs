@@ -700,6 +700,19 @@ fn judge(
             seq: a.seq,
         }));
     }
+    if session.game().is_none() {
+        // A game not started yet: the mail is a join reply (issue 20 point 6).
+        return super::invite::judge_join(
+            &mut session,
+            &sides,
+            &received.body,
+            ex.token.as_deref(),
+            &received.message_id,
+            &received.digest,
+            opts.force_outbox,
+            opts.now,
+        );
+    }
     let side = match authenticate(&session, &sides, ex.token.as_deref()) {
         Ok(s) => s,
         Err(r) => return Ok(Err(r)),

@@ -13,6 +13,7 @@
 //! environment or a file outside the game folder ([`transport::SmtpSettings`]).
 
 pub mod inbound;
+pub mod invite;
 pub mod outbound;
 pub mod transport;
 

@@ -274,8 +274,9 @@ pub fn compose(
     if let Some(token) = &token {
         let _ = writeln!(t, "Token: {token}");
     }
-    if let Some((cseq, salt)) = session.hand_salt(side) {
+    if let Some((cseq, digest, salt)) = session.hand_commitment(side) {
         let _ = writeln!(t, "Your hand commitment: log entry {cseq}");
+        let _ = writeln!(t, "Your hand digest: {}", hex::encode(digest));
         let _ = writeln!(t, "Your hand salt: {}", hex::encode(salt));
         let _ = writeln!(
             t,

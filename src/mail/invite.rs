@@ -1,0 +1,224 @@
+//! Joining by mail (issue 20 point 6): `twilight new` mails each player an invitation; the
+//! player's reply carries their nonce, which `inbox` records as that player's `join` entry and
+//! answers with a receipt echoing the nonce exactly as recorded.
+//!
+//! The invitation carries a reply token bound to log sequence number 0 (the `create` entry,
+//! which no prompt ever uses: FAIRNESS.md §10), so it stays valid while the other player joins.
+
+use std::fmt::Write as _;
+
+use chrono::{DateTime, Utc};
+use lettre::message::Mailbox;
+use lettre::Message;
+
+use super::inbound::Refusal;
+use super::outbound::subject_tag;
+use super::transport::Transport;
+use super::{Applied, MailConfig, MailError, MailState};
+use crate::data::Side;
+use crate::log::Payload;
+use crate::session::Session;
+
+/// The log sequence number an invitation's reply token is bound to.
+pub const INVITATION_SEQ: u64 = 0;
+
+fn mailbox(s: &str) -> Result<Mailbox, MailError> {
+    s.parse()
+        .map_err(|e| MailError::Config(format!("bad address `{s}`: {e}")))
+}
+
+fn plain(from: &str, to: &str, subject: String, text: String) -> Result<Message, MailError> {
+    Message::builder()
+        .from(mailbox(from)?)
+        .to(mailbox(to)?)
+        .subject(subject)
+        .body(text)
+        .map_err(|e| MailError::Build(e.to_string()))
+}
+
+fn address(session: &Session, side: Side) -> &str {
+    match side {
+        Side::Us => &session.players().us,
+        Side::Ussr => &session.players().ussr,
+    }
+}
+
+/// The text of `side`'s invitation: the game, the opponent, the options, the seed and dice-chain
+/// commitments, how to reply and why the nonce matters. Needs the moderator's secret (the token).
+pub fn invitation_text(session: &Session, side: Side) -> Result<String, MailError> {
+    let token = session
+        .reply_token_at(side, INVITATION_SEQ)
+        .ok_or_else(|| MailError::Config("an invitation needs the moderator's secret".into()))?;
+    let Some(Payload::Create {
+        seed_commitment,
+        dice_chain_end,
+        options,
+        ..
+    }) = session.log().entries().first().map(|e| &e.entry.payload)
+    else {
+        return Err(MailError::Config("the log has no create entry".into()));
+    };
+    let gid = session.game_id();
+    let mut t = String::new();
+    let _ = writeln!(
+        t,
+        "You are invited to play Twilight Struggle by mail, game {gid}."
+    );
+    let _ = writeln!(t);
+    let _ = writeln!(t, "You play: the {side} ({})", address(session, side));
+    let _ = writeln!(
+        t,
+        "Your opponent: the {} ({})",
+        side.opponent(),
+        address(session, side.opponent())
+    );
+    let opts = serde_yaml::to_string(options).unwrap_or_default();
+    let _ = writeln!(t, "Options:");
+    for line in opts.lines() {
+        let _ = writeln!(t, "  {line}");
+    }
+    let _ = writeln!(t, "Seed commitment: {seed_commitment}");
+    if let Some(end) = dice_chain_end {
+        let _ = writeln!(t, "Dice-key chain end: {end}");
+    }
+    let _ = writeln!(t);
+    let _ = writeln!(t, "To join, reply to this mail with these two lines:");
+    let _ = writeln!(t);
+    let _ = writeln!(t, "Token: {token}");
+    let _ = writeln!(t, "nonce: <any text you choose>");
+    let _ = writeln!(t);
+    let _ = writeln!(
+        t,
+        "Why the nonce matters: every die, shuffle and deal of the game is derived from the\n\
+         moderator's seed (committed above, before you answer) together with both players'\n\
+         nonces. Nobody can know your nonce in advance, so nobody — the moderator included —\n\
+         can pick the seed to favour a side. Choose something nobody can guess; it will be\n\
+         public in the game's log. You will get a receipt echoing your nonce as recorded: if\n\
+         the log ever shows another nonce for you, that receipt proves it (schemas/FAIRNESS.md)."
+    );
+    Ok(t)
+}
+
+/// Mails both players their invitation through `transport` (`twilight new`).
+pub fn send_invitations(session: &Session, transport: &Transport) -> Result<Vec<Side>, MailError> {
+    let config = MailConfig::load(session.dir())?;
+    let from = config.sender();
+    let mut sent = Vec::new();
+    for side in [Side::Ussr, Side::Us] {
+        let text = invitation_text(session, side)?;
+        let subject = format!(
+            "{} Invitation — you play the {side}",
+            subject_tag(session.game_id())
+        );
+        transport.send(&plain(&from, address(session, side), subject, text)?)?;
+        sent.push(side);
+    }
+    Ok(sent)
+}
+
+/// The nonce of a join reply: the text after `nonce:` on the first unquoted line that starts
+/// with it (any case), trimmed; `None` if there is none or it is empty.
+pub fn nonce_line(body: &str) -> Option<String> {
+    body.lines()
+        .map(str::trim)
+        .filter(|l| !l.starts_with('>'))
+        .find_map(|l| {
+            let (name, rest) = l.split_once(':')?;
+            name.trim()
+                .eq_ignore_ascii_case("nonce")
+                .then(|| rest.trim().to_string())
+        })
+        .filter(|n| !n.is_empty())
+}
+
+/// The receipt of a join by mail: the nonce exactly as recorded, its log entry and hash.
+pub fn join_receipt_text(session: &Session, side: Side) -> Option<String> {
+    let e = session
+        .log()
+        .entries()
+        .iter()
+        .find(|e| matches!(&e.entry.payload, Payload::Join { side: s, .. } if *s == side))?;
+    let Payload::Join { nonce, .. } = &e.entry.payload else {
+        return None;
+    };
+    let mut t = String::new();
+    let _ = writeln!(t, "Your nonce is recorded in game {}.", session.game_id());
+    let _ = writeln!(t);
+    let _ = writeln!(t, "Log entry: {}", e.entry.seq);
+    let _ = writeln!(t, "Nonce as recorded: {nonce:?}");
+    let _ = writeln!(t, "Entry hash: {}", e.hash);
+    let _ = writeln!(
+        t,
+        "\nKeep this mail: a log that shows another nonce for you contradicts it. The game starts\n\
+         when both players have joined; your first prompt follows then."
+    );
+    Some(t)
+}
+
+/// An accepted join reply: the game id, the side, and what was recorded.
+pub type Joined = (String, Side, Vec<String>);
+
+/// Handles a mail to a game that has not started: a join reply from one of `sides` (the
+/// sender's sides), authenticated by its invitation token. Records the `join` entry
+/// (`Session::join_by_mail`), notes the mail as applied, and mails the receipt.
+#[allow(clippy::too_many_arguments)]
+pub fn judge_join(
+    session: &mut Session,
+    sides: &[Side],
+    body: &str,
+    token: Option<&str>,
+    message_id: &str,
+    digest: &str,
+    force_outbox: bool,
+    now: DateTime<Utc>,
+) -> Result<Result<Joined, Refusal>, MailError> {
+    let Some(token) = token else {
+        return Ok(Err(Refusal::MissingToken));
+    };
+    let Some(side) = sides
+        .iter()
+        .copied()
+        .find(|s| session.check_reply_token_at(*s, INVITATION_SEQ, token))
+    else {
+        return Ok(Err(Refusal::WrongToken));
+    };
+    let Some(nonce) = nonce_line(body) else {
+        return Ok(Err(Refusal::Illegal {
+            line: String::new(),
+            why: "a join reply needs a line `nonce: <any text you choose>`".into(),
+        }));
+    };
+    let seq = session.log().next_seq();
+    if let Err(e) = session.join_by_mail(side, &nonce, now) {
+        return Ok(Err(Refusal::Illegal {
+            line: format!("nonce: {nonce}"),
+            why: e.to_string(),
+        }));
+    }
+    let dir = session.dir().to_path_buf();
+    let mut state = MailState::load(&dir)?;
+    state.applied.push(Applied {
+        message_id: message_id.to_string(),
+        digest: digest.to_string(),
+        side,
+        seq,
+        at: now,
+    });
+    state.save(&dir)?;
+    let config = MailConfig::load(&dir)?;
+    if let Some(text) = join_receipt_text(session, side) {
+        let transport = Transport::choose(&dir.join("outbox"), force_outbox)?;
+        let subject = format!("{} Receipt — your nonce", subject_tag(session.game_id()));
+        transport.send(&plain(
+            &config.sender(),
+            address(session, side),
+            subject,
+            text,
+        )?)?;
+    }
+    Ok(Ok((
+        session.game_id().to_string(),
+        side,
+        vec![format!("join with nonce {nonce:?} (log entry {seq})")],
+    )))
+}

@@ -1,0 +1,175 @@
+//! Joining by mail (issue 20 point 6): `new` mails invitations, `inbox` records each player's
+//! nonce as their `join` entry and answers with a receipt echoing it.
+
+mod mail_common;
+
+use mail_common::*;
+use twilight_pbem::log::{Log, Payload};
+
+fn raw_reply(from: &str, n: u32, body: &str) -> String {
+    format!(
+        "From: {from}\r\nTo: referee@ts.test\r\nSubject: Re: [TS g1] Invitation\r\nMessage-ID: <join.{n}@ts.test>\r\nDate: Mon, 30 Nov 2026 12:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}",
+        body.replace('\n', "\r\n")
+    )
+}
+
+fn texts_to(outbox: &std::path::Path, to: &str) -> Vec<(String, String)> {
+    files_in(outbox)
+        .iter()
+        .filter_map(|f| {
+            let raw = std::fs::read(f).unwrap();
+            let m = mail_parser::MessageParser::default().parse(&raw)?;
+            let rcpt = m.to()?.first()?.address()?.to_string();
+            (rcpt == to).then(|| {
+                (
+                    m.subject().unwrap_or_default().to_string(),
+                    m.body_text(0).unwrap_or_default().replace("\r\n", "\n"),
+                )
+            })
+        })
+        .collect()
+}
+
+fn token_of(text: &str) -> String {
+    text.lines()
+        .find_map(|l| l.strip_prefix("Token: "))
+        .expect("a token")
+        .trim()
+        .to_string()
+}
+
+#[test]
+fn a_game_starts_by_mail_from_new_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    let dir = games.join("g1");
+    let inbox = tmp.path().join("inbox");
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(inbox.join(sub)).unwrap();
+    }
+    let run = |args: &[&str]| {
+        assert_cmd::Command::cargo_bin("twilight")
+            .unwrap()
+            .env_remove("TWILIGHT_SMTP_URL")
+            .env_remove("TWILIGHT_FROM")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let d = dir.to_str().unwrap();
+    let o = run(&[
+        "new",
+        d,
+        "--us",
+        "us-g1@ts.test",
+        "--ussr",
+        "ussr-g1@ts.test",
+        "--outbox",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let outbox = dir.join("outbox");
+    let inv_ussr = texts_to(&outbox, "ussr-g1@ts.test");
+    let inv_us = texts_to(&outbox, "us-g1@ts.test");
+    assert_eq!(
+        (inv_ussr.len(), inv_us.len()),
+        (1, 1),
+        "one invitation each"
+    );
+    let (subject, text) = &inv_ussr[0];
+    assert!(subject.contains("[TS g1] Invitation"), "{subject}");
+    for want in [
+        "You play: the USSR",
+        "Your opponent: the US (us-g1@ts.test)",
+        "Seed commitment: ",
+        "Dice-key chain end: ",
+        "nonce: <any text you choose>",
+        "Why the nonce matters",
+    ] {
+        assert!(text.contains(want), "no `{want}` in\n{text}");
+    }
+    let g = games.to_str().unwrap();
+    let i = inbox.to_str().unwrap();
+
+    // A wrong token joins nobody.
+    std::fs::write(
+        inbox.join("new/1.join"),
+        raw_reply(
+            "ussr-g1@ts.test",
+            1,
+            &format!("nonce: x\nToken: {}\n", token_of(&inv_us[0].1)),
+        ),
+    )
+    .unwrap();
+    let o = run(&["inbox", "--games", g, i, "--outbox"]);
+    assert_eq!(o.status.code(), Some(14), "{}", stdout(&o));
+
+    // The USSR joins by mail with a nonce of its own; the receipt echoes it as recorded.
+    let nonce = "boris's dice: 4 8 15 16 23 42";
+    std::fs::write(
+        inbox.join("new/2.join"),
+        raw_reply(
+            "ussr-g1@ts.test",
+            2,
+            &format!("Token: {}\nnonce: {nonce}\n\n-- \nBoris\n", token_of(text)),
+        ),
+    )
+    .unwrap();
+    let o = run(&["inbox", "--games", g, i, "--outbox"]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    let log = Log::open(dir.join("log.yaml")).unwrap();
+    let join = log
+        .entries()
+        .iter()
+        .find_map(|e| match &e.entry.payload {
+            Payload::Join {
+                nonce,
+                typed_by_moderator,
+                ..
+            } => Some((nonce.clone(), *typed_by_moderator, e.entry.seq)),
+            _ => None,
+        })
+        .expect("a join entry");
+    assert_eq!(join, (nonce.to_string(), false, 1));
+    let receipt = texts_to(&outbox, "ussr-g1@ts.test")
+        .into_iter()
+        .find(|(s, _)| s.contains("Receipt"))
+        .expect("a receipt");
+    assert!(
+        receipt.1.contains(&format!("Nonce as recorded: {nonce:?}")),
+        "{}",
+        receipt.1
+    );
+    assert!(receipt.1.contains("Log entry: 1"), "{}", receipt.1);
+
+    // The same mail again is a replay; the US joins with its invitation; the game starts.
+    std::fs::write(
+        inbox.join("new/3.join"),
+        raw_reply(
+            "ussr-g1@ts.test",
+            2,
+            &format!("Token: {}\nnonce: {nonce}\n\n-- \nBoris\n", token_of(text)),
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        inbox.join("new/4.join"),
+        raw_reply(
+            "us-g1@ts.test",
+            4,
+            &format!("nonce: alice\nToken: {}\n", token_of(&inv_us[0].1)),
+        ),
+    )
+    .unwrap();
+    let o = run(&["inbox", "--games", g, i, "--outbox"]);
+    assert_eq!(
+        o.status.code(),
+        Some(16),
+        "the replay is refused: {}",
+        stdout(&o)
+    );
+    let v = run(&["verify", d]);
+    assert!(stdout(&v).contains("OK"), "{}", stdout(&v));
+    let prompts = read_mails(&files_in(&outbox), "g1", "ussr-g1@ts.test");
+    assert_eq!(prompts.len(), 1, "the USSR's first prompt");
+    assert!(prompts[0].text.contains("Your hand digest: "));
+}
