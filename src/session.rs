@@ -729,6 +729,18 @@ impl Session {
         }
     }
 
+    /// The salt of `side`'s headline commitment of turn `turn` (moderator only; FAIRNESS.md §7).
+    pub fn headline_salt(&self, side: Side, turn: u32) -> Option<[u8; 32]> {
+        let seed = self.seed?;
+        Some(fairness::headline_salt(&seed, side_str(side), turn))
+    }
+
+    /// `side`'s headline card awaiting its pair, from the moderator's secret.
+    pub fn pending_headline(&self, side: Side) -> Option<Card> {
+        let p = self.secret.as_ref()?.pending_headline.as_ref()?;
+        (p.side == side).then_some(p.card)
+    }
+
     /// The reply token for `side` at the current head (moderator only).
     pub fn reply_token(&self, side: Side) -> Option<String> {
         let seed = self.seed?;

@@ -374,6 +374,8 @@ struct Context {
     game: Option<String>,
     game_dir: Option<PathBuf>,
     moves: Vec<String>,
+    /// The first log entry of an accepted move, for its receipt (issue 20).
+    receipt_from: Option<u64>,
 }
 
 /// Finds which side sent a mail whose token is `token`, or why it is refused.
@@ -721,6 +723,7 @@ fn judge(
         return Ok(Err(Refusal::NoMove));
     }
     let seq = session.log().next_seq();
+    ctx.receipt_from = Some(seq);
     match apply_moves(&mut session, side, &ex.moves, opts.now)? {
         Ok(done) => {
             state.applied.push(Applied {
@@ -735,6 +738,13 @@ fn judge(
         }
         Err(r) => Ok(Err(r)),
     }
+}
+
+/// Mails the receipt of `side`'s move starting at log entry `from` (issue 20 point 5).
+fn send_receipt(dir: &Path, side: Side, from: u64, force_outbox: bool) -> Result<(), MailError> {
+    let session = Session::open(dir)?;
+    let transport = Transport::choose(&dir.join("outbox"), force_outbox)?;
+    super::receipt::send_move_receipt(&session, side, from, &transport)
 }
 
 /// The reply to a refused mail: quotes its move lines and says why.
@@ -834,12 +844,20 @@ pub fn run(opts: &InboxOptions, sources: &[PathBuf]) -> Result<InboxReport, Mail
             game: None,
             game_dir: None,
             moves: Vec::new(),
+            receipt_from: None,
         };
         let verdict = match judge(&raw, opts, &mut ctx)? {
             Ok((game, side, applied)) => {
                 if let Some(d) = &ctx.game_dir {
                     if !touched.contains(d) {
                         touched.push(d.clone());
+                    }
+                    if let Some(from) = ctx.receipt_from {
+                        if let Err(e) = send_receipt(d, side, from, opts.force_outbox) {
+                            report
+                                .send_errors
+                                .push(format!("{}: receipt not sent: {e}", file.display()));
+                        }
                     }
                 }
                 Verdict::Accepted {

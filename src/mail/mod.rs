@@ -15,6 +15,7 @@
 pub mod inbound;
 pub mod invite;
 pub mod outbound;
+pub mod receipt;
 pub mod transport;
 
 use std::fs;

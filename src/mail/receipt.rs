@@ -1,0 +1,115 @@
+//! The receipt of an accepted move (issue 20 point 5): a mail to the player who sent it that
+//! echoes every log entry the move produced exactly as recorded — the decisions in the
+//! notation, a sealed headline with its commitment's digest, salt, seq and turn — and the new
+//! head, so a later log that records anything else, or resolves another headline, is
+//! contradicted by the player's own mail.
+
+use std::fmt::Write as _;
+
+use lettre::message::Mailbox;
+use lettre::Message;
+
+use super::outbound::subject_tag;
+use super::transport::Transport;
+use super::{MailConfig, MailError};
+use crate::data::Side;
+use crate::log::{CommitmentKind, Payload};
+use crate::session::Session;
+
+/// The receipt text for `side`'s move whose entries start at log sequence number `from_seq`,
+/// or `None` if the log holds no entry of that move.
+pub fn move_receipt_text(session: &Session, side: Side, from_seq: u64) -> Option<String> {
+    let entries: Vec<_> = session
+        .log()
+        .entries()
+        .iter()
+        .filter(|e| e.entry.seq >= from_seq)
+        .collect();
+    if entries.is_empty() {
+        return None;
+    }
+    let mut t = String::new();
+    let _ = writeln!(
+        t,
+        "Your move is recorded in game {}, as follows.",
+        session.game_id()
+    );
+    let _ = writeln!(t);
+    for e in &entries {
+        let seq = e.entry.seq;
+        match &e.entry.payload {
+            Payload::Decision {
+                side: s, notation, ..
+            } if *s == side => {
+                let _ = writeln!(t, "Entry {seq}: {notation}");
+            }
+            Payload::Commitment {
+                kind: CommitmentKind::Headline,
+                side: Some(s),
+                digest,
+                turn,
+            } if *s == side => {
+                let turn = turn.unwrap_or_default();
+                let _ = writeln!(t, "Entry {seq}: your headline, sealed");
+                if let Some(card) = session.pending_headline(side) {
+                    let _ = writeln!(t, "  Headline card: {} (#{})", card.name(), card as u8);
+                }
+                let _ = writeln!(t, "  Commitment digest: {digest}");
+                if let Some(salt) = session.headline_salt(side, turn) {
+                    let _ = writeln!(t, "  Salt: {}", hex::encode(salt));
+                }
+                let _ = writeln!(t, "  Seq: {seq} · Turn: {turn}");
+                let _ = writeln!(
+                    t,
+                    "  (SHA-256 of the salt and the canonical headline equals the digest; schemas/FAIRNESS.md §7–9)"
+                );
+            }
+            _ => {}
+        }
+    }
+    let last = entries.last().expect("not empty");
+    let _ = writeln!(t);
+    let _ = writeln!(
+        t,
+        "Log entries {from_seq}–{} were appended.",
+        last.entry.seq
+    );
+    let _ = writeln!(t, "Head (hash of entry {}): {}", last.entry.seq, last.hash);
+    let _ = writeln!(
+        t,
+        "Keep this mail: `twilight verify --head {} GAME_DIR` proves the log still holds this history.",
+        last.hash
+    );
+    Some(t)
+}
+
+/// Mails `side` the receipt of its move that starts at `from_seq` (see [`move_receipt_text`]).
+pub fn send_move_receipt(
+    session: &Session,
+    side: Side,
+    from_seq: u64,
+    transport: &Transport,
+) -> Result<(), MailError> {
+    let Some(text) = move_receipt_text(session, side, from_seq) else {
+        return Ok(());
+    };
+    let config = MailConfig::load(session.dir())?;
+    let to = match side {
+        Side::Us => &session.players().us,
+        Side::Ussr => &session.players().ussr,
+    };
+    let mb = |s: &str| -> Result<Mailbox, MailError> {
+        s.parse()
+            .map_err(|e| MailError::Config(format!("bad address `{s}`: {e}")))
+    };
+    let msg = Message::builder()
+        .from(mb(&config.sender())?)
+        .to(mb(to)?)
+        .subject(format!(
+            "{} Receipt — your move is recorded",
+            subject_tag(session.game_id())
+        ))
+        .body(text)
+        .map_err(|e| MailError::Build(e.to_string()))?;
+    transport.send(&msg)
+}

@@ -1,0 +1,125 @@
+//! Receipts of accepted moves (issue 20 point 5): each echoes the move exactly as recorded; a
+//! sealed headline's receipt carries its commitment's digest, salt, seq and turn, so a swap is
+//! provable at once from the player's own mail.
+
+mod mail_common;
+
+use mail_common::*;
+use twilight_pbem::data::Side;
+use twilight_pbem::fairness;
+use twilight_pbem::log::{Log, Payload};
+use twilight_pbem::session::Session;
+
+fn receipts_to(t: &Table, to: &str) -> Vec<String> {
+    files_in(&t.dir.join("outbox"))
+        .iter()
+        .filter_map(|f| {
+            let raw = std::fs::read(f).unwrap();
+            let m = mail_parser::MessageParser::default().parse(&raw)?;
+            let rcpt = m.to()?.first()?.address()?.to_string();
+            let subject = m.subject().unwrap_or_default();
+            (rcpt == to && subject.contains("Receipt"))
+                .then(|| m.body_text(0).unwrap_or_default().replace("\r\n", "\n"))
+        })
+        .collect()
+}
+
+fn send(t: &mut Table, side: Side, moves: &str) {
+    let addr = t.addr(side).to_string();
+    let prompt = read_mails(&files_in(&t.dir.join("outbox")), &t.gid.clone(), &addr)
+        .into_iter()
+        .rev()
+        .find(|m| m.token().is_some())
+        .expect("a prompt with a token");
+    let body = format!("{moves}\n\nToken: {}\n", prompt.token().unwrap());
+    t.reply(
+        &addr,
+        &format!("Re: {}", prompt.subject),
+        Some(&prompt.message_id),
+        &body,
+    );
+    let o = t.inbox(&["--outbox"]);
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+}
+
+#[test]
+fn receipts_echo_moves_and_the_sealed_headline() {
+    let mut t = Table::new("rc", 7);
+    let o = t.twilight(&["mail", &t.game_arg(), "--outbox"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    send(&mut t, Side::Ussr, "influence Poland 4, East Germany 2");
+    let r = receipts_to(&t, &t.ussr.clone());
+    assert_eq!(r.len(), 1, "one receipt to the USSR");
+    let log = Log::open(t.dir.join("log.yaml")).unwrap();
+    let (seq, notation) = log
+        .entries()
+        .iter()
+        .find_map(|e| match &e.entry.payload {
+            Payload::Decision { notation, .. } => Some((e.entry.seq, notation.clone())),
+            _ => None,
+        })
+        .unwrap();
+    assert!(
+        r[0].contains(&format!("Entry {seq}: {notation}")),
+        "{}",
+        r[0]
+    );
+    assert!(r[0].contains(&format!(
+        "Head (hash of entry {}): {}",
+        log.next_seq() - 1,
+        log.head()
+    )));
+
+    send(
+        &mut t,
+        Side::Us,
+        "influence W Germany 4, Italy 2, France 1\ninfluence W Germany 1, Iran 1",
+    );
+    // The USSR headlines first: sealed. Its receipt carries the commitment's digest, salt, seq.
+    let s = Session::open(&t.dir).unwrap();
+    let card = s.game().unwrap().state().cards.hands[Side::Ussr]
+        .iter()
+        .copied()
+        .find(|c| !c.is_scoring())
+        .unwrap();
+    send(&mut t, Side::Ussr, &format!("headline {}", card as u8));
+    let r = receipts_to(&t, &t.ussr.clone());
+    let sealed = r
+        .iter()
+        .find(|x| x.contains("your headline, sealed"))
+        .expect("a headline receipt");
+    let field = |name: &str| {
+        sealed
+            .lines()
+            .find_map(|l| l.trim().strip_prefix(name))
+            .unwrap_or_else(|| panic!("no `{name}` in\n{sealed}"))
+            .trim()
+            .to_string()
+    };
+    let digest = field("Commitment digest: ");
+    let salt: twilight_pbem::log::Hex32 = field("Salt: ").parse().unwrap();
+    assert!(field("Headline card: ").contains(card.name()));
+    let want = fairness::commitment(
+        salt.as_bytes(),
+        &fairness::canonical_headline("ussr", 1, card as u8),
+    );
+    assert_eq!(
+        digest,
+        hex::encode(want),
+        "the receipt proves which card was sealed"
+    );
+    let log = Log::open(t.dir.join("log.yaml")).unwrap();
+    let logged = log
+        .entries()
+        .iter()
+        .find_map(|e| match &e.entry.payload {
+            Payload::Commitment {
+                digest,
+                turn: Some(1),
+                ..
+            } => Some(digest.to_hex()),
+            _ => None,
+        })
+        .expect("the headline commitment, with its turn");
+    assert_eq!(logged, digest);
+}
