@@ -173,6 +173,15 @@ enum Command {
         #[arg(long)]
         force: bool,
     },
+    /// A player's check of their own mails of one game (no secret needed): the log attached to
+    /// the prompts is one unbroken chain through every mail's head, each hand commitment seals
+    /// the hand shown, every move a receipt echoes is recorded as sent, a sealed headline is
+    /// the card played, and the dice of every finished turn re-derive.
+    Check {
+        /// The mails (`.eml` files): prompts and receipts.
+        #[arg(required = true)]
+        mails: Vec<PathBuf>,
+    },
     /// Verify logs: a log file, a game folder, or a folder of game folders.
     Verify {
         /// What to verify.
@@ -518,6 +527,34 @@ fn run(cli: Cli) -> Result<ExitCode> {
             );
         }
         Command::Verify { paths, head, jobs } => return verify(&paths, head.as_deref(), jobs),
+        Command::Check { mails } => {
+            let r = twilight_pbem::mail::check::check_mails(&mails)?;
+            println!(
+                "{} mail(s) of game {} · log entries 0–{} re-assembled",
+                r.mails,
+                r.game.as_deref().unwrap_or("?"),
+                r.entries.saturating_sub(1)
+            );
+            for c in &r.confirmed {
+                println!("  ok: {c}");
+            }
+            for f in &r.findings {
+                println!("  - {f}");
+            }
+            println!(
+                "{}",
+                if r.findings.is_empty() {
+                    "OK".to_string()
+                } else {
+                    format!("{} finding(s)", r.findings.len())
+                }
+            );
+            return Ok(if r.findings.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            });
+        }
         Command::Import {
             format: ImportFormat::DigitalEdition { log, out },
         } => return import_digital_edition(&log, &out),

@@ -80,7 +80,7 @@ fn receipts_echo_moves_and_the_sealed_headline() {
     let card = s.game().unwrap().state().cards.hands[Side::Ussr]
         .iter()
         .copied()
-        .find(|c| !c.is_scoring())
+        .find(|c| !c.is_scoring() && *c != twilight_pbem::data::Card::UnIntervention)
         .unwrap();
     send(&mut t, Side::Ussr, &format!("headline {}", card as u8));
     let r = receipts_to(&t, &t.ussr.clone());
@@ -122,4 +122,79 @@ fn receipts_echo_moves_and_the_sealed_headline() {
         })
         .expect("the headline commitment, with its turn");
     assert_eq!(logged, digest);
+}
+
+/// Every mail to `to` in the outbox (prompts and receipts).
+fn mails_to(t: &Table, to: &str) -> Vec<std::path::PathBuf> {
+    files_in(&t.dir.join("outbox"))
+        .into_iter()
+        .filter(|f| {
+            let raw = std::fs::read(f).unwrap();
+            mail_parser::MessageParser::default()
+                .parse(&raw)
+                .and_then(|m| Some(m.to()?.first()?.address()? == to))
+                .unwrap_or(false)
+        })
+        .collect()
+}
+
+#[test]
+fn check_confirms_a_players_mails_and_catches_a_rewritten_move() {
+    let mut t = Table::new("ck", 9);
+    let o = t.twilight(&["mail", &t.game_arg(), "--outbox"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    send(&mut t, Side::Ussr, "influence Poland 4, East Germany 2");
+    send(
+        &mut t,
+        Side::Us,
+        "influence W Germany 4, Italy 2, France 1\ninfluence W Germany 1, Iran 1",
+    );
+    let s = Session::open(&t.dir).unwrap();
+    let card = s.game().unwrap().state().cards.hands[Side::Ussr]
+        .iter()
+        .copied()
+        .find(|c| !c.is_scoring() && *c != twilight_pbem::data::Card::UnIntervention)
+        .unwrap();
+    send(&mut t, Side::Ussr, &format!("headline {}", card as u8));
+    let s = Session::open(&t.dir).unwrap();
+    let us_card = s.game().unwrap().state().cards.hands[Side::Us]
+        .iter()
+        .copied()
+        .find(|c| !c.is_scoring() && *c != twilight_pbem::data::Card::UnIntervention)
+        .unwrap();
+    send(&mut t, Side::Us, &format!("headline {}", us_card as u8));
+    let mails = mails_to(&t, &t.ussr.clone());
+    assert!(mails.len() >= 5, "{} mails", mails.len());
+    let mut args = vec!["check".to_string()];
+    args.extend(mails.iter().map(|p| p.to_string_lossy().into_owned()));
+    let args_ref: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = t.twilight(&args_ref);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}{}", stderr(&o));
+    for want in [
+        "the hash chain of entries 0–",
+        "the hand commitment seals the hand shown",
+        "recorded as sent",
+        "the sealed headline is card",
+        "the USSR headline revealed is the card sealed at entry",
+        "dice checked:",
+        "OK",
+    ] {
+        assert!(out.contains(want), "no `{want}` in\n{out}");
+    }
+    // A forged log: one receipt's move rewritten. The player's mails contradict it.
+    let receipt = mails
+        .iter()
+        .find(|p| {
+            let raw = std::fs::read_to_string(p).unwrap();
+            raw.contains("Receipt") && raw.contains("influence Poland 4")
+        })
+        .expect("the setup receipt")
+        .clone();
+    let raw = std::fs::read_to_string(&receipt).unwrap();
+    std::fs::write(&receipt, raw.replace("Poland 4", "Poland 5")).unwrap();
+    let o = t.twilight(&args_ref);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(out.contains("the log records `influence Poland 4"), "{out}");
 }

@@ -12,6 +12,7 @@
 //! applied: [`MailState`]). Neither ever holds a credential; SMTP settings come only from the
 //! environment or a file outside the game folder ([`transport::SmtpSettings`]).
 
+pub mod check;
 pub mod inbound;
 pub mod invite;
 pub mod outbound;

@@ -68,6 +68,9 @@ pub struct Outgoing {
     pub seq: u64,
     /// History lines covered.
     pub history_len: usize,
+    /// The public log entries since this player's previous mail, exactly as stored (attached
+    /// as `log-FROM-TO.yaml`; issue 20 point 5), and the first entry's seq.
+    pub log_since: (u64, String),
 }
 
 /// The subject tag of a game: `[TS <game>]`.
@@ -320,6 +323,7 @@ pub fn compose(
         references,
         seq,
         history_len: history.len(),
+        log_since: super::receipt::log_since(session, rec.last_seq.unwrap_or(0))?,
     };
     let p = state.player_mut(side);
     p.sent = n;
@@ -372,12 +376,18 @@ pub fn to_message(o: &Outgoing, game_id: &str) -> Result<Message, MailError> {
     }
     let yaml_type = ContentType::parse("application/yaml; charset=utf-8")
         .map_err(|e| MailError::Build(e.to_string()))?;
-    b.multipart(
-        MultiPart::mixed()
-            .singlepart(SinglePart::plain(o.text.clone()))
-            .singlepart(Attachment::new("view.yaml".into()).body(o.view_yaml.clone(), yaml_type)),
-    )
-    .map_err(|e| MailError::Build(e.to_string()))
+    let mut parts = MultiPart::mixed()
+        .singlepart(SinglePart::plain(o.text.clone()))
+        .singlepart(
+            Attachment::new("view.yaml".into()).body(o.view_yaml.clone(), yaml_type.clone()),
+        );
+    if let Some(part) =
+        super::receipt::log_attachment(o.log_since.0, o.seq, &o.log_since.1, yaml_type)
+    {
+        parts = parts.singlepart(part);
+    }
+    b.multipart(parts)
+        .map_err(|e| MailError::Build(e.to_string()))
 }
 
 /// Which mails the game owes now: a prompt to each player who owes a decision; to the other an

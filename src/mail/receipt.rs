@@ -6,7 +6,8 @@
 
 use std::fmt::Write as _;
 
-use lettre::message::Mailbox;
+use lettre::message::header::{ContentTransferEncoding, ContentType};
+use lettre::message::{Attachment, Body, Mailbox, SinglePart};
 use lettre::Message;
 
 use super::outbound::subject_tag;
@@ -112,4 +113,43 @@ pub fn send_move_receipt(
         .body(text)
         .map_err(|e| MailError::Build(e.to_string()))?;
     transport.send(&msg)
+}
+
+/// The stored bytes of the log's entries from sequence number `from` on, exactly as in
+/// `log.yaml` (each document hashes as in FAIRNESS.md §11), as text; empty if there are none.
+pub fn log_since(session: &Session, from: u64) -> Result<(u64, String), MailError> {
+    let entries = session.log().entries();
+    let Some(first) = entries.iter().find(|e| e.entry.seq >= from) else {
+        return Ok((from, String::new()));
+    };
+    let path = session.dir().join("log.yaml");
+    let bytes = std::fs::read(&path).map_err(|e| MailError::File {
+        path: path.clone(),
+        message: e.to_string(),
+    })?;
+    let end = entries.last().map_or(first.range.end, |e| e.range.end);
+    let text =
+        String::from_utf8(bytes[first.range.start..end].to_vec()).map_err(|e| MailError::File {
+            path,
+            message: e.to_string(),
+        })?;
+    Ok((first.entry.seq, text))
+}
+
+/// The attachment `log-FROM-TO.yaml` of a prompt: entries `from` to `next_seq − 1`, or `None`
+/// if there are none.
+pub fn log_attachment(
+    from: u64,
+    next_seq: u64,
+    text: &str,
+    yaml_type: ContentType,
+) -> Option<SinglePart> {
+    if text.is_empty() {
+        return None;
+    }
+    let name = format!("log-{from}-{}.yaml", next_seq.saturating_sub(1));
+    // Base64, so that no mail system rewrites a line ending: the bytes must hash as stored.
+    let body =
+        Body::new_with_encoding(text.as_bytes().to_vec(), ContentTransferEncoding::Base64).ok()?;
+    Some(Attachment::new(name).body(body, yaml_type))
 }

@@ -1,0 +1,428 @@
+//! `twilight check MAIL.eml…` (issue 20 point 5): a player's own check, needing no secret, of
+//! a set of their mails from one game — prompts (with the public log entries attached since
+//! their previous mail) and receipts.
+//!
+//! It confirms that the attached entries form one unbroken hash chain from entry 0 that every
+//! mail's head hash lies on (the chain continues from each receipt to the next); that each
+//! hand commitment in a prompt is the logged one and seals the hand that prompt shows; that
+//! every move a receipt echoes is the decision logged at that entry; that a sealed headline's
+//! receipt matches its logged commitment and the card later played; and, by a public replay
+//! of the re-assembled log, that the dice of every finished turn re-derive.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use mail_parser::{MessageParser, MimeHeaders};
+
+use super::MailError;
+use crate::data::Card;
+use crate::fairness;
+use crate::log::{entry_hash, CommitmentKind, Hex32, Log, Payload};
+
+/// What `check` found.
+#[derive(Debug, Default)]
+pub struct CheckReport {
+    /// The game the mails belong to.
+    pub game: Option<String>,
+    /// Mails read.
+    pub mails: usize,
+    /// Log entries re-assembled from the attachments (0 … this − 1 when unbroken).
+    pub entries: u64,
+    /// What was confirmed, one line each.
+    pub confirmed: Vec<String>,
+    /// Every problem (empty: everything checked holds).
+    pub findings: Vec<String>,
+}
+
+/// One prompt's facts.
+struct Prompt {
+    file: PathBuf,
+    seq: u64,
+    head: Option<String>,
+    hand: Option<(u64, String, String)>,
+    shown: Option<Vec<Card>>,
+}
+
+/// One receipt's facts.
+struct Receipt {
+    file: PathBuf,
+    moves: Vec<(u64, String)>,
+    head: Option<(u64, String)>,
+    headline: Option<(u64, String, String, u32, Option<String>)>,
+}
+
+fn line_value(text: &str, prefix: &str) -> Option<String> {
+    text.lines()
+        .find_map(|l| l.trim().strip_prefix(prefix))
+        .map(|v| v.trim().to_string())
+}
+
+/// Splits stored log bytes into documents (FAIRNESS.md §11), each with its `seq`.
+fn documents(text: &str) -> Vec<(u64, String)> {
+    let mut docs: Vec<String> = Vec::new();
+    for line in text.split_inclusive('\n') {
+        if line == "---\n" || docs.is_empty() {
+            docs.push(String::new());
+        }
+        docs.last_mut().expect("pushed").push_str(line);
+    }
+    docs.into_iter()
+        .filter_map(|d| {
+            let seq = d
+                .lines()
+                .find_map(|l| l.strip_prefix("seq: "))?
+                .trim()
+                .parse()
+                .ok()?;
+            Some((seq, d))
+        })
+        .collect()
+}
+
+/// Checks the mails `paths` (`.eml` files of one player of one game).
+pub fn check_mails(paths: &[PathBuf]) -> Result<CheckReport, MailError> {
+    let mut r = CheckReport::default();
+    let mut docs: BTreeMap<u64, String> = BTreeMap::new();
+    let mut prompts = Vec::new();
+    let mut receipts = Vec::new();
+    for path in paths {
+        let raw = std::fs::read(path).map_err(|e| MailError::File {
+            path: path.clone(),
+            message: e.to_string(),
+        })?;
+        let Some(m) = MessageParser::default().parse(&raw) else {
+            r.findings
+                .push(format!("{}: not a readable mail", path.display()));
+            continue;
+        };
+        r.mails += 1;
+        let text = m.body_text(0).unwrap_or_default().replace("\r\n", "\n");
+        let subject = m.subject().unwrap_or_default().to_string();
+        if let Some(g) = crate::mail::inbound::game_from_subject(&subject) {
+            match &r.game {
+                None => r.game = Some(g),
+                Some(known) if *known != g => r.findings.push(format!(
+                    "{}: a mail of game {g}, not {known}",
+                    path.display()
+                )),
+                Some(_) => {}
+            }
+        }
+        for a in m.attachments() {
+            let name = a.attachment_name().unwrap_or_default();
+            if name.starts_with("log-") && name.ends_with(".yaml") {
+                let body = String::from_utf8_lossy(a.contents()).into_owned();
+                for (seq, d) in documents(&body) {
+                    match docs.get(&seq) {
+                        Some(old) if *old != d => r.findings.push(format!(
+                            "{}: log entry {seq} differs from the same entry in another mail",
+                            path.display()
+                        )),
+                        _ => {
+                            docs.insert(seq, d);
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(seq) = m
+            .header_raw("X-Twilight-Seq")
+            .and_then(|s| s.trim().parse().ok())
+        {
+            let shown = m
+                .attachments()
+                .find(|a| a.attachment_name() == Some("view.yaml"))
+                .and_then(|a| {
+                    let v: serde_yaml::Value = serde_yaml::from_slice(a.contents()).ok()?;
+                    serde_yaml::from_value::<Vec<Card>>(v.get("hand")?.clone()).ok()
+                });
+            let hand = match (
+                line_value(&text, "Your hand commitment: log entry "),
+                line_value(&text, "Your hand digest: "),
+                line_value(&text, "Your hand salt: "),
+            ) {
+                (Some(s), Some(d), Some(salt)) => s.parse().ok().map(|s| (s, d, salt)),
+                _ => None,
+            };
+            prompts.push(Prompt {
+                file: path.clone(),
+                seq,
+                head: line_value(&text, "Head: "),
+                hand,
+                shown,
+            });
+        } else if subject.contains("Receipt") {
+            let moves = text
+                .lines()
+                .filter_map(|l| {
+                    let rest = l.strip_prefix("Entry ")?;
+                    let (n, what) = rest.split_once(": ")?;
+                    Some((n.parse().ok()?, what.to_string()))
+                })
+                .filter(|(_, w)| w != "your headline, sealed")
+                .collect();
+            let head = text.lines().find_map(|l| {
+                let rest = l.strip_prefix("Head (hash of entry ")?;
+                let (n, h) = rest.split_once("): ")?;
+                Some((n.parse().ok()?, h.trim().to_string()))
+            });
+            let headline = text
+                .lines()
+                .find_map(|l| {
+                    let rest = l.strip_prefix("Entry ")?;
+                    let (n, what) = rest.split_once(": ")?;
+                    (what == "your headline, sealed").then(|| n.parse::<u64>().ok())?
+                })
+                .and_then(|seq| {
+                    let digest = line_value(&text, "Commitment digest: ")?;
+                    let salt = line_value(&text, "Salt: ")?;
+                    let turn = line_value(&text, "Seq: ")?
+                        .split("Turn: ")
+                        .nth(1)?
+                        .trim()
+                        .parse()
+                        .ok()?;
+                    let card = line_value(&text, "Headline card: ");
+                    Some((seq, digest, salt, turn, card))
+                });
+            receipts.push(Receipt {
+                file: path.clone(),
+                moves,
+                head,
+                headline,
+            });
+        }
+    }
+    // The chain, re-assembled.
+    let mut hashes: BTreeMap<u64, String> = BTreeMap::new();
+    let mut prev = Hex32::from([0u8; 32]).to_hex();
+    let mut expect = 0u64;
+    for (seq, d) in &docs {
+        if *seq != expect {
+            r.findings.push(format!(
+                "log entries {expect}–{} are in none of these mails",
+                seq - 1
+            ));
+            break;
+        }
+        let claimed = d
+            .lines()
+            .find_map(|l| l.strip_prefix("prev: "))
+            .map(|p| p.trim().trim_matches('\'').to_string())
+            .unwrap_or_default();
+        if claimed != prev {
+            r.findings.push(format!(
+                "log entry {seq} does not continue the chain (prev {claimed}, the hash before it is {prev})"
+            ));
+        }
+        prev = entry_hash(d.as_bytes()).to_hex();
+        hashes.insert(*seq, prev.clone());
+        expect += 1;
+    }
+    r.entries = expect;
+    if r.findings.is_empty() && expect > 0 {
+        r.confirmed.push(format!(
+            "the hash chain of entries 0–{} is unbroken",
+            expect - 1
+        ));
+    }
+    let entry = |seq: u64| -> Option<Payload> {
+        let text = docs.get(&seq)?;
+        let e: crate::log::Entry = serde_yaml::from_str(text.trim_end_matches("...\n")).ok()?;
+        Some(e.payload)
+    };
+    for p in &prompts {
+        let at = p.seq.checked_sub(1).and_then(|s| hashes.get(&s));
+        match (&p.head, at) {
+            (Some(h), Some(want)) if h == want => {}
+            (Some(h), Some(want)) => r.findings.push(format!(
+                "{}: head {h} is not the hash {want} of entry {}",
+                p.file.display(),
+                p.seq - 1
+            )),
+            _ => r.findings.push(format!(
+                "{}: its head (entry {}) is not in the re-assembled log",
+                p.file.display(),
+                p.seq.saturating_sub(1)
+            )),
+        }
+        if let (Some((cseq, digest, salt)), Some(hand)) = (&p.hand, &p.shown) {
+            let logged = match entry(*cseq) {
+                Some(Payload::Commitment {
+                    kind: CommitmentKind::Hand,
+                    digest,
+                    ..
+                }) => Some(digest.to_hex()),
+                _ => None,
+            };
+            let salt: Option<Hex32> = salt.parse().ok();
+            let cards: Vec<u8> = hand.iter().map(|c| *c as u8).collect();
+            let sealed = salt.map(|s| {
+                hex::encode(fairness::commitment(
+                    s.as_bytes(),
+                    &fairness::canonical_hand(&cards),
+                ))
+            });
+            if logged.as_deref() != Some(digest.as_str()) {
+                r.findings.push(format!(
+                    "{}: the hand commitment {digest} is not the one logged at entry {cseq}",
+                    p.file.display()
+                ));
+            } else if sealed.as_deref() != Some(digest.as_str()) {
+                r.findings.push(format!(
+                    "{}: the hand shown does not match its commitment (entry {cseq})",
+                    p.file.display()
+                ));
+            } else {
+                r.confirmed.push(format!(
+                    "entry {cseq}: the hand commitment seals the hand shown"
+                ));
+            }
+        }
+    }
+    for rc in &receipts {
+        if let Some((n, h)) = &rc.head {
+            if hashes.get(n) != Some(h) {
+                r.findings.push(format!(
+                    "{}: the receipt's head {h} is not the hash of entry {n} in the log",
+                    rc.file.display()
+                ));
+            }
+        }
+        for (n, notation) in &rc.moves {
+            match entry(*n) {
+                Some(Payload::Decision { notation: got, .. }) if got == *notation => {
+                    r.confirmed
+                        .push(format!("entry {n}: `{notation}` recorded as sent"));
+                }
+                Some(Payload::Decision { notation: got, .. }) => r.findings.push(format!(
+                    "entry {n}: the log records `{got}`, the receipt `{notation}`"
+                )),
+                _ => r.findings.push(format!(
+                    "{}: entry {n} (`{notation}`) is not in the re-assembled log",
+                    rc.file.display()
+                )),
+            }
+        }
+        if let Some((seq, digest, salt, turn, card)) = &rc.headline {
+            check_headline(&mut r, &docs, *seq, digest, salt, *turn, card.as_deref());
+        }
+    }
+    // Dice: a public replay of the re-assembled log.
+    if r.findings.is_empty() && expect > 0 {
+        let tmp = tempfile::tempdir().map_err(|e| MailError::File {
+            path: std::env::temp_dir(),
+            message: e.to_string(),
+        })?;
+        let dir = tmp
+            .path()
+            .join(r.game.clone().unwrap_or_else(|| "game".into()));
+        write_log(&dir, &docs)?;
+        let report = crate::audit::verify_game(&dir, None);
+        r.findings.extend(report.findings.iter().cloned());
+        match report.dice_checked {
+            Some(Some(n)) => r.confirmed.push(format!("dice checked: turns 1–{n}")),
+            Some(None) => r.confirmed.push("dice checked: none yet".into()),
+            None => {}
+        }
+    }
+    Ok(r)
+}
+
+fn write_log(dir: &Path, docs: &BTreeMap<u64, String>) -> Result<(), MailError> {
+    std::fs::create_dir_all(dir).map_err(|e| MailError::File {
+        path: dir.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    let text: String = docs.values().cloned().collect();
+    std::fs::write(dir.join("log.yaml"), text).map_err(|e| MailError::File {
+        path: dir.join("log.yaml"),
+        message: e.to_string(),
+    })?;
+    // Parse it once, so a broken log is a finding of verify, not a panic.
+    let _ = Log::open(dir.join("log.yaml"));
+    Ok(())
+}
+
+/// A sealed headline's receipt: the digest is the one logged at `seq`, it seals the card the
+/// receipt names, and the headline later revealed (if the log has it) is that card.
+fn check_headline(
+    r: &mut CheckReport,
+    docs: &BTreeMap<u64, String>,
+    seq: u64,
+    digest: &str,
+    salt: &str,
+    turn: u32,
+    card: Option<&str>,
+) {
+    let parse = |seq: u64| -> Option<crate::log::Entry> {
+        serde_yaml::from_str(docs.get(&seq)?.trim_end_matches("...\n")).ok()
+    };
+    let Some(e) = parse(seq) else {
+        r.findings.push(format!(
+            "entry {seq} (a sealed headline) is not in the re-assembled log"
+        ));
+        return;
+    };
+    let Payload::Commitment {
+        kind: CommitmentKind::Headline,
+        side: Some(side),
+        digest: logged,
+        ..
+    } = e.payload
+    else {
+        r.findings
+            .push(format!("entry {seq} is not a headline commitment"));
+        return;
+    };
+    if logged.to_hex() != digest {
+        r.findings.push(format!(
+            "entry {seq}: the logged headline commitment {logged} is not the receipt's {digest}"
+        ));
+        return;
+    }
+    let side_s = crate::session::side_str(side);
+    let number = card.and_then(|c| {
+        c.rsplit_once("(#")
+            .and_then(|(_, n)| n.trim_end_matches(')').parse::<u8>().ok())
+    });
+    let Some((number, salt)) = number.zip(salt.parse::<Hex32>().ok()) else {
+        return;
+    };
+    let want = fairness::commitment(
+        salt.as_bytes(),
+        &fairness::canonical_headline(side_s, turn, number),
+    );
+    if hex::encode(want) != digest {
+        r.findings.push(format!(
+            "entry {seq}: the receipt's headline card does not match its commitment"
+        ));
+        return;
+    }
+    r.confirmed
+        .push(format!("entry {seq}: the sealed headline is card {number}"));
+    // The headline revealed later: the side's next decision entry is its headline.
+    let revealed = docs.keys().filter(|k| **k > seq).find_map(|k| {
+        let e = parse(*k)?;
+        match e.payload {
+            Payload::Decision {
+                side: s, answer, ..
+            } if s == side => Some(answer),
+            _ => None,
+        }
+    });
+    if let Some(answer) = revealed {
+        let played = answer
+            .get("card")
+            .and_then(|c| serde_yaml::from_value::<Card>(c.clone()).ok());
+        match played {
+            Some(c) if c as u8 == number => r.confirmed.push(format!(
+                "the {side} headline revealed is the card sealed at entry {seq}"
+            )),
+            Some(c) => r.findings.push(format!(
+                "the {side} headline revealed is {c}, not the card {number} sealed at entry {seq}"
+            )),
+            None => {}
+        }
+    }
+}
