@@ -122,25 +122,7 @@ fn forge_first_die(dir: &std::path::Path) -> bool {
     let new = if old == b'6' { b'1' } else { old + 1 };
     let mut bytes = text.into_bytes();
     bytes[digit] = new;
-    // Re-chain: recompute every `prev` after the change.
-    let text = String::from_utf8(bytes).unwrap();
-    let docs: Vec<&str> = text.split_inclusive("...\n").collect();
-    let mut out = String::new();
-    let mut prev = "0".repeat(64);
-    for d in docs {
-        let fixed = match d.find("prev: ") {
-            Some(i) => {
-                let end = i + d[i..].find('\n').unwrap();
-                format!("{}prev: '{}'{}", &d[..i], prev, &d[end..]).replace(
-                    &format!("prev: '{}'", "0".repeat(64)),
-                    &format!("prev: '{}'", "0".repeat(64)),
-                )
-            }
-            None => d.to_string(),
-        };
-        prev = twilight_pbem::log::entry_hash(fixed.as_bytes()).to_hex();
-        out.push_str(&fixed);
-    }
+    let out = rechain(&String::from_utf8(bytes).unwrap());
     std::fs::write(dir.join("log.yaml"), out).unwrap();
     true
 }
@@ -399,4 +381,51 @@ fn a_prompt_carries_the_players_hand_commitment_digest_salt_and_seq() {
         panic!("entry {seq} is a commitment")
     };
     assert_eq!(logged.to_hex(), digest);
+}
+
+/// Recomputes every `prev` of a log's text after an edit, as a forger would.
+fn rechain(text: &str) -> String {
+    let mut out = String::new();
+    let mut prev = "0".repeat(64);
+    for d in text.split_inclusive("...\n") {
+        let i = d.find("prev: ").expect("a prev line");
+        let end = i + d[i..].find('\n').unwrap();
+        let fixed = format!("{}prev: '{}'{}", &d[..i], prev, &d[end..]);
+        prev = twilight_pbem::log::entry_hash(fixed.as_bytes()).to_hex();
+        out.push_str(&fixed);
+    }
+    out
+}
+
+#[test]
+fn re_stamping_the_bundled_complete_game_changes_no_roll() {
+    // The attack of issue 20: re-stamp entries (and re-chain the hashes after them) to move a
+    // roll. Under FAIRNESS v2 the timestamps feed nothing: the re-stamped log still verifies in
+    // full, with exactly the same chance records — the host gained no choice.
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/example-complete");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("example-complete");
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(src.join("log.yaml")).unwrap();
+    let mut n = 0u32;
+    let restamped: String = text
+        .split_inclusive('\n')
+        .map(|l| match l.strip_prefix("at: ") {
+            Some(_) => {
+                n += 1;
+                format!("at: 2027-01-01T00:00:{:02}.{n:09}Z\n", n % 60)
+            }
+            None => l.to_string(),
+        })
+        .collect();
+    std::fs::write(dir.join("log.yaml"), rechain(&restamped)).unwrap();
+    let report = audit::verify_game(&dir, None);
+    assert!(report.findings.is_empty(), "{:?}", report.findings);
+    assert_eq!(report.mode, Some(twilight_pbem::session::Mode::Full));
+    assert_eq!(report.dice_checked, Some(Some(10)));
+    assert_eq!(payloads(&src), payloads(&dir));
+    assert_ne!(
+        std::fs::read(src.join("log.yaml")).unwrap(),
+        std::fs::read(dir.join("log.yaml")).unwrap()
+    );
 }
