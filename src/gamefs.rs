@@ -175,6 +175,20 @@ pub fn atomic_write(path: &Path, bytes: &[u8], point: &str) -> Result<(), FsErro
     Ok(())
 }
 
+/// Removes the temporary files [`atomic_write`] leaves when a crash stops it before the
+/// rename (`.tmp-*` in `dir`). Call it holding the game's lock: nobody else is writing one.
+pub fn remove_stale_temps(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let is_temp = e.file_name().to_string_lossy().starts_with(".tmp-");
+        if is_temp && e.file_type().is_ok_and(|t| t.is_file()) {
+            let _ = fs::remove_file(e.path());
+        }
+    }
+}
+
 /// The folder holding `path` (`.` for a bare name).
 pub fn parent_of(path: &Path) -> PathBuf {
     match path.parent() {

@@ -333,6 +333,7 @@ impl Session {
             message: e.to_string(),
         })?;
         let note = Log::recover(dir.join("log.yaml"))?;
+        gamefs::remove_stale_temps(dir);
         Ok((lock, note))
     }
 

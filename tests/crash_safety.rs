@@ -280,7 +280,7 @@ fn kill_9_of_play_at_random_moments_never_tears_a_game() {
     let dir = new_game(tmp.path(), "kill", 5);
     let mut rng = delays(0x9e37_79b9);
     let (mut mid, mut applied) = (0, 0);
-    for k in 0..60 {
+    for k in 0..100 {
         let (side, line, _) = next_line(&dir, k);
         let before = decisions(&dir);
         let ms = rng.next().unwrap() % 61;
@@ -298,7 +298,7 @@ fn kill_9_of_play_at_random_moments_never_tears_a_game() {
         let v = run(&["verify", dir.to_str().unwrap()]);
         assert!(v.status.success(), "kill {k} at {ms} ms: verify");
     }
-    eprintln!("play: 60 kills, {mid} while running, {applied} moves had landed");
+    eprintln!("play: 100 kills, {mid} while running, {applied} moves had landed");
     assert!(mid >= 10, "only {mid} kills hit a running play");
     assert_sound_and_playable(&dir, 1234);
 }
@@ -311,7 +311,7 @@ fn kill_9_of_inbox_at_random_moments_applies_each_mail_once() {
     let inbox = maildir(tmp.path());
     let mut rng = delays(0x51ed_270b);
     let mut mid = 0;
-    for k in 0..40u64 {
+    for k in 0..100u64 {
         let before = decisions(&dir);
         put_reply(&inbox, &dir, &format!("k{k}"), k);
         let ms = rng.next().unwrap() % 81;
@@ -329,7 +329,7 @@ fn kill_9_of_inbox_at_random_moments_applies_each_mail_once() {
         let v = run(&["verify", dir.to_str().unwrap()]);
         assert!(v.status.success(), "kill {k}: verify");
     }
-    eprintln!("inbox: 40 kills, {mid} while running");
+    eprintln!("inbox: 100 kills, {mid} while running");
     assert!(mid >= 10, "only {mid} kills hit a running inbox");
     assert_sound_and_playable(&dir, 4321);
 }
@@ -374,6 +374,13 @@ fn crash_play_at(dir: &Path, point: &str, k: u64) -> bool {
         after.starts_with(&before),
         "{point}: an entry was rewritten"
     );
+    let leftovers: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".tmp-") || n.ends_with(".pending"))
+        .collect();
+    assert!(leftovers.is_empty(), "{point}: {leftovers:?} left behind");
     let landed = decisions(dir) > n;
     assert!(landed || after == before, "{point}: half a move");
     let v = run(&["verify", dir.to_str().unwrap()]);

@@ -115,9 +115,17 @@ const WORDS: &[&str] = &[
     "9999",
 ];
 
+/// Characters whose lower case differs in length, combining marks, ligatures: what broke
+/// byte offsets before (issue 12).
+const TRICKY: &[char] = &[
+    'Ⱥ', 'Ⱦ', 'İ', 'é', ' ', ' ', 'a', 'ß', 'ǅ', '\u{307}', 'ﬁ', '\u{212a}', 'Σ', '\t', ',', ';',
+];
+
 fn notation_line() -> impl Strategy<Value = String> {
     prop_oneof![
         any::<String>(),
+        prop::collection::vec(0..TRICKY.len(), 0..14)
+            .prop_map(|v| v.iter().map(|&i| TRICKY[i]).collect::<String>()),
         prop::collection::vec(0..WORDS.len(), 0..12).prop_map(|v| v
             .iter()
             .map(|&i| WORDS[i])

@@ -919,6 +919,9 @@ pub fn run(opts: &InboxOptions, sources: &[PathBuf]) -> Result<InboxReport, Mail
         });
     }
     for dir in touched {
+        // Each game's lock in turn: sending updates its mail state.
+        let (_lock, recovered) = Session::lock(&dir)?;
+        report.recovered.extend(recovered);
         let session = Session::open(&dir)?;
         let transport = Transport::choose(&dir.join("outbox"), opts.force_outbox)?;
         match send_due(&session, &transport, false, opts.now) {
