@@ -218,6 +218,26 @@ pub fn crash_after_bytes(point: &str) -> Option<usize> {
     (p == point).then(|| n.parse().ok()).flatten()
 }
 
+/// A shared hold on a game's lock for a reader that must not see a move half written
+/// (`verify`): waits at most [`lock_wait`] for a writer to finish. `None` — read anyway — if
+/// the game has no lock file (never written by this version, or a read-only archive) or the
+/// wait ran out.
+pub fn shared_read_lock(dir: &Path) -> Option<File> {
+    let path = plain(dir).join(LOCK_FILE);
+    let file = nofollow_options().read(true).open(path).ok()?;
+    let start = Instant::now();
+    let wait = lock_wait();
+    loop {
+        match file.try_lock_shared() {
+            Ok(()) => return Some(file),
+            Err(fs::TryLockError::WouldBlock) if start.elapsed() < wait => {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            Err(_) => return None,
+        }
+    }
+}
+
 /// The exclusive lock of one game folder, released when dropped (or when the process ends,
 /// however it ends: the operating system drops the lock with the file descriptor).
 #[derive(Debug)]

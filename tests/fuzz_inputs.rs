@@ -299,25 +299,36 @@ proptest! {
     }
 }
 
-/// A started game in `games/g1` with its players' addresses as in [`reply_bytes`].
+/// A started game in `games/g1` with its players' addresses as in [`reply_bytes`]: made once
+/// through the library, then copied (creating it with its fsyncs for every case is slow).
 fn game_on_disk(games: &Path) -> PathBuf {
+    static TEMPLATE: OnceLock<tempfile::TempDir> = OnceLock::new();
+    let template = TEMPLATE.get_or_init(|| {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("g1");
+        let t = chrono::DateTime::parse_from_rfc3339("2026-11-30T12:00:00Z")
+            .unwrap()
+            .to_utc();
+        let mut s = Session::create_with_seed(
+            &dir,
+            &Options::default(),
+            Players {
+                us: "us-g1@ts.test".into(),
+                ussr: "ussr-g1@ts.test".into(),
+            },
+            [3; 32],
+            t,
+        )
+        .unwrap();
+        s.join(Side::Us, "a", t).unwrap();
+        s.join(Side::Ussr, "b", t).unwrap();
+        tmp
+    });
     let dir = games.join("g1");
-    let t = chrono::DateTime::parse_from_rfc3339("2026-11-30T12:00:00Z")
-        .unwrap()
-        .to_utc();
-    let mut s = Session::create_with_seed(
-        &dir,
-        &Options::default(),
-        Players {
-            us: "us-g1@ts.test".into(),
-            ussr: "ussr-g1@ts.test".into(),
-        },
-        [3; 32],
-        t,
-    )
-    .unwrap();
-    s.join(Side::Us, "a", t).unwrap();
-    s.join(Side::Ussr, "b", t).unwrap();
+    std::fs::create_dir_all(&dir).unwrap();
+    for f in ["log.yaml", "secret.yaml"] {
+        std::fs::copy(template.path().join("g1").join(f), dir.join(f)).unwrap();
+    }
     dir
 }
 
@@ -351,6 +362,27 @@ proptest! {
         let _ = inbound::run(&opts, std::slice::from_ref(&maildir));
         let report = twilight_pbem::audit::verify_game(&dir, None);
         prop_assert!(report.findings.is_empty(), "{:?}", report.findings);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
+
+    /// A damaged `secret.yaml` or `mail.yaml` is an error naming the file, never a panic.
+    #[test]
+    fn damaged_secret_and_mail_settings_never_panic(
+        secret_edits in prop::collection::vec(edit(), 1..4),
+        mail_edits in prop::collection::vec(edit(), 1..4),
+    ) {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = game_on_disk(&tmp.path().join("games"));
+        let secret = std::fs::read(dir.join("secret.yaml")).unwrap();
+        std::fs::write(dir.join("secret.yaml"), mutate(&secret, &secret_edits)).unwrap();
+        let mail = b"from: \"Ref <ref@ts.test>\"\nupdates: true\nremind_after_hours: 48\n";
+        std::fs::write(dir.join("mail.yaml"), mutate(mail, &mail_edits)).unwrap();
+        let _ = Session::open(&dir).map(|s| s.findings.len());
+        let _ = twilight_pbem::mail::MailConfig::load(&dir);
+        let _ = twilight_pbem::mail::MailState::load(&dir);
     }
 }
 
