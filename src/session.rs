@@ -286,10 +286,16 @@ impl Session {
             path: dir.into(),
             message: e.to_string(),
         })?;
-        let _lock = gamefs::GameLock::acquire(dir).map_err(|e| SessionError::File {
-            path: dir.into(),
-            message: e.to_string(),
-        })?;
+        let (_lock, _) = Self::lock(dir)?;
+        // A `new` stopped by a crash before its first entry was complete left an empty log
+        // (or one whose torn entry the lock's recovery set aside): no game yet, start again.
+        let log_path = dir.join("log.yaml");
+        if fs::symlink_metadata(&log_path).is_ok_and(|m| m.is_file() && m.len() == 0) {
+            fs::remove_file(&log_path).map_err(|e| SessionError::File {
+                path: log_path.clone(),
+                message: e.to_string(),
+            })?;
+        }
         if dir.join("log.yaml").exists() {
             return Err(SessionError::State(format!(
                 "{} already holds a game",

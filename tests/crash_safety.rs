@@ -652,3 +652,47 @@ fn a_decision_is_never_written_without_its_records() {
         .iter()
         .any(|e| matches!(e.entry.payload, Payload::Decision { .. })));
 }
+
+#[test]
+fn a_crash_while_creating_a_game_never_leaves_a_folder_that_cannot_be_created_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let points = [
+        "secret-temp",
+        "secret",
+        "journal-temp",
+        "journal",
+        "log-write:0",
+        "log-write:40",
+        "log-write:100000",
+        "log-synced",
+        "journal-removed",
+    ];
+    for (i, p) in points.iter().enumerate() {
+        let dir = tmp.path().join(format!("new{i}"));
+        let d = dir.to_str().unwrap();
+        let new = |crash: Option<&str>| {
+            let mut c = Command::new(bin());
+            c.args(["new", d, "--us", "us@ts.test", "--ussr", "ussr@ts.test"]);
+            if let Some(p) = crash {
+                c.env("TWILIGHT_CRASH_AT", p);
+            }
+            c.output().unwrap()
+        };
+        let o = new(Some(p));
+        assert!(o.status.code().is_none(), "{p}: no crash: {:?}", o.status);
+        // Either the game was made whole, or `new` can be run again.
+        let again = new(None);
+        let made_before = String::from_utf8_lossy(&again.stderr).contains("already holds a game");
+        assert!(
+            again.status.success() || made_before,
+            "{p}: {}",
+            String::from_utf8_lossy(&again.stderr)
+        );
+        for side in ["ussr", "us"] {
+            let j = run(&["join", d, "--as", side, "--nonce", "n", "--no-mail"]);
+            assert!(j.status.success(), "{p}: join {side}: {:?}", j);
+        }
+        assert!(verify(&dir).status.success(), "{p}");
+        assert_sound_and_playable(&dir, i as u64);
+    }
+}
