@@ -504,6 +504,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             for n in &report.recovered {
                 eprintln!("note: {n}");
             }
+            for n in &report.deferred {
+                eprintln!("busy: {n}");
+            }
             for e in &report.send_errors {
                 eprintln!("error: {e}");
             }

@@ -64,6 +64,9 @@ pub enum SessionError {
     /// The command does not fit the game's state.
     #[error("{0}")]
     State(String),
+    /// Another command holds the game's lock and did not finish in time; nothing was changed.
+    #[error(transparent)]
+    Busy(gamefs::FsError),
 }
 
 /// The moderator's secret file.
@@ -334,9 +337,12 @@ impl Session {
     /// [`SessionError::File`] if the folder is a symbolic link or the lock is not free in time
     /// ([`gamefs::lock_wait`]); [`SessionError::Log`] if the recovery fails.
     pub fn lock(dir: &Path) -> Result<(gamefs::GameLock, Option<String>), SessionError> {
-        let lock = gamefs::GameLock::acquire(dir).map_err(|e| SessionError::File {
-            path: dir.into(),
-            message: e.to_string(),
+        let lock = gamefs::GameLock::acquire(dir).map_err(|e| match e {
+            gamefs::FsError::Busy { .. } => SessionError::Busy(e),
+            other => SessionError::File {
+                path: dir.into(),
+                message: other.to_string(),
+            },
         })?;
         let note = Log::recover(dir.join("log.yaml"))?;
         gamefs::remove_stale_temps(dir);

@@ -696,3 +696,33 @@ fn a_crash_while_creating_a_game_never_leaves_a_folder_that_cannot_be_created_ag
         assert_sound_and_playable(&dir, i as u64);
     }
 }
+
+#[test]
+fn one_busy_game_does_not_stop_the_inbox_for_the_others() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    let busy = new_game(&games, "busy-a", 21);
+    let free = new_game(&games, "free-b", 22);
+    let inbox = maildir(tmp.path());
+    put_reply(&inbox, &busy, "a1", 0);
+    put_reply(&inbox, &free, "b1", 0);
+    let (nb, nf) = (decisions(&busy), decisions(&free));
+    let held = twilight_pbem::gamefs::GameLock::acquire(&busy).unwrap();
+    let o = inbox_cmd(&games, &inbox)
+        .env("TWILIGHT_LOCK_WAIT_SECS", "0.2")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("left for the next run") && err.contains("the game is busy"),
+        "{err}"
+    );
+    assert_eq!(decisions(&free), nf + 1, "the free game moved on");
+    assert_eq!(count(&inbox.join("new")), 1, "the busy game's mail waits");
+    drop(held);
+    let o = inbox_cmd(&games, &inbox).output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(decisions(&busy), nb + 1);
+    assert_eq!(count(&inbox.join("new")), 0);
+}

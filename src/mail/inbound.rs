@@ -529,6 +529,8 @@ pub struct InboxReport {
     pub send_errors: Vec<String>,
     /// Lines saying what was set aside from a log a crash left incomplete.
     pub recovered: Vec<String>,
+    /// Mails left in place because their game was busy (another command held its lock).
+    pub deferred: Vec<String>,
 }
 
 impl InboxReport {
@@ -877,7 +879,16 @@ pub fn run(opts: &InboxOptions, sources: &[PathBuf]) -> Result<InboxReport, Mail
                 !note_path(f, "accepted").exists() && !note_path(f, "refused").exists()
             }
         };
-        let judged = judge(&raw, opts, &mut ctx, &still_there)?;
+        let judged = match judge(&raw, opts, &mut ctx, &still_there) {
+            // One busy game does not stop the others: its mail waits for the next run.
+            Err(MailError::Session(SessionError::Busy(e))) => {
+                report
+                    .deferred
+                    .push(format!("{}: left for the next run: {e}", file.display()));
+                continue;
+            }
+            other => other?,
+        };
         report.recovered.extend(ctx.recovered.take());
         if ctx.gone {
             continue;
@@ -920,7 +931,18 @@ pub fn run(opts: &InboxOptions, sources: &[PathBuf]) -> Result<InboxReport, Mail
     }
     for dir in touched {
         // Each game's lock in turn: sending updates its mail state.
-        let (_lock, recovered) = Session::lock(&dir)?;
+        let (_lock, recovered) = match Session::lock(&dir) {
+            Ok(l) => l,
+            Err(e @ SessionError::Busy(_)) => {
+                report.send_errors.push(format!(
+                    "{}: prompts not sent: {e}; `twilight mail {}` re-sends",
+                    dir.display(),
+                    dir.display()
+                ));
+                continue;
+            }
+            Err(e) => return Err(e.into()),
+        };
         report.recovered.extend(recovered);
         let session = Session::open(&dir)?;
         let transport = Transport::choose(&dir.join("outbox"), opts.force_outbox)?;
