@@ -869,7 +869,11 @@ impl Session {
     /// The log's error; the staged entries are then dropped and the game is as on disk.
     pub fn commit(&mut self) -> Result<(), SessionError> {
         if let Err(e) = self.log.commit() {
+            // Back to the game as on disk: the log without the move, the secret as written.
             self.secret_after_commit = false;
+            if let Ok(Some(secret)) = read_secret(&self.dir) {
+                self.secret = Some(secret);
+            }
             let _ = self.reload();
             return Err(e.into());
         }
