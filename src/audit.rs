@@ -147,6 +147,8 @@ pub fn verify_game(dir: &Path, head: Option<&Hex32>) -> GameReport {
         dice_checked: None,
         test_seed: false,
     };
+    // Never read a move half written by a command running now (issue 12).
+    let _reading = crate::gamefs::shared_read_lock(dir);
     let bytes = match std::fs::read(dir.join("log.yaml")) {
         Ok(b) => b,
         Err(e) => {

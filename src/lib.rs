@@ -9,6 +9,7 @@ pub mod audit;
 pub mod data;
 pub mod engine;
 pub mod fairness;
+pub mod gamefs;
 pub mod import;
 pub mod log;
 pub mod mail;

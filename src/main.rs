@@ -22,6 +22,30 @@ use twilight_pbem::render::{render_moves, render_view};
 use twilight_pbem::selfplay;
 use twilight_pbem::session::{Session, SessionError};
 
+// Output that never panics: `println!` panics when stdout is a closed pipe
+// (`twilight status G | head`). These shadow the std macros in this file; a write error on a
+// closed stream is ignored, so a command that changes a game still finishes its work.
+macro_rules! println {
+    () => { emit(false, format_args!("\n")) };
+    ($($arg:tt)*) => { emit(false, format_args!("{}\n", format_args!($($arg)*))) };
+}
+macro_rules! print {
+    ($($arg:tt)*) => { emit(false, format_args!($($arg)*)) };
+}
+macro_rules! eprintln {
+    ($($arg:tt)*) => { emit(true, format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+/// Writes to stdout (or stderr), ignoring errors such as a reader that closed the pipe.
+fn emit(to_stderr: bool, args: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let _ = if to_stderr {
+        std::io::stderr().lock().write_fmt(args)
+    } else {
+        std::io::stdout().lock().write_fmt(args)
+    };
+}
+
 /// Twilight Struggle by email: a complete rules engine, a sealed append-only log.
 #[derive(Parser)]
 #[command(name = "twilight", version, about, propagate_version = true)]
@@ -304,15 +328,38 @@ fn error_chain(e: &anyhow::Error) -> String {
     out
 }
 
+/// The game locks this command holds, released when the process ends (issue 12: one writer
+/// per game for the whole command).
+static LOCKS: std::sync::Mutex<Vec<twilight_pbem::gamefs::GameLock>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// Takes `dir`'s game lock for the rest of the command (once) and recovers an interrupted
+/// move, telling the user on stderr.
+fn lock_game(dir: &Path) -> Result<()> {
+    let mut held = LOCKS.lock().unwrap_or_else(|e| e.into_inner());
+    let plain: PathBuf = dir.components().collect();
+    if held.iter().any(|l| l.dir() == plain) {
+        return Ok(());
+    }
+    let (lock, note) = Session::lock(dir)?;
+    if let Some(note) = note {
+        eprintln!("note: {note}");
+    }
+    held.push(lock);
+    Ok(())
+}
+
 fn open(dir: &Path) -> Result<Session> {
     let dir = if dir.file_name().is_some_and(|n| n == "log.yaml") && dir.is_file() {
         dir.parent().unwrap_or(Path::new("."))
     } else {
         dir
     };
+    twilight_pbem::gamefs::refuse_symlink(dir)?;
     if !dir.join("log.yaml").is_file() {
         bail!("{} is not a game folder (no log.yaml there)", dir.display());
     }
+    lock_game(dir)?;
     Session::open(dir).with_context(|| format!("cannot open the game in {}", dir.display()))
 }
 
@@ -479,6 +526,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             for o in &report.sent {
                 println!("mailed {} ({}): {}", o.to, o.side, o.subject);
+            }
+            for n in &report.recovered {
+                eprintln!("note: {n}");
+            }
+            for n in &report.deferred {
+                eprintln!("busy: {n}");
             }
             for e in &report.send_errors {
                 eprintln!("error: {e}");

@@ -257,10 +257,12 @@ pub fn parse_line(line: &str) -> Result<Vec<MoveText>, NotationError> {
 }
 
 fn parse_part(part: &str, out: &mut Vec<MoveText>) -> Result<(), NotationError> {
-    let lower = part.to_lowercase();
-    let (head, rest) = match lower.split_once(char::is_whitespace) {
-        Some((h, _)) => (h.to_string(), part[h.len()..].trim().to_string()),
-        None => (lower.clone(), String::new()),
+    // Split the line as typed, then lower-case the keyword alone: lower-casing can change a
+    // character's length in bytes (`Ⱥ` is 2 bytes, `ⱥ` 3), so no offset of the lower-cased
+    // line may index the line itself.
+    let (head, rest) = match part.split_once(char::is_whitespace) {
+        Some((h, r)) => (h.to_lowercase(), r.trim().to_string()),
+        None => (part.to_lowercase(), String::new()),
     };
     let syntax = |m: &str| NotationError::Syntax {
         line: part.into(),
@@ -298,7 +300,11 @@ fn parse_part(part: &str, out: &mut Vec<MoveText>) -> Result<(), NotationError> 
                 parse_part(tail, out)?;
             }
         }
-        "event" | "ops" | "operations" if rest.to_lowercase().starts_with("first") => {
+        "event" | "ops" | "operations"
+            if rest
+                .get(..5)
+                .is_some_and(|w| w.eq_ignore_ascii_case("first")) =>
+        {
             out.push(MoveText::Order(head == "event"));
             let tail = rest[5..].trim().trim_start_matches(',').trim();
             if !tail.is_empty() {

@@ -8,7 +8,6 @@
 //! append entries and never rewrite one (design §2, §4; `schemas/FAIRNESS.md`).
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
@@ -17,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::data::{BySide, Card, Side};
 use crate::engine::{Answer, ChanceOutcome, Game, Options, PromptKind, RecordedChance, RuleError};
 use crate::fairness;
+use crate::gamefs;
 use crate::log::{
     Author, CommitmentKind, Hex32, Log, LogError, Payload, Players, StoredEntry, Value,
 };
@@ -61,6 +61,9 @@ pub enum SessionError {
     /// The command does not fit the game's state.
     #[error("{0}")]
     State(String),
+    /// Another command holds the game's lock and did not finish in time; nothing was changed.
+    #[error(transparent)]
+    Busy(gamefs::FsError),
 }
 
 /// The moderator's secret file.
@@ -148,6 +151,9 @@ pub struct Session {
     /// Decisions replayed.
     pub decisions: u64,
     hand_commits: BySide<Option<(u64, Vec<Card>)>>,
+    /// The secret must be written after the staged entries are committed (a headline pair
+    /// was logged, so the pending headline is cleared).
+    secret_after_commit: bool,
     revealed: bool,
     applied: Vec<String>,
     happened: Vec<String>,
@@ -164,18 +170,23 @@ pub struct Session {
 
 fn read_secret(dir: &Path) -> Result<Option<Secret>, SessionError> {
     let path = dir.join("secret.yaml");
-    match fs::read_to_string(&path) {
-        Ok(s) => serde_yaml::from_str(&s)
-            .map(Some)
-            .map_err(|e| SessionError::File {
-                path,
-                message: e.to_string(),
-            }),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(SessionError::File {
-            path,
-            message: e.to_string(),
-        }),
+    let bad = |message: String| SessionError::File {
+        path: path.clone(),
+        message,
+    };
+    match gamefs::read_nofollow(&path) {
+        Ok(b) => {
+            let s = String::from_utf8(b).map_err(|_| bad("not UTF-8 text".into()))?;
+            serde_yaml::from_str(&s)
+                .map(Some)
+                .map_err(|e| bad(e.to_string()))
+        }
+        Err(gamefs::FsError::Io { source, .. })
+            if source.kind() == std::io::ErrorKind::NotFound =>
+        {
+            Ok(None)
+        }
+        Err(e) => Err(bad(e.to_string())),
     }
 }
 
@@ -186,19 +197,8 @@ fn write_secret(dir: &Path, secret: &Secret) -> Result<(), SessionError> {
         message: m,
     };
     let text = serde_yaml::to_string(secret).map_err(|e| err(e.to_string()))?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| err(e.to_string()))?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        tmp.as_file()
-            .set_permissions(fs::Permissions::from_mode(0o600))
-            .map_err(|e| err(e.to_string()))?;
-    }
-    tmp.write_all(text.as_bytes())
-        .map_err(|e| err(e.to_string()))?;
-    tmp.as_file().sync_all().map_err(|e| err(e.to_string()))?;
-    tmp.persist(&path).map_err(|e| err(e.to_string()))?;
-    Ok(())
+    gamefs::refuse_symlink(&path).map_err(|e| err(e.to_string()))?;
+    gamefs::atomic_write(&path, text.as_bytes(), "secret").map_err(|e| err(e.to_string()))
 }
 
 /// An engine value as plain YAML (maps and lists, no YAML tags): through JSON, so the log's
@@ -261,6 +261,16 @@ impl Session {
             path: dir.into(),
             message: e.to_string(),
         })?;
+        let (_lock, _) = Self::lock(dir)?;
+        // A `new` stopped by a crash before its first entry was complete left an empty log
+        // (or one whose torn entry the lock's recovery set aside): no game yet, start again.
+        let log_path = dir.join("log.yaml");
+        if fs::symlink_metadata(&log_path).is_ok_and(|m| m.is_file() && m.len() == 0) {
+            fs::remove_file(&log_path).map_err(|e| SessionError::File {
+                path: log_path.clone(),
+                message: e.to_string(),
+            })?;
+        }
         if dir.join("log.yaml").exists() {
             return Err(SessionError::State(format!(
                 "{} already holds a game",
@@ -291,6 +301,28 @@ impl Session {
         Self::open(dir)
     }
 
+    /// Takes the game's lock for a command ([`gamefs::GameLock`]: one writer per game, from
+    /// reading the log to the last byte written), then finishes or sets aside a move that a
+    /// crash interrupted ([`Log::recover`]). Returns the lock, to hold until the command is
+    /// done, and the line to show if something was set aside.
+    ///
+    /// # Errors
+    ///
+    /// [`SessionError::File`] if the folder is a symbolic link or the lock is not free in time
+    /// ([`gamefs::lock_wait`]); [`SessionError::Log`] if the recovery fails.
+    pub fn lock(dir: &Path) -> Result<(gamefs::GameLock, Option<String>), SessionError> {
+        let lock = gamefs::GameLock::acquire(dir).map_err(|e| match e {
+            gamefs::FsError::Busy { .. } => SessionError::Busy(e),
+            other => SessionError::File {
+                path: dir.into(),
+                message: other.to_string(),
+            },
+        })?;
+        let note = Log::recover(dir.join("log.yaml"))?;
+        gamefs::remove_stale_temps(dir);
+        Ok((lock, note))
+    }
+
     /// Opens and replays the game in `dir`, with the moderator's secret if present.
     pub fn open(dir: &Path) -> Result<Session, SessionError> {
         let secret = read_secret(dir)?;
@@ -308,7 +340,21 @@ impl Session {
         secret: Option<Secret>,
         use_secret: bool,
     ) -> Result<Session, SessionError> {
+        gamefs::refuse_symlink(dir).map_err(|e| SessionError::File {
+            path: dir.into(),
+            message: e.to_string(),
+        })?;
         let log = Log::open(dir.join("log.yaml"))?;
+        Self::replay_log(dir, secret, use_secret, log)
+    }
+
+    /// Replays `log` (as read, or with staged entries of the move being made).
+    fn replay_log(
+        dir: &Path,
+        secret: Option<Secret>,
+        use_secret: bool,
+        log: Log,
+    ) -> Result<Session, SessionError> {
         let revealed_seed = log.entries().iter().find_map(|e| match &e.entry.payload {
             Payload::Reveal { seed } => Some(*seed.as_bytes()),
             _ => None,
@@ -343,6 +389,7 @@ impl Session {
             findings: Vec::new(),
             decisions: 0,
             hand_commits: BySide::default(),
+            secret_after_commit: false,
             revealed: revealed_seed.is_some(),
             applied: Vec::new(),
             happened: Vec::new(),
@@ -612,9 +659,17 @@ impl Session {
         // A headline waiting for its pair is known to the moderator only; it must be the card
         // its logged commitment seals (a swapped secret.yaml is refused, issue 20).
         if let (Some(secret), Some(game)) = (self.secret.clone(), self.game.as_mut()) {
-            if let Some(p) = secret.pending_headline {
-                let seed = *secret.seed.as_bytes();
-                let turn = game.state().turn;
+            let seed = *secret.seed.as_bytes();
+            let turn = game.state().turn;
+            // Only a headline whose commitment is in the log and still unpaired: a pending
+            // headline left by a crash before its commitment was written was never made
+            // (issue 12).
+            let committed = |p: &PendingHeadline| {
+                headline_commits
+                    .iter()
+                    .any(|(s, _, t)| *s == p.side && *t == turn)
+            };
+            if let Some(p) = secret.pending_headline.filter(committed) {
                 let sealed = headline_commits
                     .iter()
                     .rev()
@@ -865,7 +920,7 @@ impl Session {
                 "the {side} has already joined"
             )));
         }
-        self.log.append(
+        self.log.stage(
             Payload::Join {
                 side,
                 nonce: nonce.into(),
@@ -892,6 +947,7 @@ impl Session {
             self.game = Some(game);
             self.append_hand_commitments(now)?;
         }
+        self.commit()?;
         self.reload()
     }
 
@@ -902,7 +958,7 @@ impl Session {
     ) -> Result<(), SessionError> {
         for o in drawn {
             if !matches!(o, ChanceOutcome::Order(_)) {
-                self.log.append(
+                self.log.stage(
                     Payload::Chance { what: to_value(o) },
                     Author::Moderator,
                     now,
@@ -929,7 +985,7 @@ impl Session {
                 &fairness::hand_salt(&seed, side_str(side), seq),
                 &fairness::canonical_hand(&bytes),
             );
-            self.log.append(
+            self.log.stage(
                 Payload::Commitment {
                     kind: CommitmentKind::Hand,
                     side: Some(side),
@@ -953,7 +1009,7 @@ impl Session {
         let finished = u32::from(game.state().turn) - u32::from(game.outcome().is_none());
         let published = self.dice.keys.keys().next_back().copied().unwrap_or(0);
         for turn in published + 1..=finished.min(fairness::DICE_TURNS) {
-            self.log.append(
+            self.log.stage(
                 Payload::DiceKey {
                     turn,
                     key: Hex32::from(fairness::dice_key(&seed, turn)),
@@ -969,8 +1025,42 @@ impl Session {
         Ok(())
     }
 
+    /// Replays the log in memory (with the entries staged so far) with the secret as held.
     fn reload(&mut self) -> Result<(), SessionError> {
-        *self = Self::open(&self.dir.clone())?;
+        let after = self.secret_after_commit;
+        *self = Self::replay_log(
+            &self.dir.clone(),
+            self.secret.clone(),
+            true,
+            self.log.clone(),
+        )?;
+        self.secret_after_commit = after;
+        Ok(())
+    }
+
+    /// Writes the staged entries of the move being made to the disk as one transaction
+    /// ([`Log::commit`]), then the secret if the move changed it in a way that must follow
+    /// the log (a pending headline paired). Nothing staged: nothing to do.
+    ///
+    /// # Errors
+    ///
+    /// The log's error; the staged entries are then dropped and the game is as on disk.
+    pub fn commit(&mut self) -> Result<(), SessionError> {
+        if let Err(e) = self.log.commit() {
+            // Back to the game as on disk: the log without the move, the secret as written.
+            self.secret_after_commit = false;
+            if let Ok(Some(secret)) = read_secret(&self.dir) {
+                self.secret = Some(secret);
+            }
+            let _ = self.reload();
+            return Err(e.into());
+        }
+        if self.secret_after_commit {
+            self.secret_after_commit = false;
+            if let Some(secret) = &self.secret {
+                write_secret(&self.dir, secret)?;
+            }
+        }
         Ok(())
     }
 
@@ -982,6 +1072,24 @@ impl Session {
     /// hold what was applied and what happened, on success and on error alike. When the game
     /// ends the seed is revealed at once (design §2 "Unseal").
     pub fn play(
+        &mut self,
+        side: Side,
+        lines: &[String],
+        now: DateTime<Utc>,
+    ) -> Result<Vec<String>, SessionError> {
+        let result = self.play_staged(side, lines, now);
+        let committed = self.commit();
+        match (result, committed) {
+            (Ok(done), Ok(())) => Ok(done),
+            (Err(e), _) | (Ok(_), Err(e)) => Err(e),
+        }
+    }
+
+    /// [`Session::play`] without the commit: the decisions are applied to the game and their
+    /// entries staged in the log in memory; [`Session::commit`] writes them (the mail loop
+    /// records the mail as applied in between). Lines applied before a refused one stay
+    /// staged; nothing of the refused line does.
+    pub fn play_staged(
         &mut self,
         side: Side,
         lines: &[String],
@@ -1022,9 +1130,22 @@ impl Session {
         for line in lines {
             let moves = notation::parse_line(line)?;
             self.check_line(side, line, &moves)?;
+            let (mark, done_mark, happened_mark) = (self.log.len(), done.len(), happened.len());
+            let secret_mark = (self.secret.clone(), self.secret_after_commit);
             for mv in &moves {
                 let before = self.game.as_ref().map_or(0, |g| g.history().count());
-                let text = self.apply_move(side, line, mv, seed, now)?;
+                let text = match self.apply_move(side, line, mv, seed, now) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        // Nothing of a refused line stays staged.
+                        self.log.unstage_to(mark);
+                        (self.secret, self.secret_after_commit) = secret_mark;
+                        done.truncate(done_mark);
+                        happened.truncate(happened_mark);
+                        self.reload()?;
+                        return Err(e);
+                    }
+                };
                 if let Some(g) = self.game.as_ref() {
                     happened.extend(g.history().skip(before).cloned());
                 }
@@ -1032,7 +1153,7 @@ impl Session {
             }
         }
         if self.game.as_ref().is_some_and(|g| g.outcome().is_some()) && !self.revealed {
-            self.reveal(false, now)?;
+            self.stage_reveal(false, now)?;
         }
         Ok(())
     }
@@ -1122,8 +1243,11 @@ impl Session {
             let before = self.secret.clone().expect("moderator");
             let mut secret = before.clone();
             secret.pending_headline = Some(PendingHeadline { side, card });
+            // The secret first: a commitment in the log without its card in the secret
+            // would leave the headline unrecoverable.
             write_secret(&self.dir, &secret)?;
-            let appended = self.log.append(
+            self.secret = Some(secret);
+            let staged = self.log.stage(
                 Payload::Commitment {
                     kind: CommitmentKind::Headline,
                     side: Some(side),
@@ -1134,8 +1258,9 @@ impl Session {
                 Author::Moderator,
                 now,
             );
-            if let Err(e) = appended {
+            if let Err(e) = staged {
                 write_secret(&self.dir, &before)?;
+                self.secret = Some(before);
                 return Err(e.into());
             }
         } else {
@@ -1145,7 +1270,7 @@ impl Session {
                     .as_ref()
                     .and_then(|s| s.pending_headline.clone())
                 {
-                    self.log.append(
+                    self.log.stage(
                         Payload::Decision {
                             side: p.side,
                             notation: format!("headline {}", p.card.name()),
@@ -1154,12 +1279,14 @@ impl Session {
                         Author::from(p.side),
                         now,
                     )?;
-                    let mut secret = self.secret.clone().expect("moderator");
-                    secret.pending_headline = None;
-                    write_secret(&self.dir, &secret)?;
+                    // Cleared on disk only once both headlines are committed.
+                    if let Some(secret) = self.secret.as_mut() {
+                        secret.pending_headline = None;
+                    }
+                    self.secret_after_commit = true;
                 }
             }
-            self.log.append(
+            self.log.stage(
                 Payload::Decision {
                     side,
                     notation: text.clone(),
@@ -1196,6 +1323,12 @@ impl Session {
     /// when a move ends the game — or earlier with `force` for an abandoned game). Nothing to do
     /// if the seed is already revealed.
     pub fn reveal(&mut self, force: bool, now: DateTime<Utc>) -> Result<(), SessionError> {
+        self.stage_reveal(force, now)?;
+        self.commit()
+    }
+
+    /// [`Session::reveal`] without the commit.
+    fn stage_reveal(&mut self, force: bool, now: DateTime<Utc>) -> Result<(), SessionError> {
         let seed = self.moderator_seed()?;
         if self.revealed {
             return Ok(());
@@ -1206,7 +1339,7 @@ impl Session {
                 "the game is not over; use --force to reveal an abandoned game".into(),
             ));
         }
-        self.log.append(
+        self.log.stage(
             Payload::Reveal {
                 seed: Hex32::from(seed),
             },

@@ -149,7 +149,9 @@ fn create_refuses_an_existing_file() {
 }
 
 #[test]
-fn two_handles_append_in_turn_and_both_see_the_whole_chain() {
+fn a_handle_that_missed_an_append_is_refused_and_writes_nothing() {
+    // Issue 12: a move decided on a stale log must never be written; the caller re-reads
+    // (under the game lock) and decides again.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("log.yaml");
     let decision = |side: Side| Payload::Decision {
@@ -164,7 +166,17 @@ fn two_handles_append_in_turn_and_both_see_the_whole_chain() {
     let mut a = Log::open(&path).unwrap();
     let mut b = Log::open(&path).unwrap();
     a.append(decision(Side::Us), Author::Us, at(1)).unwrap();
-    // b has not seen a's entry; it must re-read under the lock and chain onto it.
+    let after_a = fs::read(&path).unwrap();
+    let err = b
+        .append(decision(Side::Ussr), Author::Ussr, at(2))
+        .unwrap_err();
+    assert!(matches!(err, LogError::Refused { .. }), "{err}");
+    assert!(err
+        .to_string()
+        .contains("changed while this move was being decided"));
+    assert_eq!(fs::read(&path).unwrap(), after_a, "nothing written");
+    assert_eq!(b.len(), 1, "the refused entry is not kept in memory either");
+    let mut b = Log::open(&path).unwrap();
     let stored = b.append(decision(Side::Ussr), Author::Ussr, at(2)).unwrap();
     assert_eq!(stored.entry.seq, 2);
     let bytes = fs::read(&path).unwrap();

@@ -1904,7 +1904,8 @@ fn option_score(option: &str, item: &Item) -> i32 {
             // `boycott` / `participate` stems
             let stem = words
                 .iter()
-                .filter(|w| o.contains(&w[..w.len().min(5)]))
+                // The first five characters (not bytes: a word may be any alphabet).
+                .filter(|w| o.contains(&w.chars().take(5).collect::<String>()))
                 .count() as i32;
             if hits + stem == 0 {
                 -1
@@ -1930,5 +1931,21 @@ fn option_score(option: &str, item: &Item) -> i32 {
         Item::Target(_) => i32::from(has("coup") || has("realign")),
         Item::Defcon(d) => i32::from(o.contains(&d.to_string())) * 2,
         _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn option_scores_read_words_of_any_alphabet() {
+        // Issue 12: the stem of a word was its first five bytes, which split `é` in two.
+        let item = Item::Chooses {
+            side: Side::Us,
+            what: "chooses éééé to boycott".into(),
+        };
+        assert_eq!(option_score("éééé", &item), 3);
+        assert!(option_score("boycott the Olympics", &item) > 0);
     }
 }

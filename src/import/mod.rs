@@ -105,8 +105,13 @@ pub fn write_game(dir: &Path, imported: &Imported, now: DateTime<Utc>) -> Result
             message: "already exists".into(),
         });
     }
+    // One transaction: the whole recorded game reaches the disk in one write, or nothing does.
+    let _lock = crate::gamefs::GameLock::acquire(dir).map_err(|e| ImportError::File {
+        path: dir.to_path_buf(),
+        message: e.to_string(),
+    })?;
     let mut log = Log::create(dir.join("log.yaml"))?;
-    log.append(
+    log.stage(
         Payload::Create {
             engine_version: env!("CARGO_PKG_VERSION").into(),
             rules_revision: crate::session::RULES_REVISION.into(),
@@ -124,7 +129,7 @@ pub fn write_game(dir: &Path, imported: &Imported, now: DateTime<Utc>) -> Result
     )?;
     for side in [Side::Ussr, Side::Us] {
         let nonce = imported.players[side].clone();
-        log.append(
+        log.stage(
             Payload::Join {
                 side,
                 nonce,
@@ -135,7 +140,7 @@ pub fn write_game(dir: &Path, imported: &Imported, now: DateTime<Utc>) -> Result
         )?;
     }
     for d in &imported.decisions {
-        log.append(
+        log.stage(
             Payload::Decision {
                 side: d.side,
                 notation: d.notation.clone(),
@@ -145,13 +150,14 @@ pub fn write_game(dir: &Path, imported: &Imported, now: DateTime<Utc>) -> Result
             now,
         )?;
         for o in &d.chance {
-            log.append(
+            log.stage(
                 Payload::Chance { what: to_value(o) },
                 Author::Moderator,
                 now,
             )?;
         }
     }
+    log.commit()?;
     let report = imported.report();
     let text = serde_yaml::to_string(&report).expect("a report serializes");
     std::fs::write(dir.join("import-report.yaml"), text).map_err(|e| ImportError::File {

@@ -12,6 +12,8 @@ use super::entry::{Author, Entry, Payload};
 use super::hash::{entry_hash, Hex32};
 use super::verify::{scan, split_documents, ChainRules, Report, END_LINE};
 use super::yaml::{entry_document, parse_entry};
+use crate::gamefs;
+use sha2::Digest;
 
 /// An error reading or appending a log.
 #[derive(Debug, thiserror::Error)]
@@ -74,16 +76,20 @@ pub struct StoredEntry {
 
 /// An append-only log file, opened and verified (design §4).
 ///
-/// Holds the file's bytes and parsed entries. Opening refuses a log that does not verify;
-/// appending takes an exclusive advisory lock (`flock`; unreliable on some network file
-/// systems), re-reads the file under the lock, writes one document with `O_APPEND`, syncs it
-/// to disk and reads it back.
-#[derive(Debug)]
+/// Holds the file's bytes and parsed entries. Opening refuses a log that does not verify (and a
+/// symbolic link). A move's entries are first *staged* ([`Log::stage`]: numbered, chained and
+/// hashed in memory) and then *committed* together ([`Log::commit`]): a write-ahead journal
+/// `log.yaml.pending` framing the group, then one `write` with `O_APPEND` under an exclusive
+/// advisory lock (`flock`; unreliable on some network file systems), one fsync, a read-back,
+/// and the journal's removal. [`Log::recover`] finishes or sets aside an interrupted commit.
+#[derive(Debug, Clone)]
 pub struct Log {
     path: PathBuf,
     bytes: Vec<u8>,
     entries: Vec<StoredEntry>,
     rules: ChainRules,
+    /// How many of `bytes` are on disk; the rest are staged entries of the move being made.
+    written: usize,
 }
 
 impl Log {
@@ -113,6 +119,7 @@ impl Log {
             bytes: Vec::new(),
             entries: Vec::new(),
             rules: ChainRules::default(),
+            written: 0,
         })
     }
 
@@ -126,11 +133,7 @@ impl Log {
     /// does not verify.
     pub fn open(path: impl AsRef<Path>) -> Result<Log, LogError> {
         let path = path.as_ref().to_path_buf();
-        let bytes = std::fs::read(&path).map_err(|source| LogError::Io {
-            path: path.clone(),
-            action: "read",
-            source,
-        })?;
+        let bytes = read_log(&path)?;
         Log::from_bytes(path, bytes)
     }
 
@@ -142,6 +145,7 @@ impl Log {
                 bytes,
                 entries: Vec::new(),
                 rules: ChainRules::default(),
+                written: 0,
             });
         }
         let (report, parsed) = scan(&bytes, None);
@@ -168,11 +172,13 @@ impl Log {
                 hash: info.hash,
             });
         }
+        let written = bytes.len();
         Ok(Log {
             path,
             bytes,
             entries,
             rules,
+            written,
         })
     }
 
@@ -212,48 +218,38 @@ impl Log {
         self.entries.last().map_or(0, |e| e.entry.seq + 1)
     }
 
-    /// Appends one entry with the next `seq` and `prev` = [`Log::head`], and returns it.
-    ///
-    /// Under an exclusive lock on the file: re-reads it (and re-verifies it if another process
-    /// appended meanwhile), checks the entry against the log-level rules of
-    /// [`super::verify_chain`], writes `---\n` + the entry's YAML + `...\n` in one `write_all` at the end
-    /// of the file, calls `sync_data`, and reads the bytes back. If anything fails after the
-    /// write started, the file is cut back to its previous length and synced, so it is as it
-    /// was.
+    /// Appends one entry with the next `seq` and `prev` = [`Log::head`], and returns it:
+    /// [`Log::stage`] then [`Log::commit`] (so any entries staged before go with it).
     ///
     /// # Errors
     ///
-    /// [`LogError::Refused`] if the entry breaks a rule, [`LogError::Encode`] if it cannot be
-    /// written as YAML that reads back identically, [`LogError::Corrupt`] if the file changed
-    /// into something that does not verify, [`LogError::Io`] or [`LogError::WriteMismatch`] if
-    /// the write failed (then undone).
+    /// As [`Log::stage`] and [`Log::commit`]; on error nothing was written.
     pub fn append(
         &mut self,
         payload: Payload,
         by: Author,
         at: DateTime<Utc>,
     ) -> Result<&StoredEntry, LogError> {
-        let path = self.path.clone();
-        let io_err = |action, source| LogError::Io {
-            path: path.clone(),
-            action,
-            source,
-        };
-        let mut file = OpenOptions::new()
-            .read(true)
-            .append(true)
-            .open(&self.path)
-            .map_err(|e| io_err("open", e))?;
-        file.lock().map_err(|e| io_err("lock", e))?;
+        self.stage(payload, by, at)?;
+        self.commit()?;
+        Ok(self.entries.last().expect("just staged"))
+    }
 
-        // Another process may have appended since we read the file.
-        let mut current = Vec::with_capacity(self.bytes.len());
-        file.read_to_end(&mut current)
-            .map_err(|e| io_err("read", e))?;
-        if current != self.bytes {
-            *self = Log::from_bytes(self.path.clone(), current)?;
-        }
-
+    /// Stages one entry of the move being made: gives it the next `seq` and `prev` =
+    /// [`Log::head`] (staged entries included), checks it against the log-level rules of
+    /// [`super::verify_chain`], encodes it, and adds it to the log in memory with its hash.
+    /// Nothing reaches the disk until [`Log::commit`].
+    ///
+    /// # Errors
+    ///
+    /// [`LogError::Refused`] if the entry breaks a rule, [`LogError::Encode`] if it cannot be
+    /// written as YAML that reads back identically; the log is then unchanged.
+    pub fn stage(
+        &mut self,
+        payload: Payload,
+        by: Author,
+        at: DateTime<Utc>,
+    ) -> Result<&StoredEntry, LogError> {
         let entry = Entry {
             seq: self.next_seq(),
             at,
@@ -271,16 +267,6 @@ impl Log {
             });
         }
         let document = encode_checked(&entry)?;
-
-        let old_len = self.bytes.len() as u64;
-        if let Err(err) = append_or_undo(&mut file, document.as_bytes(), old_len) {
-            return Err(match err {
-                WriteFailure::Io(action, source) => io_err(action, source),
-                WriteFailure::Mismatch => LogError::WriteMismatch { path },
-            });
-        }
-        let _ = file.unlock();
-
         let start = self.bytes.len();
         self.bytes.extend_from_slice(document.as_bytes());
         self.rules = rules;
@@ -291,6 +277,333 @@ impl Log {
         });
         Ok(self.entries.last().expect("just pushed"))
     }
+
+    /// The number of entries staged and not yet committed.
+    pub fn staged(&self) -> usize {
+        self.entries
+            .iter()
+            .rev()
+            .take_while(|e| e.range.start >= self.written)
+            .count()
+    }
+
+    /// Drops staged entries until only `len` entries remain (never a committed one).
+    pub fn unstage_to(&mut self, len: usize) {
+        let committed = self.entries.len() - self.staged();
+        let len = len.max(committed);
+        if len >= self.entries.len() {
+            return;
+        }
+        self.entries.truncate(len);
+        let end = self
+            .entries
+            .last()
+            .map_or(0, |e| e.range.end)
+            .max(self.written);
+        self.bytes.truncate(end);
+        let mut rules = ChainRules::default();
+        for (i, e) in self.entries.iter().enumerate() {
+            let _ = rules.check(i == 0, &e.entry);
+        }
+        self.rules = rules;
+    }
+
+    /// The write-ahead journal beside the log: `log.yaml.pending`.
+    pub fn journal_path(&self) -> PathBuf {
+        journal_of(&self.path)
+    }
+
+    /// Writes every staged entry to the disk as one group (one move, one transaction):
+    ///
+    /// 1. the journal `log.yaml.pending` (the log's old length, the group's length and SHA-256,
+    ///    the group's bytes), written atomically;
+    /// 2. under an exclusive lock on the log file, a check that the file is still the log as
+    ///    read, then the whole group in one `write_all` with `O_APPEND`, one `sync_data`, and
+    ///    a read-back;
+    /// 3. the journal removed.
+    ///
+    /// A crash between 1 and 3 leaves the journal, and [`Log::recover`] then sees whether the
+    /// group is on disk whole (kept), not at all (nothing to do) or in part (set aside). If
+    /// the write fails, the file is cut back to its previous length and the staged entries
+    /// are dropped from memory too. Nothing staged: nothing to do.
+    ///
+    /// # Errors
+    ///
+    /// [`LogError::Corrupt`] if the file changed under us into something else, [`LogError::Io`]
+    /// or [`LogError::WriteMismatch`] if the write failed (then undone).
+    pub fn commit(&mut self) -> Result<(), LogError> {
+        if self.written == self.bytes.len() {
+            return Ok(());
+        }
+        let result = self.write_group();
+        if result.is_err() {
+            let committed = self.entries.len() - self.staged();
+            self.unstage_to(committed);
+        }
+        result
+    }
+
+    fn write_group(&mut self) -> Result<(), LogError> {
+        let path = self.path.clone();
+        let io_err = |action, source| LogError::Io {
+            path: path.clone(),
+            action,
+            source,
+        };
+        let group = self.bytes[self.written..].to_vec();
+        let old_len = self.written as u64;
+        let journal = self.journal_path();
+        let mut jbytes = format!(
+            "{JOURNAL_MAGIC} {old_len} {} {}\n",
+            group.len(),
+            hex::encode(sha2::Sha256::digest(&group))
+        )
+        .into_bytes();
+        jbytes.extend_from_slice(&group);
+        gamefs::atomic_write(&journal, &jbytes, "journal").map_err(fs_err)?;
+
+        let mut file = gamefs::nofollow_options()
+            .read(true)
+            .append(true)
+            .open(&self.path)
+            .map_err(|e| fs_err(gamefs::link_or_io(&path, "open", e)))?;
+        file.lock().map_err(|e| io_err("lock", e))?;
+        let mut current = Vec::with_capacity(self.written);
+        file.read_to_end(&mut current)
+            .map_err(|e| io_err("read", e))?;
+        if current[..] != self.bytes[..self.written] {
+            let _ = std::fs::remove_file(&journal);
+            return Err(LogError::Refused {
+                kind: "move",
+                reason: format!(
+                    "{} changed while this move was being decided (another writer without \
+                     the game lock?); nothing was written, run the command again",
+                    path.display()
+                ),
+            });
+        }
+        if let Some(n) = gamefs::crash_after_bytes("log-write") {
+            let _ = file.write_all(&group[..n.min(group.len())]);
+            let _ = file.sync_data();
+            std::process::abort();
+        }
+        if let Err(err) = append_or_undo(&mut file, &group, old_len) {
+            let _ = std::fs::remove_file(&journal);
+            return Err(match err {
+                WriteFailure::Io(action, source) => io_err(action, source),
+                WriteFailure::Mismatch => LogError::WriteMismatch { path },
+            });
+        }
+        gamefs::crash_point("log-synced");
+        let _ = file.unlock();
+        // The group is on disk: a journal left behind by a crash here is harmless (recover
+        // finds the group whole and removes it).
+        let _ = std::fs::remove_file(&journal);
+        gamefs::crash_point("journal-removed");
+        self.written = self.bytes.len();
+        Ok(())
+    }
+
+    /// Finishes or sets aside a commit that a crash interrupted, before anything reads the log
+    /// to decide a move. Call it holding the game's lock ([`gamefs::GameLock`]).
+    ///
+    /// * A journal `log.yaml.pending` whose group is on disk whole: the journal is removed.
+    ///   A journal whose group is not on disk at all: removed (the move was never made).
+    ///   A journal whose group is on disk in part: the partial bytes are moved to
+    ///   `log.yaml.torn-<UTC timestamp>` beside the log and the log is cut back to its length
+    ///   before the group.
+    /// * No journal, but the last document is incomplete (no `...` end line): that document's
+    ///   bytes are moved to a `log.yaml.torn-…` file likewise.
+    ///
+    /// Complete entries of committed moves are never touched. Returns a line saying what was
+    /// done, or `None` if the log was sound.
+    ///
+    /// # Errors
+    ///
+    /// [`LogError::Io`] if the files cannot be read or written; [`LogError::Refused`] if the
+    /// journal and the log disagree in a way no crash explains (nothing is then changed).
+    pub fn recover(path: impl AsRef<Path>) -> Result<Option<String>, LogError> {
+        let path = path.as_ref();
+        let journal = journal_of(path);
+        let bytes = match read_log(path) {
+            Ok(b) => b,
+            Err(LogError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => {
+                return Ok(None)
+            }
+            Err(e) => return Err(e),
+        };
+        match gamefs::read_nofollow(&journal) {
+            Ok(j) => Self::recover_from_journal(path, &journal, &bytes, &j),
+            Err(gamefs::FsError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => {
+                let split = split_documents(&bytes);
+                match split.documents.last() {
+                    Some(last) if !bytes[last.clone()].ends_with(END_LINE) => {
+                        let cut = last.start;
+                        let torn = set_aside(path, &bytes, cut)?;
+                        Ok(Some(torn_line(path, &torn, bytes.len() - cut)))
+                    }
+                    _ => Ok(None),
+                }
+            }
+            Err(e) => Err(fs_err(e)),
+        }
+    }
+
+    fn recover_from_journal(
+        path: &Path,
+        journal: &Path,
+        bytes: &[u8],
+        j: &[u8],
+    ) -> Result<Option<String>, LogError> {
+        let refuse = |why: String| LogError::Refused {
+            kind: "recovery",
+            reason: format!(
+                "{} and its journal {} disagree: {why}; nothing was changed",
+                path.display(),
+                journal.display()
+            ),
+        };
+        let remove = || {
+            std::fs::remove_file(journal).map_err(|source| LogError::Io {
+                path: journal.to_path_buf(),
+                action: "remove",
+                source,
+            })
+        };
+        let Some(nl) = j.iter().position(|&b| b == b'\n') else {
+            // The journal is written atomically, so a headless one was never ours to trust;
+            // with no log bytes beyond a complete document it framed nothing.
+            return Err(refuse("the journal has no header".into()));
+        };
+        let header = String::from_utf8_lossy(&j[..nl]).into_owned();
+        let group = &j[nl + 1..];
+        let parts: Vec<&str> = header.split(' ').collect();
+        let (old_len, glen) = match parts.as_slice() {
+            [magic, old, len, digest]
+                if *magic == JOURNAL_MAGIC
+                    && len.parse::<usize>().ok() == Some(group.len())
+                    && hex::encode(sha2::Sha256::digest(group)) == *digest =>
+            {
+                match old.parse::<usize>() {
+                    Ok(o) => (o, group.len()),
+                    Err(_) => return Err(refuse("a bad journal header".into())),
+                }
+            }
+            _ => return Err(refuse("a bad journal header".into())),
+        };
+        let len = bytes.len();
+        if len == old_len {
+            remove()?;
+            return Ok(None);
+        }
+        if len == old_len + glen && bytes[old_len..] == *group {
+            remove()?;
+            return Ok(None);
+        }
+        if len > old_len && len < old_len + glen && bytes[old_len..] == group[..len - old_len] {
+            let torn = set_aside(path, bytes, old_len)?;
+            remove()?;
+            return Ok(Some(torn_line(path, &torn, len - old_len)));
+        }
+        Err(refuse(format!(
+            "the log is {len} bytes, the journal's move would make it {old_len}–{}",
+            old_len + glen
+        )))
+    }
+}
+
+/// The first word of a journal's header line.
+const JOURNAL_MAGIC: &str = "twilight-journal-v1";
+
+/// `log.yaml` → `log.yaml.pending`.
+fn journal_of(path: &Path) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(".pending");
+    PathBuf::from(s)
+}
+
+/// Reads the log, refusing a symbolic link.
+fn read_log(path: &Path) -> Result<Vec<u8>, LogError> {
+    gamefs::read_nofollow(path).map_err(fs_err)
+}
+
+/// A file-system error as a log error.
+fn fs_err(e: gamefs::FsError) -> LogError {
+    match e {
+        gamefs::FsError::Io {
+            path,
+            action,
+            source,
+        } => LogError::Io {
+            path,
+            action,
+            source,
+        },
+        gamefs::FsError::Symlink(path) => LogError::Io {
+            path,
+            action: "open",
+            source: io::Error::other(
+                "a symbolic link; a game's log must be a real file, never written through a link",
+            ),
+        },
+        other => LogError::Io {
+            path: PathBuf::new(),
+            action: "open",
+            source: io::Error::other(other.to_string()),
+        },
+    }
+}
+
+/// Moves `bytes[cut..]` of the log at `path` to a new `log.yaml.torn-<timestamp>` file
+/// (written and synced first), then cuts the log to `cut` bytes and syncs it. Returns the torn
+/// file's path.
+fn set_aside(path: &Path, bytes: &[u8], cut: usize) -> Result<PathBuf, LogError> {
+    let io_err = |p: &Path, action, source| LogError::Io {
+        path: p.to_path_buf(),
+        action,
+        source,
+    };
+    let stamp = Utc::now().format("%Y%m%dT%H%M%S%.3fZ");
+    let mut torn = PathBuf::from(format!("{}.torn-{stamp}", path.display()));
+    let mut n = 1;
+    let mut file = loop {
+        match gamefs::nofollow_options()
+            .write(true)
+            .create_new(true)
+            .open(&torn)
+        {
+            Ok(f) => break f,
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists && n < 100 => {
+                n += 1;
+                torn = PathBuf::from(format!("{}.torn-{stamp}-{n}", path.display()));
+            }
+            Err(e) => return Err(io_err(&torn, "create", e)),
+        }
+    };
+    file.write_all(&bytes[cut..])
+        .and_then(|_| file.sync_all())
+        .map_err(|e| io_err(&torn, "write", e))?;
+    let dir = gamefs::parent_of(path);
+    gamefs::sync_dir(&dir).map_err(|e| io_err(&dir, "sync the folder", e))?;
+    let log = gamefs::nofollow_options()
+        .write(true)
+        .open(path)
+        .map_err(|e| io_err(path, "open", e))?;
+    log.set_len(cut as u64)
+        .and_then(|_| log.sync_all())
+        .map_err(|e| io_err(path, "cut back", e))?;
+    Ok(torn)
+}
+
+/// The line telling the user what [`Log::recover`] set aside.
+fn torn_line(path: &Path, torn: &Path, n: usize) -> String {
+    format!(
+        "{} ended in an incomplete move ({n} bytes, left by a crash while it was being \
+         written); those bytes were set aside in {} and the game continues from its last \
+         complete move",
+        path.display(),
+        torn.display()
+    )
 }
 
 /// Encodes an entry and checks that it is one document that reads back as the same entry.

@@ -376,6 +376,12 @@ struct Context {
     moves: Vec<String>,
     /// The first log entry of an accepted move, for its receipt (issue 20).
     receipt_from: Option<u64>,
+    /// The game's lock, held from reading the game to filing the mail (issue 12).
+    lock: Option<crate::gamefs::GameLock>,
+    /// The mail left its folder while we waited for the lock: another inbox run took it.
+    gone: bool,
+    /// What the lock's recovery set aside, to tell.
+    recovered: Option<String>,
 }
 
 /// Finds which side sent a mail whose token is `token`, or why it is refused.
@@ -481,7 +487,7 @@ fn apply_moves(
             }
         }
     }
-    match session.play(side, moves, now) {
+    match session.play_staged(side, moves, now) {
         Ok(done) => Ok(Ok(done)),
         Err(e) => {
             let line = match &e {
@@ -523,6 +529,10 @@ pub struct InboxReport {
     pub sent: Vec<Outgoing>,
     /// Problems sending mail (the moves stand; `twilight mail GAME_DIR` re-sends).
     pub send_errors: Vec<String>,
+    /// Lines saying what was set aside from a log a crash left incomplete.
+    pub recovered: Vec<String>,
+    /// Mails left in place because their game was busy (another command held its lock).
+    pub deferred: Vec<String>,
 }
 
 impl InboxReport {
@@ -592,7 +602,8 @@ fn write_file(path: &Path, text: &str) -> Result<(), MailError> {
 }
 
 /// Files a message after processing: Maildir `new/` → `cur/` with flags; `.eml` → a note.
-fn file_away(src: &Source, verdict: &Verdict) -> Result<(), MailError> {
+/// False if the Maildir message was already gone (another inbox run filed it).
+fn file_away(src: &Source, verdict: &Verdict) -> Result<bool, MailError> {
     let (accepted, note) = match verdict {
         Verdict::Accepted {
             game,
@@ -619,10 +630,16 @@ fn file_away(src: &Source, verdict: &Verdict) -> Result<(), MailError> {
                 path: root.join("cur"),
                 message: e.to_string(),
             })?;
-            fs::rename(file, &dest).map_err(|e| MailError::File {
-                path: file.clone(),
-                message: e.to_string(),
-            })?;
+            match fs::rename(file, &dest) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+                Err(e) => {
+                    return Err(MailError::File {
+                        path: file.clone(),
+                        message: e.to_string(),
+                    })
+                }
+            }
             if !accepted {
                 write_file(
                     &root.join("twilight-refused").join(format!("{base}.txt")),
@@ -635,7 +652,7 @@ fn file_away(src: &Source, verdict: &Verdict) -> Result<(), MailError> {
             &note,
         )?,
     }
-    Ok(())
+    Ok(true)
 }
 
 fn game_dir_of(games_dir: &Path, id: &str) -> Option<PathBuf> {
@@ -655,6 +672,7 @@ fn judge(
     raw: &[u8],
     opts: &InboxOptions,
     ctx: &mut Context,
+    still_there: &dyn Fn() -> bool,
 ) -> Result<Result<AcceptedMoves, Refusal>, MailError> {
     let received = match read_message(raw) {
         Ok(r) => r,
@@ -676,6 +694,13 @@ fn judge(
         return Ok(Err(Refusal::UnknownGame(Some(id))));
     };
     ctx.game_dir = Some(dir.clone());
+    let (lock, recovered) = Session::lock(&dir)?;
+    ctx.lock = Some(lock);
+    ctx.recovered = recovered;
+    if !still_there() {
+        ctx.gone = true;
+        return Ok(Err(Refusal::NoMove));
+    }
     let mut session = Session::open(&dir)?;
     let sides: Vec<Side> = [Side::Us, Side::Ussr]
         .into_iter()
@@ -693,6 +718,13 @@ fn judge(
         }));
     }
     let mut state = MailState::load(&dir)?;
+    // A record written ahead of a move whose commit a crash stopped names an entry the log
+    // does not hold: that mail was never applied.
+    let in_log = |a: &Applied| {
+        a.entry
+            .is_none_or(|h| session.log().entries().iter().any(|e| e.hash == h))
+    };
+    state.applied.retain(in_log);
     if let Some(a) = state.applied.iter().find(|a| {
         a.digest == received.digest
             || (!received.message_id.is_empty() && a.message_id == received.message_id)
@@ -726,14 +758,23 @@ fn judge(
     ctx.receipt_from = Some(seq);
     match apply_moves(&mut session, side, &ex.moves, opts.now)? {
         Ok(done) => {
+            // Written ahead of the move's commit, naming the move's last entry: after a crash
+            // in between, the record counts exactly when the move is in the log.
             state.applied.push(Applied {
                 message_id: received.message_id.clone(),
                 digest: received.digest.clone(),
                 side,
                 seq,
                 at: opts.now,
+                entry: Some(session.log().head()),
             });
             state.save(&dir)?;
+            crate::gamefs::crash_point("mail-state-ahead");
+            if let Err(e) = session.commit() {
+                state.applied.pop();
+                state.save(&dir)?;
+                return Err(e.into());
+            }
             Ok(Ok((id, side, done)))
         }
         Err(r) => Ok(Err(r)),
@@ -835,18 +876,48 @@ pub fn run(opts: &InboxOptions, sources: &[PathBuf]) -> Result<InboxReport, Mail
                 continue;
             }
         }
-        let raw = fs::read(&file).map_err(|e| MailError::File {
-            path: file.clone(),
-            message: e.to_string(),
-        })?;
+        let raw = match fs::read(&file) {
+            Ok(raw) => raw,
+            // Another inbox run filed it since we listed the folder.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => {
+                return Err(MailError::File {
+                    path: file.clone(),
+                    message: e.to_string(),
+                })
+            }
+        };
         let mut ctx = Context {
             received: None,
             game: None,
             game_dir: None,
             moves: Vec::new(),
             receipt_from: None,
+            lock: None,
+            gone: false,
+            recovered: None,
         };
-        let verdict = match judge(&raw, opts, &mut ctx)? {
+        let still_there = || match &src {
+            Source::Maildir(..) => file.is_file(),
+            Source::Eml(f) => {
+                !note_path(f, "accepted").exists() && !note_path(f, "refused").exists()
+            }
+        };
+        let judged = match judge(&raw, opts, &mut ctx, &still_there) {
+            // One busy game does not stop the others: its mail waits for the next run.
+            Err(MailError::Session(SessionError::Busy(e))) => {
+                report
+                    .deferred
+                    .push(format!("{}: left for the next run: {e}", file.display()));
+                continue;
+            }
+            other => other?,
+        };
+        report.recovered.extend(ctx.recovered.take());
+        if ctx.gone {
+            continue;
+        }
+        let verdict = match judged {
             Ok((game, side, applied)) => {
                 if let Some(d) = &ctx.game_dir {
                     if !touched.contains(d) {
@@ -880,13 +951,30 @@ pub fn run(opts: &InboxOptions, sources: &[PathBuf]) -> Result<InboxReport, Mail
                 }
             }
         };
-        file_away(&src, &verdict)?;
+        if !file_away(&src, &verdict)? {
+            continue; // another inbox run filed it first
+        }
+        drop(ctx.lock.take());
         report.processed.push(Processed {
             source: file,
             verdict,
         });
     }
     for dir in touched {
+        // Each game's lock in turn: sending updates its mail state.
+        let (_lock, recovered) = match Session::lock(&dir) {
+            Ok(l) => l,
+            Err(e @ SessionError::Busy(_)) => {
+                report.send_errors.push(format!(
+                    "{}: prompts not sent: {e}; `twilight mail {}` re-sends",
+                    dir.display(),
+                    dir.display()
+                ));
+                continue;
+            }
+            Err(e) => return Err(e.into()),
+        };
+        report.recovered.extend(recovered);
         let session = Session::open(&dir)?;
         let transport = Transport::choose(&dir.join("outbox"), opts.force_outbox)?;
         match send_due(&session, &transport, false, opts.now) {

@@ -203,6 +203,8 @@ pub fn judge_join(
         side,
         seq,
         at: now,
+        // The join is committed already: the record names it (issue 12).
+        entry: Some(session.log().head()),
     });
     state.save(&dir)?;
     let config = MailConfig::load(&dir)?;

@@ -20,7 +20,6 @@ pub mod receipt;
 pub mod transport;
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
@@ -152,6 +151,11 @@ pub struct Applied {
     pub seq: u64,
     /// When it was applied.
     pub at: DateTime<Utc>,
+    /// The hash of the last log entry of the move it made, recorded before that move was
+    /// committed: a record whose entry is not in the log is of a move a crash stopped, and
+    /// does not count (issue 12). Absent in records written before this field existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entry: Option<crate::log::Hex32>,
 }
 
 /// `GAME_DIR/mail-state.yaml`: threading, "since your last mail", reminders, applied replies.
@@ -180,19 +184,14 @@ impl MailState {
         }
     }
 
-    /// Replaces `GAME_DIR/mail-state.yaml` atomically (temporary file, fsync, rename).
+    /// Replaces `GAME_DIR/mail-state.yaml` atomically, mode 0600 (temporary file, fsync,
+    /// rename, fsync of the folder).
     pub fn save(&self, game_dir: &Path) -> Result<(), MailError> {
         let path = game_dir.join("mail-state.yaml");
         let err = file_err(&path);
         let text = serde_yaml::to_string(self).map_err(|e| err(e.to_string()))?;
-        let mut tmp = tempfile::NamedTempFile::new_in(game_dir).map_err(|e| err(e.to_string()))?;
-        tmp.write_all(text.as_bytes())
+        crate::gamefs::atomic_write(&path, text.as_bytes(), "mail-state")
             .map_err(|e| err(e.to_string()))?;
-        tmp.as_file().sync_all().map_err(|e| err(e.to_string()))?;
-        tmp.persist(&path).map_err(|e| err(e.to_string()))?;
-        if let Ok(d) = fs::File::open(game_dir) {
-            let _ = d.sync_all();
-        }
         Ok(())
     }
 

@@ -251,14 +251,29 @@ impl Transport {
     pub fn send(&self, message: &Message) -> Result<(), MailError> {
         match self {
             Transport::Outbox(dir) => {
-                std::fs::create_dir_all(dir).map_err(|e| MailError::File {
-                    path: dir.clone(),
+                // Outbox mails hold live reply tokens: the folder is 0700, each file 0600.
+                let ferr = |path: &std::path::Path, e: std::io::Error| MailError::File {
+                    path: path.to_path_buf(),
                     message: e.to_string(),
-                })?;
-                FileTransport::new(dir)
+                };
+                let mut builder = std::fs::DirBuilder::new();
+                builder.recursive(true);
+                #[cfg(unix)]
+                std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+                builder.create(dir).map_err(|e| ferr(dir, e))?;
+                let id = FileTransport::new(dir)
                     .send(message)
-                    .map(|_| ())
-                    .map_err(|e| MailError::Send(e.to_string()))
+                    .map_err(|e| MailError::Send(e.to_string()))?;
+                #[cfg(unix)]
+                {
+                    use std::os::unix::fs::PermissionsExt;
+                    let file = dir.join(format!("{id}.eml"));
+                    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600))
+                        .map_err(|e| ferr(&file, e))?;
+                }
+                #[cfg(not(unix))]
+                let _ = id;
+                Ok(())
             }
             Transport::Smtp(t, _) => t
                 .send(message)

@@ -1,0 +1,347 @@
+//! The game folder on disk, safely (design §2 "One move, one transaction"; issue 12):
+//!
+//! * [`GameLock`] — one writer per game: an exclusive lock on `GAME_DIR/.lock`, held by a
+//!   command from reading the log to the last byte it writes. A second process waits a bounded
+//!   time ([`lock_wait`]) and then fails with [`FsError::Busy`]; it never decides on a stale
+//!   state.
+//! * [`open_nofollow`], [`refuse_symlink`] — a symlinked game folder, `log.yaml` or
+//!   `secret.yaml` is refused, never written through.
+//! * [`atomic_write`] — replaces a small file (secret, mail state) as a whole: temporary file
+//!   (mode 0600), fsync, rename, fsync of the folder. A crash leaves the old file or the new.
+//! * [`crash_point`] — a test-only fault hook: with `TWILIGHT_CRASH_AT=<point>` in the
+//!   environment the process aborts at that write boundary, as a `kill -9` or a power cut
+//!   would stop it. Unset (always, outside the crash tests), it does nothing.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// The lock file's name inside a game folder.
+pub const LOCK_FILE: &str = ".lock";
+
+/// How long a command waits for another one's game lock by default (seconds).
+pub const DEFAULT_LOCK_WAIT_SECS: u64 = 30;
+
+/// A file-system refusal or failure around the game folder.
+#[derive(Debug, thiserror::Error)]
+pub enum FsError {
+    /// Another command holds the game's lock and did not release it in time.
+    #[error(
+        "{dir}: the game is busy: another twilight command holds its lock ({lock}) and did not \
+         finish within {secs:.0} s; nothing was changed, try again"
+    )]
+    Busy {
+        /// The game folder.
+        dir: PathBuf,
+        /// The lock file.
+        lock: PathBuf,
+        /// How long we waited, in seconds.
+        secs: f64,
+    },
+    /// A symbolic link where a game's folder or file must be.
+    #[error(
+        "{0}: is a symbolic link; a game's folder, log.yaml and secret.yaml must be real \
+         files, never written through a link (move the real one into place)"
+    )]
+    Symlink(PathBuf),
+    /// The operating system refused.
+    #[error("{path}: {action}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What was being done.
+        action: &'static str,
+        /// The error.
+        source: io::Error,
+    },
+}
+
+/// How long to wait for a game lock: `TWILIGHT_LOCK_WAIT_SECS` (seconds, fractions allowed)
+/// if set, else [`DEFAULT_LOCK_WAIT_SECS`].
+pub fn lock_wait() -> Duration {
+    std::env::var("TWILIGHT_LOCK_WAIT_SECS")
+        .ok()
+        .and_then(|s| s.trim().parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map_or(Duration::from_secs(DEFAULT_LOCK_WAIT_SECS), |s| {
+            Duration::from_secs_f64(s.min(86_400.0))
+        })
+}
+
+/// `path` without trailing `/` (so that a symlinked folder named `g1/` is seen as a link).
+fn plain(path: &Path) -> PathBuf {
+    path.components().collect()
+}
+
+/// Refuses `path` if it is a symbolic link; a missing path is fine.
+///
+/// # Errors
+///
+/// [`FsError::Symlink`].
+pub fn refuse_symlink(path: &Path) -> Result<(), FsError> {
+    let p = plain(path);
+    match fs::symlink_metadata(&p) {
+        Ok(m) if m.file_type().is_symlink() => Err(FsError::Symlink(p)),
+        _ => Ok(()),
+    }
+}
+
+/// Options that refuse to open a symbolic link (`O_NOFOLLOW`) and create files 0600.
+pub fn nofollow_options() -> OpenOptions {
+    let mut o = OpenOptions::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(libc::O_NOFOLLOW).mode(0o600);
+    }
+    o
+}
+
+/// Opens `path` for reading, refusing a symbolic link.
+///
+/// # Errors
+///
+/// [`FsError::Symlink`] for a link; [`FsError::Io`] otherwise (e.g. `NotFound`).
+pub fn open_nofollow(path: &Path) -> Result<File, FsError> {
+    refuse_symlink(path)?;
+    nofollow_options()
+        .read(true)
+        .open(path)
+        .map_err(|source| link_or_io(path, "open", source))
+}
+
+/// Reads a whole file, refusing a symbolic link.
+///
+/// # Errors
+///
+/// As [`open_nofollow`], or [`FsError::Io`] if reading fails.
+pub fn read_nofollow(path: &Path) -> Result<Vec<u8>, FsError> {
+    let mut f = open_nofollow(path)?;
+    let mut out = Vec::new();
+    io::Read::read_to_end(&mut f, &mut out).map_err(|source| FsError::Io {
+        path: path.into(),
+        action: "read",
+        source,
+    })?;
+    Ok(out)
+}
+
+/// `ELOOP` from `O_NOFOLLOW` is a symlink; anything else stays an I/O error.
+pub fn link_or_io(path: &Path, action: &'static str, source: io::Error) -> FsError {
+    #[cfg(unix)]
+    if source.raw_os_error() == Some(libc::ELOOP) {
+        return FsError::Symlink(path.into());
+    }
+    FsError::Io {
+        path: path.into(),
+        action,
+        source,
+    }
+}
+
+/// Replaces `path` atomically with `bytes`, mode 0600: a temporary file in the same folder,
+/// written and fsynced, renamed over `path` (a link at `path` is replaced, never followed), then
+/// the folder fsynced so the rename survives a crash. `point` names the write boundary for
+/// [`crash_point`] (`<point>-temp` before the rename, `<point>` after it).
+///
+/// # Errors
+///
+/// [`FsError::Io`] naming the step; `path` is then unchanged.
+pub fn atomic_write(path: &Path, bytes: &[u8], point: &str) -> Result<(), FsError> {
+    let dir = parent_of(path);
+    let io = |action, source| FsError::Io {
+        path: path.into(),
+        action,
+        source,
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".tmp-")
+        .tempfile_in(&dir)
+        .map_err(|e| io("create a temporary file", e))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        tmp.as_file()
+            .set_permissions(fs::Permissions::from_mode(0o600))
+            .map_err(|e| io("set permissions", e))?;
+    }
+    tmp.write_all(bytes).map_err(|e| io("write", e))?;
+    tmp.as_file().sync_all().map_err(|e| io("sync", e))?;
+    crash_point(&format!("{point}-temp"));
+    tmp.persist(path).map_err(|e| io("rename", e.error))?;
+    sync_dir(&dir).map_err(|e| io("sync the folder", e))?;
+    crash_point(point);
+    Ok(())
+}
+
+/// Removes the temporary files [`atomic_write`] leaves when a crash stops it before the
+/// rename (`.tmp-*` in `dir`). Call it holding the game's lock: nobody else is writing one.
+pub fn remove_stale_temps(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let is_temp = e.file_name().to_string_lossy().starts_with(".tmp-");
+        if is_temp && e.file_type().is_ok_and(|t| t.is_file()) {
+            let _ = fs::remove_file(e.path());
+        }
+    }
+}
+
+/// The folder holding `path` (`.` for a bare name).
+pub fn parent_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Fsyncs a folder, so names created, renamed or removed in it survive a crash.
+pub fn sync_dir(dir: &Path) -> io::Result<()> {
+    File::open(dir)?.sync_all()
+}
+
+/// The test-only fault hook: aborts the process at once if `TWILIGHT_CRASH_AT` equals `point`
+/// (as `kill -9` would stop it: no destructor runs, no buffer is flushed).
+pub fn crash_point(point: &str) {
+    if std::env::var_os("TWILIGHT_CRASH_AT").is_some_and(|v| v == point) {
+        std::process::abort();
+    }
+}
+
+/// With `TWILIGHT_CRASH_AT=<point>:<n>`, the number `n`: the crash tests' "write only the
+/// first `n` bytes of this write, then crash".
+pub fn crash_after_bytes(point: &str) -> Option<usize> {
+    let v = std::env::var("TWILIGHT_CRASH_AT").ok()?;
+    let (p, n) = v.rsplit_once(':')?;
+    (p == point).then(|| n.parse().ok()).flatten()
+}
+
+/// A shared hold on a game's lock for a reader that must not see a move half written
+/// (`verify`): waits at most [`lock_wait`] for a writer to finish. `None` — read anyway — if
+/// the game has no lock file (never written by this version, or a read-only archive) or the
+/// wait ran out.
+pub fn shared_read_lock(dir: &Path) -> Option<File> {
+    let path = plain(dir).join(LOCK_FILE);
+    let file = nofollow_options().read(true).open(path).ok()?;
+    let start = Instant::now();
+    let wait = lock_wait();
+    loop {
+        match file.try_lock_shared() {
+            Ok(()) => return Some(file),
+            Err(fs::TryLockError::WouldBlock) if start.elapsed() < wait => {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            Err(_) => return None,
+        }
+    }
+}
+
+/// The exclusive lock of one game folder, released when dropped (or when the process ends,
+/// however it ends: the operating system drops the lock with the file descriptor).
+#[derive(Debug)]
+pub struct GameLock {
+    _file: File,
+    dir: PathBuf,
+}
+
+impl GameLock {
+    /// Takes the game's lock, waiting at most [`lock_wait`]. Refuses a symlinked game folder.
+    ///
+    /// # Errors
+    ///
+    /// [`FsError::Symlink`] for a linked folder or lock file, [`FsError::Busy`] after the wait,
+    /// [`FsError::Io`] if the lock file cannot be opened.
+    pub fn acquire(dir: &Path) -> Result<GameLock, FsError> {
+        Self::acquire_within(dir, lock_wait())
+    }
+
+    /// [`GameLock::acquire`] with an explicit bound on the wait.
+    pub fn acquire_within(dir: &Path, wait: Duration) -> Result<GameLock, FsError> {
+        let dir = plain(dir);
+        refuse_symlink(&dir)?;
+        let path = dir.join(LOCK_FILE);
+        refuse_symlink(&path)?;
+        let file = nofollow_options()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .map_err(|e| link_or_io(&path, "open the lock file", e))?;
+        let start = Instant::now();
+        let mut pause = Duration::from_millis(2);
+        loop {
+            match file.try_lock() {
+                Ok(()) => return Ok(GameLock { _file: file, dir }),
+                Err(fs::TryLockError::WouldBlock) => {}
+                Err(fs::TryLockError::Error(source)) => {
+                    return Err(FsError::Io {
+                        path,
+                        action: "lock",
+                        source,
+                    })
+                }
+            }
+            if start.elapsed() >= wait {
+                return Err(FsError::Busy {
+                    dir,
+                    lock: path,
+                    secs: wait.as_secs_f64(),
+                });
+            }
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(50));
+        }
+    }
+
+    /// The locked game folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_second_lock_waits_then_fails_clearly() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = GameLock::acquire_within(dir.path(), Duration::ZERO).unwrap();
+        let err = GameLock::acquire_within(dir.path(), Duration::from_millis(30)).unwrap_err();
+        assert!(matches!(err, FsError::Busy { .. }), "{err}");
+        assert!(err.to_string().contains("the game is busy"), "{err}");
+        drop(first);
+        GameLock::acquire_within(dir.path(), Duration::ZERO).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_are_refused_and_replaced_files_are_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real");
+        fs::create_dir(&real).unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let with_slash = PathBuf::from(format!("{}/", link.display()));
+        assert!(matches!(
+            GameLock::acquire_within(&with_slash, Duration::ZERO),
+            Err(FsError::Symlink(_))
+        ));
+        let target = real.join("target");
+        fs::write(&target, "x").unwrap();
+        let file_link = real.join("secret.yaml");
+        std::os::unix::fs::symlink(&target, &file_link).unwrap();
+        assert!(matches!(
+            read_nofollow(&file_link),
+            Err(FsError::Symlink(_))
+        ));
+        let fresh = real.join("state.yaml");
+        atomic_write(&fresh, b"a: 1\n", "test").unwrap();
+        let mode = fs::metadata(&fresh).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+    }
+}
