@@ -102,8 +102,8 @@ pub fn write_game(dir: &Path, imported: &Imported, now: DateTime<Utc>) -> Result
             message: "already exists".into(),
         });
     }
-    let mut log = Log::create(dir.join("log.yaml"))?;
-    log.append(
+    // The whole recorded game is written with one write and one sync (issue 14).
+    let mut entries = vec![(
         Payload::Create {
             engine_version: env!("CARGO_PKG_VERSION").into(),
             rules_revision: crate::recorded::RULES_REVISION.into(),
@@ -116,13 +116,13 @@ pub fn write_game(dir: &Path, imported: &Imported, now: DateTime<Utc>) -> Result
         },
         Author::Moderator,
         now,
-    )?;
+    )];
     for side in [Side::Ussr, Side::Us] {
         let nonce = imported.players[side].clone();
-        log.append(Payload::Join { side, nonce }, Author::from(side), now)?;
+        entries.push((Payload::Join { side, nonce }, Author::from(side), now));
     }
     for d in &imported.decisions {
-        log.append(
+        entries.push((
             Payload::Decision {
                 side: d.side,
                 notation: d.notation.clone(),
@@ -130,15 +130,16 @@ pub fn write_game(dir: &Path, imported: &Imported, now: DateTime<Utc>) -> Result
             },
             Author::from(d.side),
             now,
-        )?;
+        ));
         for o in &d.chance {
-            log.append(
+            entries.push((
                 Payload::Chance { what: to_value(o) },
                 Author::Moderator,
                 now,
-            )?;
+            ));
         }
     }
+    Log::create(dir.join("log.yaml"))?.append_all(entries)?;
     let report = imported.report();
     let text = serde_yaml::to_string(&report).expect("a report serializes");
     std::fs::write(dir.join("import-report.yaml"), text).map_err(|e| ImportError::File {

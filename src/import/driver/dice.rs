@@ -1,0 +1,188 @@
+//! Chance: the dice and cards each block shows, in the order the engine asks, and dice the
+//! source does not print (Summit, Olympic Games), inferred from what it printed after.
+
+use super::*;
+
+/// The chance source of one decision: the block's dice and revealed cards, then any dice
+/// being tried for rolls the source does not print.
+pub(super) struct SourceChance {
+    dice: VecDeque<u8>,
+    cards: VecDeque<Card>,
+    /// Sets of Scoring cards revealed together (`US reveals Asia Scoring` lines in a row, or
+    /// `US has no cards to reveal`), for The Cambridge Five.
+    scoring_sets: VecDeque<Vec<Card>>,
+    extra: VecDeque<u8>,
+}
+
+impl Chance for SourceChance {
+    fn decide(&mut self, request: &ChanceRequest<'_>) -> Result<ChanceOutcome, ChanceError> {
+        match request {
+            ChanceRequest::Die => self
+                .dice
+                .pop_front()
+                .or_else(|| self.extra.pop_front())
+                .map(ChanceOutcome::Die)
+                .ok_or_else(|| ChanceError::Missing("Die".into())),
+            ChanceRequest::Shuffle(cards) => Ok(ChanceOutcome::Order(cards.to_vec())),
+            ChanceRequest::RevealScoringCards { .. } => {
+                let set = self
+                    .scoring_sets
+                    .pop_front()
+                    .ok_or_else(|| ChanceError::Missing(format!("{request:?}")))?;
+                for c in &set {
+                    if let Some(i) = self.cards.iter().position(|d| d == c) {
+                        self.cards.remove(i);
+                    }
+                }
+                Ok(ChanceOutcome::Cards(set))
+            }
+            ChanceRequest::HandCard { .. }
+            | ChanceRequest::RevealDraw
+            | ChanceRequest::RevealHandCard { .. } => self
+                .cards
+                .pop_front()
+                .map(ChanceOutcome::Card)
+                .ok_or_else(|| ChanceError::Missing(format!("{request:?}"))),
+        }
+    }
+}
+
+impl Driver {
+    // ---- applying ------------------------------------------------------------------
+
+    pub(super) fn chance_for(&self, b: Option<usize>, extra: &[u8]) -> SourceChance {
+        let scoring_sets = b.map_or_else(VecDeque::new, |b| self.scoring_sets(b));
+        let (dice, cards) = match b {
+            Some(b) => {
+                let bl = &self.blocks[b];
+                let dice = bl.dice[bl.dice_pos..].iter().copied().collect();
+                let cards = (bl.pos.saturating_sub(1)..bl.items.len())
+                    .filter(|&i| !bl.used[i])
+                    .filter_map(|i| match bl.items[i].item {
+                        Item::Reveals {
+                            card,
+                            from_hand: false,
+                            ..
+                        }
+                        | Item::Discards { card, .. } => Some(card),
+                        _ => None,
+                    })
+                    .collect();
+                (dice, cards)
+            }
+            None => (VecDeque::new(), VecDeque::new()),
+        };
+        SourceChance {
+            dice,
+            cards,
+            scoring_sets,
+            extra: extra.iter().copied().collect(),
+        }
+    }
+
+    /// The sets of Scoring cards a block shows revealed together, from its current position:
+    /// `US reveals Asia Scoring` lines in a row form one set, `US has no cards to reveal` an
+    /// empty one.
+    pub(super) fn scoring_sets(&self, b: usize) -> VecDeque<Vec<Card>> {
+        let bl = &self.blocks[b];
+        let mut sets = VecDeque::new();
+        let mut current: Option<Vec<Card>> = None;
+        for i in bl.pos.saturating_sub(1)..bl.items.len() {
+            match bl.items[i].item {
+                Item::NoCards(_) if !bl.used[i] => {
+                    sets.extend(current.take());
+                    sets.push_back(Vec::new());
+                }
+                Item::Reveals {
+                    card,
+                    from_hand: false,
+                    ..
+                } if !bl.used[i] && card.is_scoring() => {
+                    current.get_or_insert_with(Vec::new).push(card)
+                }
+                _ => sets.extend(current.take()),
+            }
+        }
+        sets.extend(current.take());
+        sets
+    }
+
+    /// Tries dice the source does not print (Summit, Olympic Games): the first rolls with
+    /// which the engine accepts the decision and reaches the VP the source prints next.
+    pub(super) fn infer_dice(
+        &self,
+        b: Option<usize>,
+        side: Side,
+        answer: &Answer,
+    ) -> Option<(Game, Vec<ChanceOutcome>, Vec<u8>)> {
+        let want_vp = b.and_then(|b| {
+            let bl = &self.blocks[b];
+            (bl.pos..bl.items.len()).find_map(|i| match bl.items[i].item {
+                Item::Vp { score } => Some(score),
+                Item::Ops { .. } => Some(i32::MIN),
+                _ => None,
+            })
+        });
+        let want_vp = match want_vp {
+            Some(i32::MIN) | None => self.game.state().vp,
+            Some(v) => v,
+        };
+        for k in 1..=4u32 {
+            for n in 0..6u32.pow(k) {
+                let extra: Vec<u8> = (0..k).map(|j| (n / 6u32.pow(j) % 6) as u8 + 1).collect();
+                let mut g = self.game.clone();
+                let mut chance = self.chance_for(b, &extra);
+                match g.apply(side, answer.clone(), &mut chance) {
+                    Ok(drawn) if g.state().vp == want_vp && chance.extra.is_empty() => {
+                        return Some((g, drawn, extra))
+                    }
+                    Ok(_) => {}
+                    Err(RuleError::Desync(m)) if m.contains("for Die") => break,
+                    Err(_) => {}
+                }
+            }
+        }
+        None
+    }
+
+    pub(super) fn consume(&mut self, b: Option<usize>, drawn: &[ChanceOutcome], inferred: usize) {
+        let Some(b) = b else { return };
+        let bl = &mut self.blocks[b];
+        let dice = drawn
+            .iter()
+            .filter(|o| matches!(o, ChanceOutcome::Die(_)))
+            .count()
+            - inferred;
+        bl.dice_pos = (bl.dice_pos + dice).min(bl.dice.len());
+        for o in drawn {
+            if let ChanceOutcome::Cards(set) = o {
+                let start = bl.pos.saturating_sub(1);
+                if set.is_empty() {
+                    if let Some(i) = (start..bl.items.len())
+                        .find(|&i| !bl.used[i] && matches!(bl.items[i].item, Item::NoCards(_)))
+                    {
+                        bl.used[i] = true;
+                    }
+                }
+                for c in set {
+                    if let Some(i) = (start..bl.items.len()).find(|&i| {
+                        !bl.used[i]
+                            && matches!(bl.items[i].item,
+                                Item::Reveals { card, from_hand: false, .. } if card == *c)
+                    }) {
+                        bl.used[i] = true;
+                    }
+                }
+            }
+            if let ChanceOutcome::Card(c) = o {
+                if let Some(i) = (bl.pos.saturating_sub(1)..bl.items.len()).find(|&i| {
+                    !bl.used[i]
+                        && matches!(bl.items[i].item,
+                            Item::Reveals { card, from_hand: false, .. } | Item::Discards { card, .. } if card == *c)
+                }) {
+                    bl.used[i] = true;
+                }
+            }
+        }
+    }
+}
