@@ -323,12 +323,11 @@ impl Log {
             *self = Log::from_bytes(self.path.clone(), current)?;
         }
         let mut rules = self.rules.clone();
-        let mut seq = self.next_seq();
         let mut prev = self.head();
         let mut first = self.entries.is_empty();
         let mut batch = Vec::new();
         let mut stored = Vec::new();
-        for (payload, by, at) in items {
+        for (seq, (payload, by, at)) in (self.next_seq()..).zip(items) {
             let entry = Entry {
                 seq,
                 at,
@@ -352,7 +351,6 @@ impl Log {
                 range: start..self.bytes.len() + batch.len(),
                 hash: prev,
             });
-            seq += 1;
             first = false;
         }
         let old_len = self.bytes.len() as u64;
