@@ -32,6 +32,12 @@ impl Block {
         }
     }
 
+    /// Whether the block shows anything past its header: a card, or any record (an empty
+    /// `Turn 10, US AR7: :` shows nothing; a Final Scoring `: :` shows the game's end).
+    pub(super) fn has_content(&self) -> bool {
+        self.card.is_some() || self.items.len() > 1 || self.key == Key::FinalScoring
+    }
+
     pub(super) fn push(&mut self, r: Record) {
         self.items.push(r);
         self.used.push(false);
@@ -150,6 +156,7 @@ pub(super) fn blocks_of(src: &SourceLog) -> Vec<Block> {
                 *card,
             )),
             Item::Cleanup { .. } => blocks.push(Block::new(Key::Cleanup, r.line, None)),
+            Item::FinalScoring => blocks.push(Block::new(Key::FinalScoring, r.line, None)),
             _ => {}
         }
         // A line printed twice in a row (a known quirk) is kept once; an Influence line
@@ -168,4 +175,30 @@ pub(super) fn blocks_of(src: &SourceLog) -> Vec<Block> {
         b.collect_dice();
     }
     blocks
+}
+
+/// Whether a record shows a play or a choice the game has still to reach (not a die, a total
+/// or an effect's marker, which follow from the plays).
+pub(super) fn shows_a_choice(item: &Item) -> bool {
+    matches!(
+        item,
+        Item::HeadlineHeader { .. }
+            | Item::ArHeader { .. }
+            | Item::Cleanup { .. }
+            | Item::FinalScoring
+            | Item::Ops { .. }
+            | Item::Event(_)
+            | Item::Headlines { .. }
+            | Item::Influence { .. }
+            | Item::Target(_)
+            | Item::War(_)
+            | Item::Reveals { .. }
+            | Item::Discards { .. }
+            | Item::Plays { .. }
+            | Item::Returns { .. }
+            | Item::Chooses { .. }
+            | Item::NoCards(_)
+            | Item::NoCardsToDiscard(_)
+            | Item::Result { .. }
+    )
 }

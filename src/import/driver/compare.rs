@@ -63,11 +63,17 @@ impl Driver {
     }
 
     pub(super) fn check_block(&mut self, b: usize, st: &State) {
+        self.register_deviations(b);
         let e = self.blocks[b].expectations();
         let mut out = Vec::new();
         for (c, (us, ussr, line)) in &e.influence {
             let (eu, er) = (st.influence(*c, Side::Us), st.influence(*c, Side::Ussr));
-            if (eu, er) != (*us, *ussr) {
+            let agrees = (eu, er) == (*us, *ussr);
+            if let Some(why) = self.influence_deviation(*c, agrees) {
+                self.notes.push(format!(
+                    "line {line}: Influence in {c} [US][USSR]: source [{us}][{ussr}], engine [{eu}][{er}]: {why}"
+                ));
+            } else if !agrees {
                 out.push(Finding {
                     line: *line,
                     kind: FindingKind::Mismatch,
@@ -141,6 +147,11 @@ impl Driver {
                 continue;
             }
             if !*in_play && engine_in {
+                if let Some(why) = Self::effect_deviation(*card, st) {
+                    self.notes
+                        .push(format!("line {line}: effect of {card}: {why}"));
+                    continue;
+                }
                 // Turn-limited effects printed as ending with the last round of the turn end
                 // at the end of the turn.
                 self.deferred_out.push((*card, *line));
@@ -158,9 +169,26 @@ impl Driver {
         // engine stopped (a cut log's last block, or the block that ended the game).
         let st = self.game.state().clone();
         let awaiting = std::mem::take(&mut self.awaiting);
-        if matches!(stopped, Stopped::Over(_) | Stopped::SourceEnded { .. }) {
+        if matches!(
+            stopped,
+            Stopped::Over(_) | Stopped::SourceEnded { .. } | Stopped::SourceCut { .. }
+        ) {
             for b in awaiting {
-                if b >= self.cur.saturating_sub(1) && !self.checked[b] {
+                // The block the source ends inside shows more than the engine reached.
+                if b >= self.cur.saturating_sub(1) && !self.checked[b] && Some(b) != self.cut_block
+                {
+                    self.checked[b] = true;
+                    self.check_block(b, &st);
+                }
+            }
+        }
+        // At the game's end, the end-of-turn and Final Scoring lines printed after the last
+        // block under way (`: : USSR gains 3 VP. Score is USSR 9.`) are the end's own.
+        if matches!(stopped, Stopped::Over(_)) {
+            for b in self.cur + 1..self.blocks.len() {
+                if matches!(self.blocks[b].key, Key::Cleanup | Key::FinalScoring)
+                    && !self.checked[b]
+                {
                     self.checked[b] = true;
                     self.check_block(b, &st);
                 }
@@ -186,10 +214,12 @@ impl Driver {
                 }
             }
             (Stopped::Over(_), None) => {
-                // The source stops without a result line; the engine's result stands. Any
-                // source block after the end is a finding.
-                let next = self.cur + 1;
-                if let Some(bl) = self.blocks.get(next) {
+                // The source stops without a result line; the engine's result stands. A later
+                // headline or action round with content is a finding (end-of-turn and Final
+                // Scoring lines belong to the end, compared above).
+                let next = (self.cur + 1..self.blocks.len())
+                    .find(|&b| !matches!(self.blocks[b].key, Key::Cleanup | Key::FinalScoring));
+                if let Some(bl) = next.map(|b| &self.blocks[b]) {
                     if bl.items.len() > 1 || bl.card.is_some() {
                         self.findings.push(Finding {
                             line: bl.line,
@@ -201,7 +231,10 @@ impl Driver {
                     }
                 }
             }
-            (Stopped::SourceEnded { position }, Some((winner, how, line))) => {
+            (
+                Stopped::SourceEnded { position } | Stopped::SourceCut { position, .. },
+                Some((winner, how, line)),
+            ) => {
                 self.findings.push(Finding {
                     line: *line,
                     kind: FindingKind::Result,

@@ -3,6 +3,16 @@
 
 use super::*;
 
+/// What [`Driver::infer_dice`] found.
+pub(super) enum Inferred {
+    /// The dice, with the engine after the decision and the outcomes it drew.
+    Found(Box<Game>, Vec<ChanceOutcome>, Vec<u8>),
+    /// The source leaves the dice undetermined (a note, not a divergence): why.
+    Undetermined(String),
+    /// No dice give what the source prints.
+    None,
+}
+
 /// The chance source of one decision: the block's dice and revealed cards, then any dice
 /// being tried for rolls the source does not print.
 pub(super) struct SourceChance {
@@ -107,42 +117,73 @@ impl Driver {
         sets
     }
 
-    /// Tries dice the source does not print (Summit, Olympic Games): the first rolls with
-    /// which the engine accepts the decision and reaches the VP the source prints next.
-    pub(super) fn infer_dice(
-        &self,
-        b: Option<usize>,
-        side: Side,
-        answer: &Answer,
-    ) -> Option<(Game, Vec<ChanceOutcome>, Vec<u8>)> {
-        let want_vp = b.and_then(|b| {
+    /// Finds dice the source does not print (Summit, Olympic Games) from what it prints
+    /// after them: breadth first over die sequences (shortest first, each die 1 to 6), a
+    /// sequence after which the engine asks for another die (a tie rolled again) is
+    /// extended, and the first sequence with which the engine accepts the decision and
+    /// reaches the VP the source prints next is taken. When the source prints no VP before
+    /// the next play, the first sequence that leaves the VP unchanged is taken; if none does
+    /// and the sequences give different VP, the source does not determine the dice.
+    pub(super) fn infer_dice(&self, b: Option<usize>, side: Side, answer: &Answer) -> Inferred {
+        /// Dice sequences longer than this are not tried (Olympic Games ties three times).
+        const MAX_DICE: usize = 8;
+        let printed_vp = b.and_then(|b| {
             let bl = &self.blocks[b];
-            (bl.pos..bl.items.len()).find_map(|i| match bl.items[i].item {
-                Item::Vp { score } => Some(score),
-                Item::Ops { .. } => Some(i32::MIN),
-                _ => None,
-            })
+            (bl.pos..bl.items.len())
+                .find_map(|i| match bl.items[i].item {
+                    Item::Vp { score } => Some(Some(score)),
+                    Item::Ops { .. } => Some(None),
+                    _ => None,
+                })
+                .flatten()
         });
-        let want_vp = match want_vp {
-            Some(i32::MIN) | None => self.game.state().vp,
-            Some(v) => v,
-        };
-        for k in 1..=4u32 {
-            for n in 0..6u32.pow(k) {
-                let extra: Vec<u8> = (0..k).map(|j| (n / 6u32.pow(j) % 6) as u8 + 1).collect();
-                let mut g = self.game.clone();
-                let mut chance = self.chance_for(b, &extra);
-                match g.apply(side, answer.clone(), &mut chance) {
-                    Ok(drawn) if g.state().vp == want_vp && chance.extra.is_empty() => {
-                        return Some((g, drawn, extra))
+        let want_vp = printed_vp.unwrap_or(self.game.state().vp);
+        let mut queue: VecDeque<Vec<u8>> = (1..=6).map(|d| vec![d]).collect();
+        let mut other_vp: Vec<i32> = Vec::new();
+        while let Some(extra) = queue.pop_front() {
+            let mut g = self.game.clone();
+            let mut chance = self.chance_for(b, &extra);
+            match g.apply(side, answer.clone(), &mut chance) {
+                Ok(drawn) if chance.extra.is_empty() => {
+                    if g.state().vp == want_vp {
+                        return Inferred::Found(Box::new(g), drawn, extra);
                     }
-                    Ok(_) => {}
-                    Err(RuleError::Desync(m)) if m.contains("for Die") => break,
-                    Err(_) => {}
+                    if !other_vp.contains(&g.state().vp) {
+                        other_vp.push(g.state().vp);
+                    }
                 }
+                Err(RuleError::Desync(m)) if m.contains("for Die") && extra.len() < MAX_DICE => {
+                    for d in 1..=6 {
+                        let mut longer = extra.clone();
+                        longer.push(d);
+                        queue.push_back(longer);
+                    }
+                }
+                _ => {}
             }
         }
-        None
+        if printed_vp.is_none() && other_vp.len() > 1 {
+            let vps: Vec<String> = other_vp.iter().map(|v| vp_text(*v)).collect();
+            if self.source_exhausted(b) {
+                return Inferred::None;
+            }
+            return Inferred::Undetermined(format!(
+                "the dice of {} (the source prints no VP after it; the rolls could give {})",
+                self.prompt_card_name(b),
+                vps.join(" or ")
+            ));
+        }
+        Inferred::None
+    }
+
+    fn prompt_card_name(&self, b: Option<usize>) -> String {
+        let card = self
+            .game
+            .prompts()
+            .first()
+            .and_then(|p| p.card)
+            .or_else(|| b.and_then(|b| self.blocks[b].card));
+        card.map_or_else(|| "the event".to_string(), |c| c.to_string())
     }
 
     pub(super) fn consume(&mut self, b: Option<usize>, drawn: &[ChanceOutcome], inferred: usize) {

@@ -14,27 +14,30 @@ impl Driver {
     ) -> Result<(Answer, usize), String> {
         let saved = self.blocks[bi].clone();
         let notes = self.notes.len();
-        let first = self.answer_event_in(bi, prompt, false);
-        let empty = match &first {
+        let empty = |a: &Result<(Answer, usize), String>| match a {
             Ok((Answer::Influence(l), _)) => l.is_empty(),
             Ok((Answer::Pass, _)) | Err(_) => true,
             Ok((Answer::Countries(l), _)) => l.is_empty(),
             Ok((Answer::Cards(l), _)) => l.is_empty(),
             _ => false,
         };
-        if !empty {
+        let first = self.answer_event_in(bi, prompt, false);
+        if !empty(&first) {
             return first;
         }
         let keep = self.blocks[bi].clone();
         self.blocks[bi] = saved;
         self.notes.truncate(notes);
-        match self.answer_event_in(bi, prompt, true) {
+        let answer = match self.answer_event_in(bi, prompt, true) {
             Ok(a) => Ok(a),
             Err(_) => {
                 self.blocks[bi] = keep;
                 first
             }
-        }
+        };
+        // Nothing printed names this choice: the answer is taken for that absence.
+        self.defaulted |= empty(&answer);
+        answer
     }
 
     pub(super) fn answer_event_in(
@@ -285,8 +288,10 @@ impl Driver {
                 let bl = &self.blocks[bi];
                 let signal = (start..end).find(|&i| !bl.used[i] && is_signal(&bl.items[i].item));
                 let yes = if prompt.card == Some(Card::Wargames) {
+                    // The log ending right after Wargames' event shows the game ended by it.
                     last_block && signal.is_none()
                 } else {
+                    self.defaulted |= signal.is_none();
                     match signal {
                         None => false,
                         Some(i) => option_score(question, &bl.items[i].item) >= 0,
@@ -376,13 +381,16 @@ impl Driver {
                             })
                             .map_or(0, |(k, _)| k)
                     }
-                    None => options
-                        .iter()
-                        .position(|o| {
-                            let o = o.to_lowercase();
-                            o.contains("nothing") || o.contains("decline") || o.contains("none")
-                        })
-                        .unwrap_or(0),
+                    None => {
+                        self.defaulted = true;
+                        options
+                            .iter()
+                            .position(|o| {
+                                let o = o.to_lowercase();
+                                o.contains("nothing") || o.contains("decline") || o.contains("none")
+                            })
+                            .unwrap_or(0)
+                    }
                 };
                 let line = signal.map_or(line_at(bl, start), |i| bl.items[i].line);
                 self.notes.push(format!(
@@ -405,6 +413,7 @@ impl Driver {
                 });
                 // How I Learned To Stop Worrying prints no DEFCON line when the level is
                 // left where it is.
+                self.defaulted |= defcon.is_none() && total == 0;
                 let n = if prompt.card == Some(Card::HowILearnedToStopWorrying) {
                     defcon.unwrap_or(self.game.state().defcon as i32)
                 } else {

@@ -34,7 +34,9 @@ use super::{ImportReport, ImportedDecision};
 
 mod blocks;
 mod compare;
+mod deviations;
 mod dice;
+mod end_of_turn;
 mod events;
 mod plays;
 mod setup;
@@ -110,6 +112,26 @@ pub enum Stopped {
         /// Where the game stands, in words.
         position: String,
     },
+    /// The source ends inside its last record: the decision the engine asks next (or the
+    /// chance it needs) is not shown, so the recorded game stops before it (issue 14).
+    SourceCut {
+        /// The source line of the last record.
+        line: usize,
+        /// The decision owed, in words.
+        owed: String,
+        /// Where the game stands, in words.
+        position: String,
+    },
+    /// The source does not determine the chance a decision needs (dice it does not print,
+    /// with no total after them that tells them): a note, not a divergence.
+    Undetermined {
+        /// The source line.
+        line: usize,
+        /// What is undetermined.
+        what: String,
+        /// Where the game stands, in words.
+        position: String,
+    },
     /// The engine cannot resolve a card's event yet (RuleError::NotImplemented).
     NotImplemented {
         /// The source line.
@@ -136,6 +158,22 @@ impl fmt::Display for Stopped {
             Stopped::SourceEnded { position } => {
                 write!(f, "stopped without a result at {position}")
             }
+            Stopped::SourceCut {
+                line,
+                owed,
+                position,
+            } => write!(
+                f,
+                "the source ends inside its last record at line {line} ({owed}: not shown); stopped without a result at {position}"
+            ),
+            Stopped::Undetermined {
+                line,
+                what,
+                position,
+            } => write!(
+                f,
+                "the source does not determine {what} at line {line}; stopped without a result at {position}"
+            ),
             Stopped::NotImplemented { line, card } => write!(
                 f,
                 "engine incomplete: the event of {card} (#{}) at line {line} is not implemented",
@@ -190,6 +228,7 @@ enum Key {
     Headline(u8),
     Ar { turn: u8, side: Side, round: u8 },
     Cleanup,
+    FinalScoring,
 }
 
 impl fmt::Display for Key {
@@ -199,6 +238,7 @@ impl fmt::Display for Key {
             Key::Headline(t) => write!(f, "turn {t} headline phase"),
             Key::Ar { turn, side, round } => write!(f, "turn {turn}, {side} action round {round}"),
             Key::Cleanup => write!(f, "end of turn"),
+            Key::FinalScoring => write!(f, "Final Scoring"),
         }
     }
 }
@@ -215,6 +255,13 @@ struct Driver {
     checked: Vec<bool>,
     deferred_out: Vec<(Card, usize)>,
     setup: VecDeque<SetupStep>,
+    /// Set by an answer taken for the absence of a record (a pass, an empty list, a "no"):
+    /// evidence only while the source goes on (see [`Driver::source_exhausted`]).
+    defaulted: bool,
+    /// The block the source ends inside, if it ends mid-record: not compared.
+    cut_block: Option<usize>,
+    /// Reviewed digital-edition deviations still showing: country → (line, why).
+    deviated: BTreeMap<Country, (usize, String)>,
 }
 
 enum Halt {
@@ -275,6 +322,9 @@ pub fn import_digital_edition(text: &str, source: &str) -> Result<Imported, Stri
         awaiting: vec![0],
         deferred_out: Vec::new(),
         setup: setup_decisions(&src),
+        defaulted: false,
+        cut_block: None,
+        deviated: BTreeMap::new(),
     };
     if src.header.scenario != "Standard" {
         d.findings.push(Finding {
@@ -380,7 +430,14 @@ impl Driver {
                     }));
                 }
             }
-            let (answer, line) = match self.answer(b, &prompt) {
+            self.defaulted = false;
+            let answered = self.answer(b, &prompt);
+            // An answer the source does not show, where the source shows nothing more: the
+            // source stops mid-decision, and so does the recorded game (issue 14).
+            if (answered.is_err() || self.defaulted) && self.source_exhausted(b) {
+                return Err(self.cut(b, &prompt.text));
+            }
+            let (answer, line) = match answered {
                 Ok(a) => a,
                 Err(why) => {
                     let line = self.block_line(b);
@@ -399,6 +456,36 @@ impl Driver {
             };
             self.apply(b, &prompt, answer, line)?;
         }
+    }
+
+    /// Whether the source shows nothing more that the game has still to reach: no later block
+    /// with content (an empty `Turn 10, US AR7: :` is none), and no record in block `b` after
+    /// the last one read that shows a play or a choice.
+    fn source_exhausted(&self, b: Option<usize>) -> bool {
+        let bi = b.unwrap_or(self.cur);
+        if self.blocks[bi + 1..].iter().any(Block::has_content) {
+            return false;
+        }
+        let bl = &self.blocks[bi];
+        let read = (0..bl.items.len())
+            .rev()
+            .find(|&i| bl.used[i] || bl.pointed[i])
+            .map_or(0, |i| i + 1);
+        // The header (record 0) is the block's own play, read first.
+        let header = usize::from(bl.key != Key::Setup);
+        let from = read.max(bl.pos).max(header);
+        !(from..bl.items.len()).any(|i| !bl.used[i] && blocks::shows_a_choice(&bl.items[i].item))
+    }
+
+    /// The stop at a source that ends inside its last record.
+    fn cut(&mut self, b: Option<usize>, owed: &str) -> Halt {
+        let line = self.block_line(b);
+        self.cut_block = b.or(Some(self.cur));
+        Halt::Stop(Stopped::SourceCut {
+            line,
+            owed: owed.to_string(),
+            position: position(&self.game),
+        })
     }
 
     fn block_line(&self, b: Option<usize>) -> usize {
@@ -507,10 +594,22 @@ impl Driver {
         let mut result = self.game.apply(prompt.side, answer.clone(), &mut chance);
         let mut inferred: Vec<u8> = Vec::new();
         if matches!(&result, Err(RuleError::Desync(m)) if m.contains("for Die")) {
-            if let Some((game, drawn, extra)) = self.infer_dice(b, prompt.side, &answer) {
-                self.game = game;
-                result = Ok(drawn);
-                inferred = extra;
+            match self.infer_dice(b, prompt.side, &answer) {
+                dice::Inferred::Found(game, drawn, extra) => {
+                    self.game = *game;
+                    result = Ok(drawn);
+                    inferred = extra;
+                }
+                dice::Inferred::Undetermined(what) => {
+                    self.notes
+                        .push(format!("line {line}: {what}: the import stops here"));
+                    return Err(Halt::Stop(Stopped::Undetermined {
+                        line,
+                        what,
+                        position: position(&self.game),
+                    }));
+                }
+                dice::Inferred::None => {}
             }
         }
         match result {
@@ -534,6 +633,11 @@ impl Driver {
             Err(RuleError::NotImplemented(card)) => {
                 Err(Halt::Stop(Stopped::NotImplemented { line, card }))
             }
+            // The chance the decision needs is not shown and the source ends here: it ends
+            // inside this record (a headline event cut after its first line).
+            Err(RuleError::Desync(_)) if self.source_exhausted(b) => {
+                Err(self.cut(b, &format!("{}: the dice or cards it needs", prompt.text)))
+            }
             Err(e) => {
                 self.findings.push(Finding {
                     line,
@@ -556,3 +660,6 @@ impl Driver {
         b.map(|b| &self.blocks[b])
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -23,13 +23,11 @@ impl Driver {
                 return Ok((Answer::Influence(list), line));
             }
         }
+        if self.game.activity() == Activity::EndOfTurn {
+            return self.answer_end_of_turn(b, prompt);
+        }
         let Some(bi) = b else {
-            // An end-of-turn decision the source does not print: decline it.
-            return match &prompt.kind {
-                PromptKind::ChooseCard { optional: true, .. } => Ok((Answer::Pass, 0)),
-                PromptKind::YesNo { .. } => Ok((Answer::YesNo(false), 0)),
-                _ => Err("the source prints nothing for this end-of-turn decision".into()),
-            };
+            return Err("no source block for this decision".into());
         };
         let bl_line = self.blocks[bi].line;
         if let (Some(Card::ShuttleDiplomacy), PromptKind::ChooseCountry { candidates, .. }) =
@@ -54,6 +52,7 @@ impl Driver {
                         _ => {}
                     }
                 }
+                self.defaulted = true;
                 Ok((Answer::YesNo(false), bl_line))
             }
             PromptKind::Operations { .. } => self.answer_operations(bi, prompt.side),
@@ -72,6 +71,7 @@ impl Driver {
                         _ => {}
                     }
                 }
+                self.defaulted = true;
                 Ok((Answer::Pass, bl_line))
             }
             _ => self.answer_event(bi, prompt),
@@ -186,6 +186,7 @@ impl Driver {
                     }
                 )
         }) else {
+            self.defaulted = true;
             return Ok((Answer::Pass, bl.line));
         };
         bl.used[i] = true;
