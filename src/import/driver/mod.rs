@@ -462,6 +462,11 @@ impl Driver {
     /// with content (an empty `Turn 10, US AR7: :` is none), and no record in block `b` after
     /// the last one read that shows a play or a choice.
     fn source_exhausted(&self, b: Option<usize>) -> bool {
+        self.source_exhausted_but(b, |_| false)
+    }
+
+    /// [`Driver::source_exhausted`], not counting the records `ignored` names.
+    fn source_exhausted_but(&self, b: Option<usize>, ignored: impl Fn(&Item) -> bool) -> bool {
         let bi = b.unwrap_or(self.cur);
         if self.blocks[bi + 1..].iter().any(Block::has_content) {
             return false;
@@ -474,13 +479,19 @@ impl Driver {
         // The header (record 0) is the block's own play, read first.
         let header = usize::from(bl.key != Key::Setup);
         let from = read.max(bl.pos).max(header);
-        !(from..bl.items.len()).any(|i| !bl.used[i] && blocks::shows_a_choice(&bl.items[i].item))
+        !(from..bl.items.len()).any(|i| {
+            !bl.used[i] && blocks::shows_a_choice(&bl.items[i].item) && !ignored(&bl.items[i].item)
+        })
     }
 
     /// The stop at a source that ends inside its last record.
     fn cut(&mut self, b: Option<usize>, owed: &str) -> Halt {
-        let line = self.block_line(b);
-        self.cut_block = b.or(Some(self.cur));
+        let bi = b.unwrap_or(self.cur);
+        let line = self.blocks[bi]
+            .items
+            .last()
+            .map_or(self.blocks[bi].line, |r| r.line);
+        self.cut_block = Some(bi);
         Halt::Stop(Stopped::SourceCut {
             line,
             owed: owed.to_string(),
@@ -635,7 +646,10 @@ impl Driver {
             }
             // The chance the decision needs is not shown and the source ends here: it ends
             // inside this record (a headline event cut after its first line).
-            Err(RuleError::Desync(_)) if self.source_exhausted(b) => {
+            // (An `Event:` line shows the event starting, not the chance it needs.)
+            Err(RuleError::Desync(_))
+                if self.source_exhausted_but(b, |it| matches!(it, Item::Event(_))) =>
+            {
                 Err(self.cut(b, &format!("{}: the dice or cards it needs", prompt.text)))
             }
             Err(e) => {
