@@ -32,12 +32,6 @@ impl Block {
         }
     }
 
-    /// Whether the block shows anything past its header: a card, or any record (an empty
-    /// `Turn 10, US AR7: :` shows nothing; a Final Scoring `: :` shows the game's end).
-    pub(super) fn has_content(&self) -> bool {
-        self.card.is_some() || self.items.len() > 1 || self.key == Key::FinalScoring
-    }
-
     pub(super) fn push(&mut self, r: Record) {
         self.items.push(r);
         self.used.push(false);

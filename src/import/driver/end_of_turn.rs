@@ -25,11 +25,19 @@ impl Driver {
             PromptKind::ChooseCard { candidates, .. } => {
                 for &p in places.iter().rev() {
                     let bl = &mut self.blocks[p];
-                    let found = (1..bl.items.len()).rev().find(|&i| {
-                        !bl.used[i]
-                            && matches!(bl.items[i].item,
-                                Item::Discards { side, card } if side == prompt.side && candidates.contains(&card))
-                    });
+                    // Among the lines printed after the round's own records: from the end
+                    // back to the last line that shows anything else than a discard.
+                    let found = (1..bl.items.len())
+                        .rev()
+                        .take_while(|&i| {
+                            matches!(bl.items[i].item, Item::Discards { .. })
+                                || !blocks::shows_a_choice(&bl.items[i].item)
+                        })
+                        .find(|&i| {
+                            !bl.used[i]
+                                && matches!(bl.items[i].item,
+                                    Item::Discards { side, card } if side == prompt.side && candidates.contains(&card))
+                        });
                     if let Some(i) = found {
                         bl.used[i] = true;
                         bl.pointed[i] = true;

@@ -241,6 +241,8 @@ impl Driver {
                     rest.sort_by_key(|c| st.influence(*c, Side::Us) + st.influence(*c, Side::Ussr));
                     out.extend(rest.into_iter().take(*min as usize - out.len()));
                 }
+                // None named at all: the whole answer is taken for that absence.
+                self.defaulted |= line.is_none();
                 let bl = &self.blocks[bi];
                 Ok((Answer::Countries(out), line.unwrap_or(line_at(bl, start))))
             }

@@ -459,8 +459,8 @@ impl Driver {
     }
 
     /// Whether the source shows nothing more that the game has still to reach: no later block
-    /// with content (an empty `Turn 10, US AR7: :` is none), and no record in block `b` after
-    /// the last one read that shows a play or a choice.
+    /// (a later header, even an empty `Turn 10, US AR7: :`, shows this record complete), and
+    /// no record in block `b` after the last one read that shows a play or a choice.
     fn source_exhausted(&self, b: Option<usize>) -> bool {
         self.source_exhausted_but(b, |_| false)
     }
@@ -468,7 +468,7 @@ impl Driver {
     /// [`Driver::source_exhausted`], not counting the records `ignored` names.
     fn source_exhausted_but(&self, b: Option<usize>, ignored: impl Fn(&Item) -> bool) -> bool {
         let bi = b.unwrap_or(self.cur);
-        if self.blocks[bi + 1..].iter().any(Block::has_content) {
+        if bi + 1 < self.blocks.len() {
             return false;
         }
         let bl = &self.blocks[bi];
