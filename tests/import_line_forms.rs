@@ -16,8 +16,9 @@ Handicap influence: US +2
 Scenario: Standard
 Optional Cards Added
 USSR +3 in Poland [0][3]
-USSR +2 in East Germany [0][5]
-USSR +1 in Austria [0][1]
+USSR +1 in East Germany [0][4]
+USSR +1 in Hungary [0][1]
+USSR +1 in Romania [0][1]
 US +4 in West Germany [4][0]
 US +3 in France [3][0]
 US +1 in Italy [1][0]
@@ -122,7 +123,7 @@ Event: Five Year Plan
 ",
     );
     assert!(
-        matches!(imported.stopped, Stopped::SourceCut { line: 16, .. }),
+        matches!(imported.stopped, Stopped::SourceCut { line: 17, .. }),
         "{}",
         imported.stopped
     );
@@ -150,7 +151,7 @@ Turn 1, USSR AR1: Decolonization:
     let Stopped::SourceCut { line, owed, .. } = &imported.stopped else {
         panic!("{}", imported.stopped)
     };
-    assert_eq!(*line, 24);
+    assert_eq!(*line, 25);
     assert!(owed.contains("USSR action round 1"), "{owed}");
     assert!(!notations(&imported)
         .iter()
@@ -211,5 +212,35 @@ Turn 1, USSR AR1: Nuclear Test Ban: Coup (4 Ops):
         Some(&"play Nuclear Test Ban ops")
     );
     assert!(!notations(&imported).contains(&"pass"));
+    replays(&imported);
+}
+
+#[test]
+fn a_log_cut_with_an_independent_reds_country_still_owed_stops_before_it() {
+    let imported = import(
+        "Turn 1, Headline Phase: Olympic Games & Duck and Cover: USSR Headlines Olympic Games
+US Headlines Duck and Cover
+Event: Duck and Cover
+DEFCON degrades to 4
+US gains 1 VP. Score is US 1.
+
+Event: Olympic Games
+US chooses to participate
+US gains 2 VP. Score is US 3.
+
+Turn 1, USSR AR1: Fidel*: Place Influence (2 Ops):
+USSR +2 in Poland [0][5]
+
+Turn 1, US AR1: Independent Reds*: Event: Independent Reds*
+",
+    );
+    let Stopped::SourceCut { owed, .. } = &imported.stopped else {
+        panic!("{}", imported.stopped)
+    };
+    assert!(owed.contains("match the USSR Influence"), "{owed}");
+    assert_eq!(
+        notations(&imported).last(),
+        Some(&"play Independent Reds event")
+    );
     replays(&imported);
 }

@@ -570,7 +570,8 @@ impl Driver {
                     .iter()
                     .all(|r| matches!(r.item, Item::ArHeader { .. }));
             match bl.key {
-                Key::Cleanup => self.awaiting.push(j),
+                // End-of-turn and Final Scoring lines the engine asks nothing for.
+                Key::Cleanup | Key::FinalScoring => self.awaiting.push(j),
                 _ if empty_round => self.awaiting.push(j),
                 _ => {
                     self.findings.push(Finding {
