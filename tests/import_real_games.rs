@@ -334,3 +334,30 @@ fn an_altered_total_in_a_synthetic_log_is_reported_at_its_line() {
     let what: Vec<&str> = imported.findings.iter().map(|f| f.what.as_str()).collect();
     assert_eq!(what, vec!["DEFCON", "VP"]);
 }
+
+/// A real log cut anywhere (issue 14 class 5) imports with no finding: the record stops at
+/// the last complete record, and what the cut record printed is never a mismatch against an
+/// engine that went further. Every 23rd line of three logs.
+#[test]
+fn a_real_log_cut_anywhere_imports_without_findings() {
+    let Some(dir) = real_games() else {
+        eprintln!("REAL GAMES ABSENT: ../shared/real-games/digital-edition/ does not exist; nothing checked.");
+        return;
+    };
+    let mut bad = Vec::new();
+    for game in ["game-14", "game-37", "game-66"] {
+        let text = std::fs::read_to_string(dir.join(format!("{game}.txt"))).expect("a log");
+        let lines: Vec<&str> = text.lines().collect();
+        for cut in (20..lines.len()).step_by(23) {
+            let part = lines[..cut].join("\n");
+            let imported = import_digital_edition(&part, "cut.txt").expect("parse");
+            for f in &imported.findings {
+                bad.push(format!("{game} cut after line {cut}: {f}"));
+            }
+            if matches!(imported.stopped, Stopped::Diverged { .. }) {
+                bad.push(format!("{game} cut after line {cut}: {}", imported.stopped));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

@@ -194,6 +194,26 @@ impl Driver {
                 }
             }
         }
+        // A source that ends without a result may end inside its last record: what that
+        // record printed is compared, but a difference there is a note (the engine may have
+        // gone further than the lines printed), never a finding.
+        if source_result.is_none()
+            && matches!(
+                stopped,
+                Stopped::SourceEnded { .. } | Stopped::SourceCut { .. }
+            )
+        {
+            let from = self.blocks.last().map_or(usize::MAX, |bl| bl.line);
+            let (cut, kept): (Vec<Finding>, Vec<Finding>) = std::mem::take(&mut self.findings)
+                .into_iter()
+                .partition(|f| f.kind == FindingKind::Mismatch && f.line >= from);
+            self.findings = kept;
+            for f in cut {
+                self.notes.push(format!(
+                    "{f} (in the last record, where the source ends: not a finding)"
+                ));
+            }
+        }
         match (stopped, source_result) {
             (Stopped::Over(o), Some((winner, how, line))) => {
                 let same_how = match o.reason {

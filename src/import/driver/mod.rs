@@ -260,6 +260,8 @@ struct Driver {
     defaulted: bool,
     /// The block the source ends inside, if it ends mid-record: not compared.
     cut_block: Option<usize>,
+    /// Whether the source prints a result line (`USSR wins by …`).
+    has_result: bool,
     /// Reviewed digital-edition deviations still showing: country → (line, why).
     deviated: BTreeMap<Country, (usize, String)>,
 }
@@ -324,6 +326,10 @@ pub fn import_digital_edition(text: &str, source: &str) -> Result<Imported, Stri
         setup: setup_decisions(&src),
         defaulted: false,
         cut_block: None,
+        has_result: src
+            .records
+            .iter()
+            .any(|r| matches!(r.item, Item::Result { .. })),
         deviated: BTreeMap::new(),
     };
     if src.header.scenario != "Standard" {
@@ -434,7 +440,9 @@ impl Driver {
             let answered = self.answer(b, &prompt);
             // An answer the source does not show, where the source shows nothing more: the
             // source stops mid-decision, and so does the recorded game (issue 14).
-            if (answered.is_err() || self.defaulted) && self.source_exhausted(b) {
+            if (self.defaulted && self.source_exhausted(b))
+                || (answered.is_err() && self.ends_inside(b))
+            {
                 return Err(self.cut(b, &prompt.text));
             }
             let (answer, line) = match answered {
@@ -463,6 +471,16 @@ impl Driver {
     /// no record in block `b` after the last one read that shows a play or a choice.
     fn source_exhausted(&self, b: Option<usize>) -> bool {
         self.source_exhausted_but(b, |_| false)
+    }
+
+    /// Whether a decision the source's lines do not give (or the engine refuses, or whose
+    /// chance they do not show) means the source ends inside this record: it shows nothing
+    /// more ([`Driver::source_exhausted`]), or this is its last block and it prints no result
+    /// (a log cut inside its last record; a result line shows a finished game, whose last
+    /// record is whole, so a failure there stays a finding).
+    fn ends_inside(&self, b: Option<usize>) -> bool {
+        self.source_exhausted(b)
+            || (!self.has_result && b.unwrap_or(self.cur) + 1 == self.blocks.len())
     }
 
     /// [`Driver::source_exhausted`], not counting the records `ignored` names.
@@ -648,11 +666,19 @@ impl Driver {
             // The chance the decision needs is not shown and the source ends here: it ends
             // inside this record (a headline event cut after its first line).
             // (An `Event:` line shows the event starting, not the chance it needs.)
-            Err(RuleError::Desync(_))
-                if self.source_exhausted_but(b, |it| matches!(it, Item::Event(_))) =>
-            {
+            Err(RuleError::Desync(_)) if self.ends_inside(b) => {
                 Err(self.cut(b, &format!("{}: the dice or cards it needs", prompt.text)))
             }
+            // A decision read from the source's last lines and refused (an Influence list cut
+            // short): the source ends inside this record.
+            Err(e) if self.ends_inside(b) => Err(self.cut(
+                b,
+                &format!(
+                    "{} (the lines read, `{}`, are refused: {e})",
+                    prompt.text,
+                    format_answer(&answer, prompt)
+                ),
+            )),
             Err(e) => {
                 self.findings.push(Finding {
                     line,

@@ -30,6 +30,7 @@ fn driver(game: Game, body: &str, cur: usize) -> Driver {
         setup: VecDeque::new(),
         defaulted: false,
         cut_block: None,
+        has_result: false,
         deviated: BTreeMap::new(),
     }
 }
