@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::data::Side;
 use crate::engine::Outcome;
-use crate::log::{verify_chain, Hex32, LogError};
+use crate::log::{verify_chain, Hex32, LogError, Payload};
 use crate::session::{Mode, Session, SessionError};
 
 /// What verifying one game found.
@@ -46,6 +46,10 @@ pub struct GameReport {
     pub dice_checked: Option<Option<u32>>,
     /// Whether entry 0 marks the seed as a test seed (given as a number): not a fair game.
     pub test_seed: bool,
+    /// What was played, the game's identity: the `create` entry's seed commitment, then each
+    /// decision as `SIDE <answer as JSON>` and each recorded chance outcome as
+    /// `chance <outcome as JSON>`, in order (empty when the log could not be read).
+    pub played: Vec<String>,
 }
 
 impl GameReport {
@@ -146,6 +150,7 @@ pub fn verify_game(dir: &Path, head: Option<&Hex32>) -> GameReport {
         source_findings: Vec::new(),
         dice_checked: None,
         test_seed: false,
+        played: Vec::new(),
     };
     // Never read a move half written by a command running now (issue 12).
     let _reading = crate::gamefs::shared_read_lock(dir);
@@ -174,6 +179,7 @@ pub fn verify_game(dir: &Path, head: Option<&Hex32>) -> GameReport {
             if s.has_dice_chain() {
                 r.dice_checked = Some(s.dice_checked());
             }
+            r.played = played(&s);
             if let Some(g) = s.game() {
                 r.outcome = g.outcome();
                 r.in_progress = g.outcome().is_none();
@@ -198,6 +204,134 @@ pub fn verify_game(dir: &Path, head: Option<&Hex32>) -> GameReport {
         Err(e) => r.findings.push(e.to_string()),
     }
     r
+}
+
+/// What `s` played: its seed commitment, then every decision (side and answer) and chance
+/// outcome, in order.
+fn played(s: &Session) -> Vec<String> {
+    s.log()
+        .entries()
+        .iter()
+        .filter_map(|e| match &e.entry.payload {
+            Payload::Create {
+                seed_commitment, ..
+            } => Some(format!("seed {seed_commitment}")),
+            Payload::Decision { side, answer, .. } => Some(format!(
+                "{side} {}",
+                serde_json::to_string(answer).unwrap_or_default()
+            )),
+            Payload::Chance { what } => Some(format!(
+                "chance {}",
+                serde_json::to_string(what).unwrap_or_default()
+            )),
+            _ => None,
+        })
+        .collect()
+}
+
+impl GameReport {
+    /// The game's identity: SHA-256 over its players and what was played ([`GameReport::played`]),
+    /// hex; `None` when the log could not be read.
+    pub fn game_id(&self) -> Option<String> {
+        use sha2::{Digest, Sha256};
+        let (us, ussr) = self.players.as_ref()?;
+        let mut h = Sha256::new();
+        for part in [us, ussr].into_iter().chain(&self.played) {
+            h.update(part.as_bytes());
+            h.update(b"\n");
+        }
+        Some(hex::encode(h.finalize()))
+    }
+}
+
+/// How a folder holds a game another folder holds too.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SameGame {
+    /// The same decisions, all of them.
+    Identical,
+    /// Fewer decisions: the first ones of the other record (a copy saved earlier, a cut log).
+    Shorter,
+}
+
+/// A folder that holds the same game as another (issue 14): same players, same seed
+/// commitment, and its decisions are the other's or the first of them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Duplicate {
+    /// The folder not counted.
+    pub dir: PathBuf,
+    /// The folder that holds the game in full (the longest record; the first of equals).
+    pub of: PathBuf,
+    /// How.
+    pub kind: SameGame,
+    /// Decisions in `dir` and in `of`.
+    pub decisions: (usize, usize),
+}
+
+impl std::fmt::Display for Duplicate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.kind {
+            SameGame::Identical => write!(
+                f,
+                "{}: the same game as {} (all {} decisions), counted once",
+                self.dir.display(),
+                self.of.display(),
+                self.decisions.0
+            ),
+            SameGame::Shorter => write!(
+                f,
+                "{}: the same game as {}, which extends it (its {} decisions are the first of {}), counted once",
+                self.dir.display(),
+                self.of.display(),
+                self.decisions.0,
+                self.decisions.1
+            ),
+        }
+    }
+}
+
+fn decisions(played: &[String]) -> usize {
+    played
+        .iter()
+        .filter(|p| !p.starts_with("seed ") && !p.starts_with("chance "))
+        .count()
+}
+
+/// The clean reports that hold a game another clean report holds in full or further: each
+/// game is then counted once, by its longest record ([`standings`]).
+pub fn duplicates(reports: &[GameReport]) -> Vec<Duplicate> {
+    let clean: Vec<&GameReport> = reports
+        .iter()
+        .filter(|r| r.findings.is_empty() && r.players.is_some() && r.played.len() > 1)
+        .collect();
+    let mut out = Vec::new();
+    for (i, r) in clean.iter().enumerate() {
+        // The record that holds r's game furthest: the longest; among equals, the first.
+        let of = clean
+            .iter()
+            .enumerate()
+            .filter(|(j, o)| {
+                *j != i
+                    && o.players == r.players
+                    && o.played.len() >= r.played.len()
+                    && o.played.starts_with(&r.played)
+                    && (o.played.len() > r.played.len() || *j < i)
+            })
+            .max_by_key(|(j, o)| (o.played.len(), std::cmp::Reverse(*j)))
+            .map(|(_, o)| o);
+        if let Some(o) = of {
+            out.push(Duplicate {
+                dir: r.dir.clone(),
+                of: o.dir.clone(),
+                kind: if o.played.len() == r.played.len() {
+                    SameGame::Identical
+                } else {
+                    SameGame::Shorter
+                },
+                decisions: (decisions(&r.played), decisions(&o.played)),
+            });
+        }
+    }
+    out
 }
 
 /// Where a game without a result stands: turn, round, DEFCON, who owes what.
@@ -264,9 +398,14 @@ impl Standing {
 }
 
 /// The standings over clean reports (games with findings do not count), best score first.
+/// A game saved in several folders counts once, by its longest record ([`duplicates`]).
 pub fn standings(reports: &[GameReport]) -> Vec<Standing> {
     let mut by: BTreeMap<String, Standing> = BTreeMap::new();
-    for r in reports.iter().filter(|r| r.findings.is_empty()) {
+    let not_counted: Vec<PathBuf> = duplicates(reports).into_iter().map(|d| d.dir).collect();
+    for r in reports
+        .iter()
+        .filter(|r| r.findings.is_empty() && !not_counted.contains(&r.dir))
+    {
         let Some((us, ussr)) = &r.players else {
             continue;
         };

@@ -786,8 +786,15 @@ fn verify(paths: &[PathBuf], head: Option<&str>, jobs: Option<usize>) -> Result<
         reports.len(),
         secs * 1000.0
     );
+    let same = audit::duplicates(&reports);
+    if !same.is_empty() {
+        println!("\nThe same game in several folders:");
+        for d in &same {
+            println!("  {d}");
+        }
+    }
     if reports.len() > 1 {
-        println!("\nStandings (win 1, draw ½; games with findings not counted):");
+        println!("\nStandings (win 1, draw ½; games with findings not counted; each game once):");
         println!(
             "  {:<32} {:>5} {:>4} {:>4} {:>4} {:>10} {:>6}",
             "player", "games", "won", "drew", "lost", "unfinished", "score"

@@ -22,8 +22,7 @@ use crate::log::{
 };
 use crate::notation::{self, NotationError};
 
-/// The rules revision this engine implements; recorded in every new game's first entry.
-pub const RULES_REVISION: &str = "deluxe-faq-2026.11-r2";
+pub use crate::recorded::RULES_REVISION;
 
 /// Errors of a sealed game on disk.
 #[derive(Debug, thiserror::Error)]
@@ -448,8 +447,8 @@ impl Session {
                     // public information and chance records it holds.
                     let mut options = options.clone();
                     if let Value::Mapping(m) = &mut options {
-                        let recorded = m.remove(crate::import::RECORDED_KEY);
-                        let from = m.remove(crate::import::RECORDED_FROM_KEY);
+                        let recorded = m.remove(crate::recorded::RECORDED_KEY);
+                        let from = m.remove(crate::recorded::RECORDED_FROM_KEY);
                         if recorded == Some(Value::from(true)) {
                             if *seed_commitment != Hex32::from([0u8; 32]) {
                                 return Err(fail(

@@ -12,7 +12,7 @@ use super::cx::{Cx, Outcome, Step, Stop, VictoryReason};
 use super::error::RuleError;
 use super::events;
 use super::play;
-use super::prompt::{Answer, Prompt, PromptKind};
+use super::prompt::{Answer, CardUse, Prompt, PromptKind};
 use super::scoring;
 use super::state::State;
 
@@ -260,6 +260,7 @@ fn headline(cx: &mut Cx) -> Step<Activity> {
         // An opponent's event headlined resolves as that opponent's event, its owner making
         // its choices; the headliner stays phasing (FAQ F046, F063).
         let owner = card.event_side().unwrap_or(side);
+        play::card_played(cx, side, card, CardUse::Event, play::EventFate::AsPlayed)?;
         let occurred = events::run_event(cx, card, owner)?;
         play::dispose(cx, side, card, occurred);
     }

@@ -91,6 +91,7 @@ pub fn play_card(cx: &mut Cx, side: Side, card: Card, mode: CardUse) -> Step {
         CardUse::SpaceRace => "on the Space Race",
     };
     cx.note(format!("{side} plays {card} (#{}) {how}.", card as u8));
+    card_played(cx, side, card, mode, EventFate::AsPlayed)?;
     let occurred = match mode {
         CardUse::Event => events::run_event(cx, card, side)?,
         CardUse::SpaceRace => {
@@ -101,6 +102,60 @@ pub fn play_card(cx: &mut Cx, side: Side, card: Card, mode: CardUse) -> Step {
     };
     dispose(cx, side, card, occurred);
     Ok(())
+}
+
+/// Whether a played card's event can come of the play.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EventFate {
+    /// As the play allows (an event played as one; an opponent's event on a card played for
+    /// Operations occurs).
+    AsPlayed,
+    /// Another event cancels it: UN Intervention's partner card, or a card Missile Envy hands
+    /// over with its giver's event ("Operations value only") (FAQ F243, F227).
+    Cancelled,
+}
+
+/// The steps of a card being played, taken once per play on every path by which a card is
+/// played as an event or for Operations (or on the Space Race): an action round
+/// ([`play_card`]), a headline, Grain Sales to Soviets' drawn card, Star Wars' pick from the
+/// discard pile, UN Intervention's partner card, the card Missile Envy hands over. Call it
+/// as the card is played, before it resolves.
+///
+/// Flower Power: the USSR gains 2 VP when the US plays a War card as an event or for
+/// Operations, never on the Space Race (FAQ F242; Grain Sales' drawn card too, FAQ F245;
+/// Missile Envy's, FAQ F244), nor for a War card whose event is cancelled (Camp David
+/// Accords, UN Intervention; FAQ F243), nor once An Evil Empire is in effect. A War event the
+/// US resolves itself nets the 2 VP with the war's own VP before the 20 VP check (FAQ F178):
+/// that award is made by the war ([`super::events::war`]), with [`flower_power_applies`].
+pub fn card_played(cx: &mut Cx, side: Side, card: Card, mode: CardUse, fate: EventFate) -> Step {
+    let us_resolves_the_war = mode == CardUse::Event && card.event_side() != Some(Side::Ussr);
+    if flower_power_applies(cx.state, side, card, mode, fate) && !us_resolves_the_war {
+        cx.note(format!(
+            "Flower Power: the US plays {card}, a War card: the USSR gains 2 VP."
+        ));
+        cx.add_vp(Side::Ussr, 2)?;
+    }
+    Ok(())
+}
+
+/// Whether Flower Power scores for `side` playing `card` as `mode` (FAQ F242, F243): the US
+/// plays one of the five War cards as an event or for Operations, Flower Power is in effect
+/// and An Evil Empire is not, and the card's event is not cancelled (Arab-Israeli War after
+/// Camp David Accords, FAQ F191; UN Intervention).
+pub fn flower_power_applies(
+    state: &State,
+    side: Side,
+    card: Card,
+    mode: CardUse,
+    fate: EventFate,
+) -> bool {
+    side == Side::Us
+        && mode != CardUse::SpaceRace
+        && fate == EventFate::AsPlayed
+        && events::mid::WAR_CARDS.contains(&card)
+        && state.has_effect(Card::FlowerPower)
+        && !state.has_effect(Card::AnEvilEmpire)
+        && !(card == Card::ArabIsraeliWar && state.has_effect(Card::CampDavidAccords))
 }
 
 /// Operations with `card`; an opponent's event on it occurs too, before or after as the

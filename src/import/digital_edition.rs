@@ -48,11 +48,15 @@ pub enum Item {
         /// The card played, if the header names one (`: :` names none).
         card: Option<Card>,
     },
-    /// `Turn N, Cleanup: …` — end-of-turn lines (the turn number is often wrong).
+    /// `Turn N, Cleanup: …` or a bare `Turn N, Cleanup` — end-of-turn lines (the turn number
+    /// is often wrong).
     Cleanup {
         /// The turn printed.
         turn: u8,
     },
+    /// `: :` — the line Final Scoring prints its VP on (`: : USSR gains 3 VP. Score is
+    /// USSR 9.`), or a bare `: :` at the end of a finished game.
+    FinalScoring,
     /// `Place Influence (n Ops):` and the like.
     Ops {
         /// What the Operations are used for.
@@ -183,6 +187,8 @@ pub enum Item {
     },
     /// `US has no cards to reveal`.
     NoCards(Side),
+    /// `USSR has no cards to discard` (Five Year Plan on an empty hand).
+    NoCardsToDiscard(Side),
     /// `Card is now in play.`
     EffectIn(Card),
     /// `Card is no longer in play.`
@@ -430,6 +436,9 @@ pub fn parse_item(line: &str) -> Item {
     if rest == "has no cards to reveal" {
         return Item::NoCards(side);
     }
+    if rest == "has no cards to discard" {
+        return Item::NoCardsToDiscard(side);
+    }
     if let Some(how) = rest.strip_prefix("wins by ") {
         return Item::Result {
             winner: side,
@@ -475,7 +484,10 @@ fn parse_header(line: &str) -> Option<Vec<Item>> {
         }
         return Some(out);
     }
-    if let Some(tail) = rest.strip_prefix("Cleanup:") {
+    if let Some(tail) = rest
+        .strip_prefix("Cleanup:")
+        .or_else(|| (rest.trim() == "Cleanup").then_some(""))
+    {
         let mut out = vec![Item::Cleanup { turn }];
         if !tail.trim().is_empty() {
             out.push(parse_item(tail.trim()));
@@ -513,7 +525,24 @@ pub fn parse(text: &str) -> Result<SourceLog, ParseError> {
     let mut saw_header = false;
     for (n, raw) in lines.by_ref() {
         let l = raw.trim_end().trim_start_matches('\u{feff}');
-        if l.trim().is_empty() || l.trim() == ": :" {
+        if l.trim().is_empty() {
+            continue;
+        }
+        // Final Scoring: `: :`, with its VP on the same line or none.
+        if let Some(tail) = l.trim().strip_prefix(": :") {
+            if in_setup {
+                continue;
+            }
+            log.records.push(Record {
+                line: n,
+                item: Item::FinalScoring,
+            });
+            if !tail.trim().is_empty() {
+                log.records.push(Record {
+                    line: n,
+                    item: parse_item(tail.trim()),
+                });
+            }
             continue;
         }
         if in_setup {

@@ -55,10 +55,7 @@ pub struct ImportedDecision {
     pub chance: Vec<ChanceOutcome>,
 }
 
-/// The options map key that marks a recorded game (design §2).
-pub const RECORDED_KEY: &str = "recorded";
-/// The options map key naming the source of a recorded game.
-pub const RECORDED_FROM_KEY: &str = "recorded_from";
+pub use crate::recorded::{RECORDED_FROM_KEY, RECORDED_KEY};
 
 /// What `import` leaves next to the log: the comparison with the source (not part of the
 /// log, which holds no result from the source).
@@ -114,7 +111,7 @@ pub fn write_game(dir: &Path, imported: &Imported, now: DateTime<Utc>) -> Result
     log.stage(
         Payload::Create {
             engine_version: env!("CARGO_PKG_VERSION").into(),
-            rules_revision: crate::session::RULES_REVISION.into(),
+            rules_revision: crate::recorded::RULES_REVISION.into(),
             options: recorded_options(&imported.options, &imported.source),
             players: Players {
                 us: imported.players.us.clone(),

@@ -10,7 +10,7 @@ use super::super::effects;
 use super::super::error::RuleError;
 use super::super::ops::{self, OpsAllow};
 use super::super::play;
-use super::super::prompt::{merged, Answer, Prompt, PromptKind};
+use super::super::prompt::{merged, Answer, CardUse, Prompt, PromptKind};
 use super::super::scoring;
 use super::super::state::{Duration, State};
 use super::war::{self, War};
@@ -791,6 +791,13 @@ pub fn un_intervention(cx: &mut Cx, side: Side) -> Step<bool> {
         cx.state.remove_effect(Card::U2Incident);
         cx.add_vp(Side::Ussr, 1)?;
     }
+    play::card_played(
+        cx,
+        side,
+        partner,
+        CardUse::Operations,
+        play::EventFate::Cancelled,
+    )?;
     play::play_for_operations(cx, side, partner, false)?;
     cx.discard(partner);
     Ok(true)

@@ -15,7 +15,7 @@ use super::super::effects;
 use super::super::error::RuleError;
 use super::super::ops::{self, CoupKind, OpsAllow};
 use super::super::play;
-use super::super::prompt::{Answer, Prompt, PromptKind};
+use super::super::prompt::{Answer, CardUse, Prompt, PromptKind};
 use super::super::state::{Duration, State};
 use super::war::{self, War};
 use super::EventFn;
@@ -222,6 +222,14 @@ pub fn star_wars(cx: &mut Cx, _side: Side) -> Step<bool> {
     cx.note(format!(
         "Star Wars: the US picks {picked} from the discard pile."
     ));
+    // The US plays the picked card's event (Flower Power, FAQ F242).
+    play::card_played(
+        cx,
+        Side::Us,
+        picked,
+        CardUse::Event,
+        play::EventFate::AsPlayed,
+    )?;
     let occurred = super::run_event(cx, picked, owner)?;
     play::dispose(cx, owner, picked, occurred);
     Ok(true)

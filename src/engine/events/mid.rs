@@ -695,13 +695,30 @@ pub fn missile_envy(cx: &mut Cx, side: Side) -> Step<bool> {
                 options,
                 "use the received card's Operations",
             )?;
+            // "Operations value only": the giver's event is cancelled (FAQ F243).
             if i == 1 {
+                play::card_played(
+                    cx,
+                    side,
+                    card,
+                    CardUse::SpaceRace,
+                    play::EventFate::Cancelled,
+                )?;
                 ops::space_race_attempt(cx, side)?;
             } else {
+                play::card_played(
+                    cx,
+                    side,
+                    card,
+                    CardUse::Operations,
+                    play::EventFate::Cancelled,
+                )?;
                 play::play_for_operations(cx, side, card, false)?;
             }
             play::dispose(cx, side, card, false);
         } else {
+            // The event occurs: a play as an event (Flower Power, FAQ F244).
+            play::card_played(cx, side, card, CardUse::Event, play::EventFate::AsPlayed)?;
             let occurred = run_event(cx, card, side)?;
             play::dispose(cx, side, card, occurred);
         }
@@ -1023,16 +1040,23 @@ pub fn grain_sales_to_soviets(cx: &mut Cx, _side: Side) -> Step<bool> {
         options.iter().map(|o| o.0.clone()).collect(),
         "play the drawn card or return it",
     )?;
+    // The drawn card is played in any normal way (FAQ F245): as every play, through
+    // `play::card_played` (Flower Power, FAQ F242).
+    let played =
+        |cx: &mut Cx, mode| play::card_played(cx, us, card, mode, play::EventFate::AsPlayed);
     match options[i].1 {
         0 => {
+            played(cx, CardUse::Event)?;
             let occurred = run_event(cx, card, us)?;
             play::dispose(cx, us, card, occurred);
         }
         1 => {
+            played(cx, CardUse::Operations)?;
             let occurred = play::play_for_operations(cx, us, card, true)?;
             play::dispose(cx, us, card, occurred);
         }
         2 => {
+            played(cx, CardUse::SpaceRace)?;
             ops::space_race_attempt(cx, us)?;
             play::dispose(cx, us, card, false);
         }
@@ -1347,9 +1371,9 @@ pub fn our_man_in_tehran(cx: &mut Cx, _side: Side) -> Step<bool> {
 ///   event (a Grain Sales or Star Wars event defers the award to the end of the round)
 ///   (FAQ F179, F268);
 /// * a player holding a received Missile Envy must use it for Operations or the Space Race
-///   (a Scoring card may come first) (FAQ F252, F254, F255);
-/// * Flower Power: a US War card played for Operations gives the USSR 2 VP, except an
-///   Arab-Israeli War cancelled by Camp David (FAQ F242, F243).
+///   (a Scoring card may come first) (FAQ F252, F254, F255).
+///
+/// Flower Power is scored as the card is played ([`play::card_played`]).
 pub fn before_play(cx: &mut Cx, side: Side, play: Option<(Card, CardUse)>) -> Step {
     if let Some((card, mode)) = play {
         play::check_play(cx.state, side, card, mode)?;
@@ -1384,20 +1408,6 @@ pub fn before_play(cx: &mut Cx, side: Side, play: Option<(Card, CardUse)>) -> St
                     .add_effect(Card::WeWillBuryYou, Side::Ussr, Duration::Turn);
             }
             _ => we_will_bury_you_award(cx)?,
-        }
-    }
-    // Flower Power on a War card played for Operations.
-    if let Some((card, CardUse::Operations)) = play {
-        if side == Side::Us
-            && WAR_CARDS.contains(&card)
-            && cx.state.has_effect(Card::FlowerPower)
-            && !cx.state.has_effect(Card::AnEvilEmpire)
-            && !(card == Card::ArabIsraeliWar && cx.state.has_effect(Card::CampDavidAccords))
-        {
-            cx.note(format!("Flower Power: the US plays {card}, a War card."));
-            // A US War event resolving from this play (none: US Ops plays of War cards fire
-            // only USSR events) is scored by the war itself, so this is the only award.
-            cx.add_vp(Side::Ussr, 2)?;
         }
     }
     Ok(())

@@ -4,6 +4,8 @@
 use crate::data::{Card, Country, Side};
 
 use super::super::cx::{Cx, Step};
+use super::super::play;
+use super::super::prompt::CardUse;
 
 /// A war: who attacks which country, what roll wins, what it pays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,11 +68,17 @@ pub fn war(cx: &mut Cx, war: War) -> Step<bool> {
         cx.add_influence(war.target, war.attacker, theirs);
         delta += war.attacker.vp_sign() * war.vp;
     }
-    // A US war event (FAQ F242). A war card the US plays for Operations is paid when it is
-    // played (`mid::before_play`), whichever side's event it carries, so not again here.
+    // A US war event: the US played the War card as an event (an action round, a headline,
+    // Grain Sales, Star Wars, Missile Envy); its Flower Power VP are netted with the war's
+    // (FAQ F242, F178). Every other play is paid by `play::card_played` as it is played.
     if war.attacker == Side::Us
-        && cx.state.has_effect(Card::FlowerPower)
-        && !cx.state.has_effect(Card::AnEvilEmpire)
+        && play::flower_power_applies(
+            cx.state,
+            Side::Us,
+            war.card,
+            CardUse::Event,
+            play::EventFate::AsPlayed,
+        )
     {
         cx.note("Flower Power: the USSR gains 2 VP for a US war.");
         delta += Side::Ussr.vp_sign() * 2;
