@@ -135,11 +135,13 @@ enum Command {
     /// Read replies from Maildirs or .eml files, apply their moves, answer, mail the next
     /// prompts. Exit status: 0 all applied, 10 malformed MIME, 11 unknown game, 12 sender not a
     /// player, 13 missing token, 14 wrong token, 15 stale position, 16 replayed mail, 17 illegal
-    /// move, 18 no move line (the first refused mail's), 3 a mail could not be sent.
+    /// move, 18 no move line (the first refused mail's), 19 a mail failed and was filed in
+    /// MAILDIR/twilight-failed/, 3 a mail could not be sent, 2 the games folder does not exist.
     Inbox {
-        /// The folder holding the game folders.
-        #[arg(long = "games", default_value = "games")]
-        games_dir: PathBuf,
+        /// The folder holding the game folders [default: $TWILIGHT_GAMES, else `games:` of
+        /// ~/.config/twilight/config.yaml, else ./games].
+        #[arg(long = "games")]
+        games_dir: Option<PathBuf>,
         /// Maildir folders (their new/ messages) or .eml files.
         #[arg(required = true)]
         sources: Vec<PathBuf>,
@@ -253,6 +255,67 @@ fn send_prompts(s: &Session, args: &MailArgs, resend: bool) -> Result<bool> {
             );
             Ok(false)
         }
+    }
+}
+
+/// Prints what `inbox` did with each mail and where every mail it wrote went.
+fn print_inbox_report(report: &inbound::InboxReport) {
+    for p in &report.processed {
+        let f = p.source.display();
+        match &p.verdict {
+            inbound::Verdict::Accepted {
+                game,
+                side,
+                applied,
+                ignored,
+            } => {
+                println!("{f}: applied to {game} for the {side}: {}", applied.join(" | "));
+                for l in ignored {
+                    println!("  ignored (not a move): {l}");
+                }
+            }
+            inbound::Verdict::Refused {
+                game,
+                refusal,
+                answered,
+                ..
+            } => {
+                println!(
+                    "{f}: refused ({}, exit {}): {}",
+                    refusal.kind(),
+                    refusal.exit_code(),
+                    refusal.explain(game.as_deref())
+                );
+                match answered {
+                    Some(w) => println!("  refusal mailed to the player: {w}"),
+                    None => println!("  not answered (the sender is no player of a game here)"),
+                }
+            }
+            inbound::Verdict::Held { game, refusal } => println!(
+                "{f}: held for the moderator, left unfiled ({}): {}",
+                refusal.kind(),
+                refusal.explain(game.as_deref())
+            ),
+            inbound::Verdict::Failed { reason } => eprintln!(
+                "error: {f}: failed, filed as failed ({} in its Maildir, or a .failed note): {reason}",
+                inbound::FAILED_FOLDER
+            ),
+        }
+    }
+    for f in &report.skipped {
+        println!("{}: already processed, skipped", f.display());
+    }
+    for o in &report.sent {
+        println!(
+            "mailed {} ({}): {} — {}",
+            o.to,
+            o.side,
+            o.subject,
+            o.delivered.as_deref().unwrap_or("?")
+        );
+    }
+    for e in &report.send_errors {
+        eprintln!("error: {e}");
     }
 }
 
@@ -422,45 +485,31 @@ fn run(cli: Cli) -> Result<ExitCode> {
             outbox,
         } => {
             let start = Instant::now();
+            let (games_dir, _) =
+                twilight_pbem::mail::moderator::games_dir(games_dir, &|k| std::env::var(k).ok())
+                    .map_err(|e| anyhow::anyhow!(e))?;
             let opts = inbound::InboxOptions {
                 games_dir,
                 force_outbox: outbox,
                 now: Utc::now(),
             };
             let report = inbound::run(&opts, &sources)?;
-            for p in &report.processed {
-                match &p.verdict {
-                    inbound::Verdict::Accepted {
-                        game,
-                        side,
-                        applied,
-                    } => println!(
-                        "{}: applied to {game} for the {side}: {}",
-                        p.source.display(),
-                        applied.join(" | ")
-                    ),
-                    inbound::Verdict::Refused { game, refusal, .. } => println!(
-                        "{}: refused ({}, exit {}): {}",
-                        p.source.display(),
-                        refusal.kind(),
-                        refusal.exit_code(),
-                        refusal.explain(game.as_deref())
-                    ),
-                }
-            }
-            for f in &report.skipped {
-                println!("{}: already processed, skipped", f.display());
-            }
-            for o in &report.sent {
-                println!("mailed {} ({}): {}", o.to, o.side, o.subject);
-            }
-            for e in &report.send_errors {
-                eprintln!("error: {e}");
-            }
+            print_inbox_report(&report);
             println!(
-                "inbox: {} message(s), {} mail(s) sent, {} ms",
+                "inbox: {} message(s), {} applied, {} refused, {} held, {} failed, {} mail(s) sent, {} ms",
                 report.processed.len(),
-                report.sent.len(),
+                report.count(|v| matches!(v, inbound::Verdict::Accepted { .. })),
+                report.count(|v| matches!(v, inbound::Verdict::Refused { .. })),
+                report.count(|v| matches!(v, inbound::Verdict::Held { .. })),
+                report.count(|v| matches!(v, inbound::Verdict::Failed { .. })),
+                report.sent.len()
+                    + report.count(|v| matches!(
+                        v,
+                        inbound::Verdict::Refused {
+                            answered: Some(_),
+                            ..
+                        }
+                    )),
                 start.elapsed().as_millis()
             );
             return Ok(ExitCode::from(report.exit_code()));

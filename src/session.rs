@@ -665,6 +665,18 @@ impl Session {
         ))
     }
 
+    /// The reply token for `side` as issued at log sequence number `seq` (moderator only); the
+    /// mail loop binds a prompt's Message-ID to it (issue 13 §1).
+    pub fn reply_token_at(&self, side: Side, seq: u64) -> Option<String> {
+        let seed = self.seed?;
+        Some(fairness::reply_token(
+            &seed,
+            &self.game_id,
+            seq,
+            side_str(side),
+        ))
+    }
+
     /// Checks a reply token for `side` at the current position, in constant time.
     pub fn check_reply_token(&self, side: Side, token: &str) -> bool {
         match self.seed {

@@ -68,6 +68,8 @@ pub struct Outgoing {
     pub seq: u64,
     /// History lines covered.
     pub history_len: usize,
+    /// Where it went once sent (`outbox file PATH`, `SMTP host:port (…)`); `None` before.
+    pub delivered: Option<String>,
 }
 
 /// The subject tag of a game: `[TS <game>]`.
@@ -291,8 +293,14 @@ pub fn compose(
 
     let n = rec.sent + 1;
     let domain = id_safe(&domain_of(&from));
+    // The `k` part binds the Message-ID to the reply token (`reply::message_id_tag`), so a
+    // reply naming this mail in `In-Reply-To` is authenticated even without the quoted token.
+    let key = token
+        .as_deref()
+        .map(super::reply::message_id_tag)
+        .unwrap_or_else(|| "0".into());
     let message_id = format!(
-        "ts.{}.{}.{n}.s{seq}@{domain}",
+        "ts.{}.{}.k{key}.{n}.s{seq}@{domain}",
         id_safe(gid),
         side.name().to_ascii_lowercase()
     );
@@ -319,6 +327,7 @@ pub fn compose(
         references,
         seq,
         history_len: history.len(),
+        delivered: None,
     };
     let p = state.player_mut(side);
     p.sent = n;
@@ -426,8 +435,8 @@ pub fn send_due(
     let mut sent = Vec::new();
     for (side, purpose) in due(session, &config, &state, resend) {
         let mut next = state.clone();
-        let o = compose(session, &config, &mut next, side, purpose, now)?;
-        transport.send(&to_message(&o, session.game_id())?)?;
+        let mut o = compose(session, &config, &mut next, side, purpose, now)?;
+        o.delivered = Some(transport.deliver(&to_message(&o, session.game_id())?)?);
         state = next;
         state.save(dir)?;
         sent.push(o);

@@ -249,6 +249,11 @@ impl Transport {
 
     /// Sends one message.
     pub fn send(&self, message: &Message) -> Result<(), MailError> {
+        self.deliver(message).map(|_| ())
+    }
+
+    /// Sends one message and says where it went: `outbox file PATH` or `SMTP host:port (…)`.
+    pub fn deliver(&self, message: &Message) -> Result<String, MailError> {
         match self {
             Transport::Outbox(dir) => {
                 std::fs::create_dir_all(dir).map_err(|e| MailError::File {
@@ -257,12 +262,12 @@ impl Transport {
                 })?;
                 FileTransport::new(dir)
                     .send(message)
-                    .map(|_| ())
+                    .map(|id| format!("outbox file {}", dir.join(format!("{id}.eml")).display()))
                     .map_err(|e| MailError::Send(e.to_string()))
             }
-            Transport::Smtp(t, _) => t
+            Transport::Smtp(t, d) => t
                 .send(message)
-                .map(|_| ())
+                .map(|_| d.clone())
                 .map_err(|e| MailError::Send(e.to_string())),
         }
     }
