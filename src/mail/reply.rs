@@ -241,10 +241,10 @@ fn unquote(line: &str) -> &str {
     line.trim_start().trim_start_matches(['>', ' ', '|'])
 }
 
-/// A quoting attribution: one line, or up to three wrapped lines joined, that ends with
-/// `wrote:` (and the common translations) and opens like one (`On …`, `Am …`, `Le …`, a date,
-/// a name).
-fn attribution_at(lines: &[&str], i: usize) -> bool {
+/// A quoting attribution at line `i`: one line, or up to three wrapped lines joined, that ends
+/// with `wrote:` (and the common translations; mutt's `* Name <addr> [date]:` too) and, when
+/// wrapped, opens like one (`On …`, `Am …`, `Le …`). Returns how many lines it takes (0: none).
+fn attribution_len(lines: &[&str], i: usize) -> usize {
     let ends = |s: &str| {
         let s = s.trim_end().to_lowercase();
         s.ends_with("wrote:")
@@ -258,28 +258,28 @@ fn attribution_at(lines: &[&str], i: usize) -> bool {
     };
     let first = lines[i].trim();
     if first.starts_with('>') || first.is_empty() {
-        return false;
+        return 0;
     }
     let mut joined = first.to_string();
-    if ends(&joined) {
-        return true;
+    if ends(&joined) || first.starts_with("* ") && first.ends_with("]:") {
+        return 1;
     }
     let opens = ["on ", "am ", "le ", "el ", "il ", "op "];
     if !opens.iter().any(|o| first.to_lowercase().starts_with(o)) {
-        return false;
+        return 0;
     }
-    for next in lines.iter().skip(i + 1).take(2) {
+    for (k, next) in lines.iter().skip(i + 1).take(2).enumerate() {
         let n = next.trim();
         if n.is_empty() || n.starts_with('>') {
-            return false;
+            return 0;
         }
         joined.push(' ');
         joined.push_str(n);
         if ends(&joined) {
-            return true;
+            return k + 2;
         }
     }
-    false
+    0
 }
 
 /// Outlook's header block: `From: …` followed within four lines by `Sent: …` or `Date: …`
@@ -298,7 +298,10 @@ fn header_block_at(lines: &[&str], i: usize) -> bool {
     })
 }
 
-/// A line at which the player's new text ends (everything from it on was added by the client).
+/// A line at which the player's new text ends (everything from it on was added by the client:
+/// a signature, a footer, the header block or separator of an unquoted original). A quoting
+/// attribution does not end it — a bottom-posted or inline reply goes on below the quote — but
+/// is skipped with the quote.
 fn ends_new_text(lines: &[&str], i: usize) -> bool {
     let raw = lines[i];
     let t = raw.trim();
@@ -340,7 +343,7 @@ fn ends_new_text(lines: &[&str], i: usize) -> bool {
     if footers.iter().any(|f| lower.starts_with(f)) {
         return true;
     }
-    attribution_at(lines, i) || header_block_at(lines, i)
+    header_block_at(lines, i)
 }
 
 /// The words a move line may open with (the notation's verbs, `schemas/NOTATION.md`).
@@ -492,7 +495,17 @@ pub fn extract(body: &str, all_text: &str) -> Extracted {
     }
     let mut first_other: Option<String> = None;
     let mut moves_over = false;
-    for raw in &lines[..end] {
+    let mut skip = 0;
+    for (i, raw) in lines[..end].iter().enumerate() {
+        if skip > 0 {
+            skip -= 1;
+            continue;
+        }
+        let n = attribution_len(&lines[..end], i);
+        if n > 0 {
+            skip = n - 1;
+            continue;
+        }
         let line = raw.trim();
         if line.is_empty() || line.starts_with('>') || line.starts_with('|') {
             continue;
@@ -623,7 +636,7 @@ mod tests {
 
     #[test]
     fn a_wrapped_attribution_ends_the_moves() {
-        let e = ex("play 4 space\n\nOn Tue, 1 Dec 2026 at 10:00, Moderator <\ntwilight@example.org> wrote:\n\nplay NATO ops\n");
+        let e = ex("play 4 space\n\nOn Tue, 1 Dec 2026 at 10:00, Moderator <\ntwilight@example.org> wrote:\n\n> play NATO ops\n");
         assert_eq!(e.moves, vec!["play 4 space".to_string()]);
     }
 
