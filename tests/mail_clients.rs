@@ -235,3 +235,117 @@ fn every_reply_layout_of_the_corpus_is_read_as_its_player_meant() {
     eprintln!("corpus: {} replies\n{}", all.len(), lines.join("\n"));
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// A reply as Gmail (web) writes it: multipart/alternative, quoted-printable, the quote under an
+/// attribution, a greeting and a sign-off around the move.
+fn gmail(to_us: &str, m: &Mail, mv: &str, n: u64) -> Vec<u8> {
+    let quoted: String = m.text.lines().map(|l| format!("> {l}\n")).collect();
+    let html: String = m
+        .text
+        .lines()
+        .map(|l| format!("{}<br>\n", html_escape(l)))
+        .collect();
+    let text = format!(
+        "Hi,\n\n{mv}\n\nCheers,\nPlayer\n\nOn Tue, 1 Dec 2026 at 10:00, Twilight Referee <\nreferee@ts.test> wrote:\n\n{quoted}"
+    );
+    let h = format!(
+        "<div dir=\"ltr\">Hi,<div><br></div><div>{}</div><div><br></div><div>Cheers,</div><div>Player</div></div><br><div class=\"gmail_quote\"><div dir=\"ltr\" class=\"gmail_attr\">On Tue, 1 Dec 2026 at 10:00, Twilight Referee wrote:<br></div><blockquote class=\"gmail_quote\">{html}</blockquote></div>",
+        html_escape(mv)
+    );
+    format!(
+        "MIME-Version: 1.0\r\nDate: Tue, 1 Dec 2026 10:12:31 +0000\r\nReferences: <{id}>\r\nIn-Reply-To: <{id}>\r\nMessage-ID: <gmail.{n}@mail.gmail.com>\r\nSubject: Re: {subject}\r\nFrom: Player <{to_us}>\r\nTo: Twilight Referee <referee@ts.test>\r\nContent-Type: multipart/alternative; boundary=\"b1\"\r\n\r\n--b1\r\nContent-Type: text/plain; charset=\"UTF-8\"\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n{}--b1\r\nContent-Type: text/html; charset=\"UTF-8\"\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n{}--b1--\r\n",
+        qp(text.as_bytes()),
+        qp(h.as_bytes()),
+        id = m.message_id,
+        subject = m.subject,
+    )
+    .into_bytes()
+}
+
+/// A reply as Outlook (desktop) writes it: `RE:`, the move, a name, then the `____` line, the
+/// `From:`/`Sent:` block and the original unquoted.
+fn outlook(to_us: &str, m: &Mail, mv: &str, n: u64) -> Vec<u8> {
+    let text = format!(
+        "{mv}\n\nRegards,\nPlayer\n\n________________________________\nFrom: Twilight Referee <referee@ts.test>\nSent: Tuesday, December 1, 2026 10:00 AM\nTo: Player <{to_us}>\nSubject: {}\n\n{}",
+        m.subject, m.text
+    );
+    format!(
+        "From: Player <{to_us}>\r\nTo: Twilight Referee <referee@ts.test>\r\nSubject: RE: {}\r\nDate: Tue, 1 Dec 2026 10:40:00 +0000\r\nMessage-ID: <outlook.{n}@prod.outlook.com>\r\nIn-Reply-To: <{}>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=\"utf-8\"\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n{}",
+        m.subject,
+        m.message_id,
+        qp(text.as_bytes())
+    )
+    .into_bytes()
+}
+
+/// A reply as Apple Mail on iOS writes it: the move, `Sent from my iPhone`, the quote; no
+/// threading headers kept (the token is only in the quote).
+fn iphone(to_us: &str, m: &Mail, mv: &str, n: u64) -> Vec<u8> {
+    let quoted: String = m.text.lines().map(|l| format!("> {l}\n")).collect();
+    let text = format!(
+        "{mv}\n\nSent from my iPhone\n\n> On 1 Dec 2026, at 10:00, Twilight Referee <referee@ts.test> wrote:\n>\n{quoted}"
+    );
+    format!(
+        "Content-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable\r\nFrom: Player <{to_us}>\r\nMime-Version: 1.0 (1.0)\r\nDate: Tue, 1 Dec 2026 10:30:05 +0000\r\nSubject: Re: {}\r\nMessage-Id: <iphone.{n}@example.net>\r\nTo: Twilight Referee <referee@ts.test>\r\n\r\n{}",
+        m.subject,
+        qp(text.as_bytes())
+    )
+    .into_bytes()
+}
+
+#[test]
+fn a_new_users_replies_from_three_clients_play_a_full_turn() {
+    use twilight_pbem::data::Side;
+    use twilight_pbem::session::Session;
+    let mut t = Table::new("three-clients", 7);
+    let o = t.twilight(&["mail", &t.game_arg(), "--outbox"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let clients: [(&str, fn(&str, &Mail, &str, u64) -> Vec<u8>); 3] =
+        [("Gmail", gmail), ("Outlook", outlook), ("iPhone", iphone)];
+    let mut handled = std::collections::HashSet::new();
+    let mut n = 0u64;
+    let mut per_client = [0u32; 3];
+    let gid = t.gid.clone();
+    for _ in 0..200 {
+        let s = Session::open(&t.dir).unwrap();
+        let g = s.game().unwrap();
+        if g.state().turn >= 2 || g.outcome().is_some() {
+            break;
+        }
+        let mut replied = false;
+        for side in [Side::Ussr, Side::Us] {
+            let addr = t.addr(side).to_string();
+            let Some(last) = read_mails(&files_in(&t.dir.join("outbox")), &gid, &addr).pop() else {
+                continue;
+            };
+            if last.token().is_none() || !handled.insert(last.message_id.clone()) {
+                continue;
+            }
+            let mv = last
+                .examples()
+                .first()
+                .cloned()
+                .expect("the prompt lists a move");
+            let k = (n % 3) as usize;
+            let raw = clients[k].1(&addr, &last, &mv, n);
+            per_client[k] += 1;
+            n += 1;
+            t.put_raw(&raw);
+            replied = true;
+        }
+        assert!(replied, "someone owes a move");
+        let o = t.inbox(&["--outbox"]);
+        assert_eq!(o.status.code(), Some(0), "{}\n{}", stdout(&o), stderr(&o));
+    }
+    let s = Session::open(&t.dir).unwrap();
+    let g = s.game().unwrap();
+    assert!(
+        g.state().turn >= 2 || g.outcome().is_some(),
+        "turn 1 was played to its end by mail"
+    );
+    eprintln!(
+        "three clients: {n} replies (Gmail {}, Outlook {}, iPhone {}) played turn 1 to its end; none refused",
+        per_client[0], per_client[1], per_client[2]
+    );
+    assert!(per_client.iter().all(|c| *c >= 3));
+}
