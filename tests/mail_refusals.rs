@@ -648,3 +648,73 @@ fn inbox_time_for_one_reply_outbox_transport() {
     eprintln!("MEASURED: inbox processed one reply and wrote the next prompts in {internal} ms (in-process), {wall} ms wall clock including process start; outbox transport, no SMTP");
     assert!(internal < 10_000);
 }
+
+#[test]
+fn one_bad_mail_never_stops_the_loop() {
+    // Three games: one whose log is broken, one whose mail makes `inbox` panic (a test-only
+    // failpoint), one that is fine. Each mail is handled on its own.
+    let (mut t, m) = table("r-loop");
+    let bomb = t.reply(
+        &t.ussr.clone(),
+        &format!("Re: {}", m.subject),
+        None,
+        &body(
+            "influence Poland 4, East Germany 2 KABOOM",
+            m.token().as_deref(),
+        ),
+    );
+    let ok = t.reply(
+        &t.ussr.clone(),
+        &format!("Re: {}", m.subject),
+        None,
+        &body(SETUP_USSR, m.token().as_deref()),
+    );
+    // A second game in the same games folder, with a broken log.
+    let broken = t.games.join("r-broken");
+    std::fs::create_dir_all(&broken).unwrap();
+    std::fs::write(broken.join("log.yaml"), "not: [a log\n").unwrap();
+    let bad_game = t.reply(
+        &t.ussr.clone(),
+        "Re: [TS r-broken] Setup",
+        None,
+        &body(SETUP_USSR, m.token().as_deref()),
+    );
+    let mut c = assert_cmd::Command::cargo_bin("twilight").unwrap();
+    let g = t.games.to_string_lossy().into_owned();
+    let i = t.inbox.to_string_lossy().into_owned();
+    let o = c
+        .current_dir(t.tmp.path())
+        .env_remove("TWILIGHT_SMTP_URL")
+        .env("TWILIGHT_TEST_PANIC_ON", "KABOOM")
+        .args(["inbox", "--games", g.as_str(), i.as_str(), "--outbox"])
+        .output()
+        .unwrap();
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert_eq!(o.status.code(), Some(19), "{out}\n{err}");
+    // The good mail was applied, although a mail before it panicked.
+    assert!(
+        out.contains(&format!("applied to r-loop for the USSR: {SETUP_USSR}")),
+        "{out}"
+    );
+    for f in [&bomb, &bad_game] {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(!f.exists(), "taken out of new/: never retried");
+        let failed = t.inbox.join("twilight-failed");
+        assert!(failed.join(&name).is_file(), "filed as failed: {name}");
+        let reason = std::fs::read_to_string(failed.join(format!("{name}.reason.txt"))).unwrap();
+        assert!(reason.starts_with("failed: "), "{reason}");
+        assert!(
+            err.contains(&format!("{}: failed, filed as failed", f.display())),
+            "reported on stderr with its file name: {err}"
+        );
+    }
+    assert!(!ok.exists());
+    assert!(
+        out.contains("1 applied, 0 refused, 0 held, 2 failed"),
+        "{out}"
+    );
+    // A second run finds nothing to do: the failed mails are not retried.
+    let o = t.inbox(&["--outbox"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains("inbox: 0 message(s)"), "{}", stdout(&o));
+}
