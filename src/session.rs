@@ -855,6 +855,7 @@ impl Session {
         }
         for line in lines {
             let moves = notation::parse_line(line)?;
+            let moves = self.with_implied(side, &moves);
             self.check_line(side, line, &moves)?;
             for mv in &moves {
                 let before = self.game.as_ref().map_or(0, |g| g.history().count());
@@ -869,6 +870,47 @@ impl Session {
             self.reveal(false, now)?;
         }
         Ok(())
+    }
+
+    /// The moves of a line with the answers the player left implied ([`notation::implied_before`]:
+    /// `play NATO ops coup Iran` means Operations first), found by walking a copy of the game.
+    fn with_implied(&self, side: Side, moves: &[notation::MoveText]) -> Vec<notation::MoveText> {
+        let Some(game) = self.game.as_ref() else {
+            return moves.to_vec();
+        };
+        let mut trial = game.clone();
+        let mut dice = crate::engine::SeededChance::new(0);
+        let mut out = Vec::new();
+        for (i, mv) in moves.iter().enumerate() {
+            let Some(mut p) = trial.prompt_for(side).cloned() else {
+                out.extend_from_slice(&moves[i..]);
+                break;
+            };
+            if let Some(pre) = notation::implied_before(&p, mv) {
+                let applied = notation::resolve(&pre, &p)
+                    .ok()
+                    .is_some_and(|a| trial.apply(side, a, &mut dice).is_ok());
+                if applied {
+                    out.push(pre);
+                    match trial.prompt_for(side) {
+                        Some(q) => p = q.clone(),
+                        None => {
+                            out.extend_from_slice(&moves[i..]);
+                            break;
+                        }
+                    }
+                }
+            }
+            out.push(mv.clone());
+            let ok = notation::resolve(mv, &p)
+                .ok()
+                .is_some_and(|a| trial.apply(side, a, &mut dice).is_ok());
+            if !ok {
+                out.extend_from_slice(&moves[i + 1..]);
+                break;
+            }
+        }
+        out
     }
 
     /// Tries a whole line on a copy of the game (with trial dice): every part must be the
