@@ -293,6 +293,9 @@ fn iphone(to_us: &str, m: &Mail, mv: &str, n: u64) -> Vec<u8> {
     .into_bytes()
 }
 
+/// A client's reply: (player address, prompt mail, move, serial) → raw message.
+type ClientReply = fn(&str, &Mail, &str, u64) -> Vec<u8>;
+
 #[test]
 fn a_new_users_replies_from_three_clients_play_a_full_turn() {
     use twilight_pbem::data::Side;
@@ -300,7 +303,7 @@ fn a_new_users_replies_from_three_clients_play_a_full_turn() {
     let mut t = Table::new("three-clients", 7);
     let o = t.twilight(&["mail", &t.game_arg(), "--outbox"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let clients: [(&str, fn(&str, &Mail, &str, u64) -> Vec<u8>); 3] =
+    let clients: [(&str, ClientReply); 3] =
         [("Gmail", gmail), ("Outlook", outlook), ("iPhone", iphone)];
     let mut handled = std::collections::HashSet::new();
     let mut n = 0u64;
