@@ -130,7 +130,7 @@ fn every_shown_move_and_hint_is_accepted_as_typed() {
             }
             let a = random_answer(&game, side, &mut rng).expect("a legal answer");
             let text = format_answer(&a, game.prompt_for(side).unwrap());
-            if let Err(e) = s.play(side, &[text.clone()], t0) {
+            if let Err(e) = s.play(side, std::slice::from_ref(&text), t0) {
                 failures.push(format!("seed {seed} step {step}: `{text}`: {e}"));
                 break;
             }
