@@ -257,10 +257,11 @@ pub fn parse_line(line: &str) -> Result<Vec<MoveText>, NotationError> {
 }
 
 fn parse_part(part: &str, out: &mut Vec<MoveText>) -> Result<(), NotationError> {
-    let lower = part.to_lowercase();
-    let (head, rest) = match lower.split_once(char::is_whitespace) {
-        Some((h, _)) => (h.to_string(), part[h.len()..].trim().to_string()),
-        None => (lower.clone(), String::new()),
+    // Split the line as typed, then lower-case the head: lower-casing can change byte lengths
+    // (`Ⱥ` is 2 bytes, `ⱥ` 3), so offsets into a lower-cased copy are never used on `part`.
+    let (head, rest) = match part.split_once(char::is_whitespace) {
+        Some((h, r)) => (h.to_lowercase(), r.trim().to_string()),
+        None => (part.to_lowercase(), String::new()),
     };
     let syntax = |m: &str| NotationError::Syntax {
         line: part.into(),
@@ -300,7 +301,8 @@ fn parse_part(part: &str, out: &mut Vec<MoveText>) -> Result<(), NotationError> 
         }
         "event" | "ops" | "operations" if rest.to_lowercase().starts_with("first") => {
             out.push(MoveText::Order(head == "event"));
-            let tail = rest[5..].trim().trim_start_matches(',').trim();
+            let tail = rest.get(5..).unwrap_or_default();
+            let tail = tail.trim().trim_start_matches(',').trim();
             if !tail.is_empty() {
                 parse_part(tail, out)?;
             }

@@ -100,7 +100,7 @@ pub fn bare_subject(subject: &str, game: Option<&str>) -> String {
     let mut s = subject.trim().to_string();
     loop {
         let before = s.clone();
-        let lower = s.to_lowercase();
+        let lower = s.to_ascii_lowercase();
         for p in [
             "re:", "fwd:", "fw:", "aw:", "sv:", "wg:", "tr:", "antw:", "re :",
         ] {

@@ -147,9 +147,15 @@ pub fn read(raw: &[u8]) -> Result<Reply, Refusal> {
             what: "its text",
         });
     }
-    let body = match msg.text_part(0).map(|p| &p.body) {
-        Some(PartType::Text(t)) => clean(t),
-        _ => match htmls.first() {
+    // The first plain-text part, unless it is empty beside an HTML part (some clients send
+    // an empty text/plain alternative).
+    let text = match msg.text_part(0).map(|p| &p.body) {
+        Some(PartType::Text(t)) if !(t.trim().is_empty() && !htmls.is_empty()) => Some(clean(t)),
+        _ => None,
+    };
+    let body = match text {
+        Some(t) => t,
+        None => match htmls.first() {
             Some(h) => clean(&html_to_text(html_new_part(h))),
             None => return Err(Refusal::MalformedMime("no text body".into())),
         },
@@ -679,6 +685,50 @@ mod tests {
         );
         assert_eq!(e.moves, vec!["headline Five Year Plan".to_string()]);
         assert_eq!(e.token(), Some("ZZZZ-YYYY-XXXX-WWWW"));
+    }
+
+    #[test]
+    fn text_over_the_limit_is_too_large_and_attachments_do_not_count() {
+        let big = "x".repeat(MAX_TEXT_BYTES + 10);
+        let raw = format!("From: a@b.test\r\nSubject: s\r\n\r\npass\r\n{big}\r\n");
+        let r = read(raw.as_bytes()).unwrap_err();
+        assert_eq!(r.kind(), "too-large");
+        assert!(r.explain(None).contains("too large"), "{}", r.explain(None));
+        let photo = "QUJD".repeat(MAX_TEXT_BYTES / 2);
+        let raw = format!(
+            "From: a@b.test\r\nSubject: s\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\npass\r\n--b\r\nContent-Type: image/jpeg\r\nContent-Disposition: attachment; filename=\"a.jpg\"\r\nContent-Transfer-Encoding: base64\r\n\r\n{photo}\r\n--b--\r\n"
+        );
+        let r = read(raw.as_bytes()).unwrap();
+        assert_eq!(r.body.trim(), "pass");
+    }
+
+    #[test]
+    fn an_empty_text_part_beside_html_falls_back_to_the_html() {
+        let raw = "From: a@b.test\r\nSubject: s\r\nMIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\n\r\n--b\r\nContent-Type: text/html\r\n\r\n<div>play 4 space</div><blockquote>Token: AAAA-BBBB-CCCC-DDDD</blockquote>\r\n--b--\r\n";
+        let r = read(raw.as_bytes()).unwrap();
+        let e = extract(&r.body, &r.all_text);
+        assert_eq!(e.moves, vec!["play 4 space".to_string()]);
+        assert_eq!(e.token(), Some("AAAA-BBBB-CCCC-DDDD"));
+    }
+
+    #[test]
+    fn no_input_panics_the_reader() {
+        for s in [
+            "Token:",
+            "token: ȺȺ é",
+            "ȺȺ é\n> Token: é",
+            "On ȺȺ\né wrote:",
+            "From: é\nSent:",
+        ] {
+            let _ = extract(s, s);
+        }
+        for b in [
+            &b"From: \xff@\xfe\r\n\r\n\xff"[..],
+            b"\x00",
+            b"From: a@b\r\nContent-Type: text/html\r\n\r\n<blockquote",
+        ] {
+            let _ = read(b);
+        }
     }
 
     #[test]
