@@ -150,7 +150,7 @@ pub fn read(raw: &[u8]) -> Result<Reply, Refusal> {
     // The first plain-text part, unless it is empty beside an HTML part (some clients send
     // an empty text/plain alternative).
     let text = match msg.text_part(0).map(|p| &p.body) {
-        Some(PartType::Text(t)) if !(t.trim().is_empty() && !htmls.is_empty()) => Some(clean(t)),
+        Some(PartType::Text(t)) if !t.trim().is_empty() || htmls.is_empty() => Some(clean(t)),
         _ => None,
     };
     let body = match text {
