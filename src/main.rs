@@ -53,7 +53,7 @@ enum RoleArg {
     Moderator,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
     Text,
     Yaml,
@@ -99,6 +99,9 @@ enum Command {
     Status {
         /// The game folder.
         game_dir: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
     },
     /// The board as a role may see it.
     View {
@@ -118,6 +121,9 @@ enum Command {
         /// Which side.
         #[arg(long = "as")]
         side: SideArg,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
     },
     /// Play one or more moves (applied in order; stops at the first refused one).
     Play {
@@ -184,6 +190,9 @@ enum Command {
         /// Threads to verify on (default: all cores).
         #[arg(long)]
         jobs: Option<usize>,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
     },
     /// Import a game played elsewhere as a recorded game (decisions and dice only), and
     /// compare the engine's totals with the source's.
@@ -423,7 +432,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 return Ok(ExitCode::from(3));
             }
         }
-        Command::Status { game_dir } => print_status(&open(&game_dir)?),
+        Command::Status { game_dir, format } => match format {
+            Format::Text => print_status(&open(&game_dir)?),
+            f => print_structured(f, &status_value(&open(&game_dir)?))?,
+        },
         Command::View {
             game_dir,
             role,
@@ -449,7 +461,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 Format::Json => println!("{}", serde_json::to_string_pretty(&v)?),
             }
         }
-        Command::Moves { game_dir, side } => {
+        Command::Moves {
+            game_dir,
+            side,
+            format,
+        } => {
             let s = open_moderator(&game_dir)?;
             if s.is_revealed() && s.game().is_some_and(|g| g.outcome().is_none()) {
                 bail!("the game is closed: its seed has been revealed");
@@ -457,7 +473,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let Some(game) = s.game() else {
                 bail!("the game has not started: both players must join")
             };
-            print!("{}", render_moves(game, side.into()));
+            let text = render_moves(game, side.into());
+            match format {
+                Format::Text => print!("{text}"),
+                f => print_structured(f, &moves_value(game, side.into(), &text))?,
+            }
         }
         Command::Play {
             game_dir,
@@ -549,7 +569,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 game_dir.display()
             );
         }
-        Command::Verify { paths, head, jobs } => return verify(&paths, head.as_deref(), jobs),
+        Command::Verify {
+            paths,
+            head,
+            jobs,
+            format,
+        } => return verify(&paths, head.as_deref(), jobs, format),
         Command::Import {
             format: ImportFormat::DigitalEdition { log, out },
         } => return import_digital_edition(&log, &out),
@@ -671,7 +696,74 @@ fn print_status(s: &Session) {
     );
 }
 
-fn verify(paths: &[PathBuf], head: Option<&str>, jobs: Option<usize>) -> Result<ExitCode> {
+/// Prints a structured value as YAML or JSON.
+fn print_structured(format: Format, v: &serde_json::Value) -> Result<()> {
+    match format {
+        Format::Yaml => print!("{}", serde_yaml::to_string(v)?),
+        _ => println!("{}", serde_json::to_string_pretty(v)?),
+    }
+    Ok(())
+}
+
+/// `status --format json`: the same facts as the text, as fields.
+fn status_value(s: &Session) -> serde_json::Value {
+    use serde_json::json;
+    let last = s.log().next_seq().saturating_sub(1);
+    let Some(game) = s.game() else {
+        return json!({"game": s.game_id(), "started": false, "last_seq": last, "head": s.log().head().to_string()});
+    };
+    let st = game.state();
+    use twilight_pbem::engine::Activity;
+    let phase = match game.activity() {
+        Activity::Deal | Activity::SetupPlacement(_) | Activity::SetupBonus(_) => "setup",
+        _ if st.action_round == 0 => "headline",
+        _ => "action round",
+    };
+    json!({
+        "game": s.game_id(),
+        "started": true,
+        "turn": st.turn,
+        "phase": phase,
+        "action_round": st.action_round,
+        "vp": st.vp,
+        "defcon": st.defcon,
+        "outcome": game.outcome().map(|o| json!({
+            "winner": o.winner.map(|w| w.to_string()),
+            "reason": o.reason.describe(),
+        })),
+        "closed": s.is_revealed(),
+        "waiting_for": game.prompts().iter().map(|p| json!({
+            "side": p.side.to_string(),
+            "decision": p.text,
+            "expects": p.expects(),
+        })).collect::<Vec<_>>(),
+        "last_seq": last,
+        "head": s.log().head().to_string(),
+    })
+}
+
+/// `moves --format json`: the decision and every move line `moves` prints, sendable as is.
+fn moves_value(game: &twilight_pbem::engine::Game, side: Side, text: &str) -> serde_json::Value {
+    use serde_json::json;
+    let moves: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("    "))
+        .map(str::trim)
+        .collect();
+    json!({
+        "side": side.to_string(),
+        "decision": game.prompt_for(side).map(|p| p.text.clone()),
+        "moves": moves,
+        "notes": text.lines().filter(|l| l.starts_with("  ") && !l.starts_with("    ") && !l.trim_end().ends_with(':')).map(str::trim).collect::<Vec<_>>(),
+    })
+}
+
+fn verify(
+    paths: &[PathBuf],
+    head: Option<&str>,
+    jobs: Option<usize>,
+    format: Format,
+) -> Result<ExitCode> {
     let head = head
         .map(|h| {
             h.parse::<Hex32>()
@@ -690,6 +782,29 @@ fn verify(paths: &[PathBuf], head: Option<&str>, jobs: Option<usize>) -> Result<
     let start = Instant::now();
     let reports = audit::verify_many(&dirs, head.as_ref(), jobs);
     let secs = start.elapsed().as_secs_f64();
+    if format != Format::Text {
+        use serde_json::json;
+        let bad = reports.iter().filter(|r| !r.findings.is_empty()).count();
+        let v = json!({
+            "games": reports.iter().map(|r| json!({
+                "dir": r.dir.display().to_string(),
+                "ok": r.findings.is_empty(),
+                "summary": r.summary(),
+                "findings": r.findings,
+                "notes": r.notes,
+                "source_findings": r.source_findings,
+            })).collect::<Vec<_>>(),
+            "verified": reports.len(),
+            "with_findings": bad,
+            "ms": (secs * 1000.0).round(),
+        });
+        print_structured(format, &v)?;
+        return Ok(if bad == 0 {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        });
+    }
     let mut bad = 0;
     for r in &reports {
         if r.findings.is_empty() {
