@@ -200,6 +200,14 @@ enum Command {
         #[command(subcommand)]
         format: ImportFormat,
     },
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout, e.g.
+    /// `twilight completions bash > ~/.local/share/bash-completion/completions/twilight`.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff) to stdout, e.g. `twilight man > twilight.1`.
+    Man,
     /// Play random games with uniformly random legal decisions and print a summary.
     Selfplay {
         /// How many games.
@@ -575,6 +583,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             jobs,
             format,
         } => return verify(&paths, head.as_deref(), jobs, format),
+        Command::Completions { shell } => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut cmd, "twilight", &mut std::io::stdout());
+        }
+        Command::Man => {
+            let cmd = <Cli as clap::CommandFactory>::command();
+            clap_mangen::Man::new(cmd).render(&mut std::io::stdout())?;
+        }
         Command::Import {
             format: ImportFormat::DigitalEdition { log, out },
         } => return import_digital_edition(&log, &out),
