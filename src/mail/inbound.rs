@@ -1,22 +1,25 @@
-//! Reading replies (design §5; issue 8 scope 3–4): `twilight inbox [--games DIR] SOURCE…`.
+//! Reading replies (design §5; issue 8 scope 3–4, issue 13): `twilight inbox [--games DIR]
+//! SOURCE…`.
 //!
-//! For each new message: parse it (mail-parser); find the game (the subject's `[TS <game>]`
-//! tag, else a `Game: <game>` line); check that the sender is a player of that game; refuse a
-//! mail already applied (same Message-ID or same bytes); check the reply token (bound to game,
-//! log `seq` and side, compared in constant time) and tell a stale token from a wrong one; read
-//! the move lines and apply them all or none. Every refusal appends nothing to the log and is
-//! answered by a mail that quotes the mail's move lines and says exactly why.
+//! For each new message: read it as a person would ([`super::reply`]: the new text, the tokens
+//! anywhere in the mail, the Message-IDs it answers); find the game (the subject's `[TS <game>]`
+//! tag, else a `Game: <game>` line, else the prompt it answers); check that the sender is a
+//! player of that game; refuse a mail already applied (same Message-ID or same bytes); check
+//! the reply token (bound to game, log `seq` and side, compared in constant time; a reply naming
+//! a prompt in `In-Reply-To`/`References` carries that prompt's token) and tell a stale token
+//! from a wrong one; apply the move lines all or none. A refusal appends nothing to the log and
+//! is answered — only to a player of the game — by a mail that is itself a prompt
+//! ([`super::refusal`]).
 //!
 //! Sources and what becomes of a message (nothing is ever deleted):
 //!
 //! * a Maildir (a folder with `new/`, `cur/`, `tmp/`): each file in `new/` is read; an applied
 //!   one moves to `cur/NAME:2,S` (Seen); a refused one moves to `cur/NAME:2,FS` (Flagged, Seen)
-//!   and the reply sent about it is kept as `twilight-refused/NAME.txt` in the Maildir.
-//! * an `.eml` file: left where it is; a note `FILE.accepted` or `FILE.refused` beside it
-//!   records the result, and a file with a note is skipped on later runs.
-//!
-//! Reply tokens may be on an unquoted `Token:` line or, if there is none, on the first quoted
-//! one (`> Token: …`, as a plain "reply" quotes the prompt mail).
+//!   and the reply sent about it is kept as `twilight-refused/NAME.txt` in the Maildir; a mail
+//!   for no game here stays in `new/` for a later run; a mail that fails in an unforeseen way
+//!   (an error, a panic) moves to [`FAILED_FOLDER`] with `NAME.reason.txt` (issue 12 §4).
+//! * an `.eml` file: left where it is; a note `FILE.accepted`, `FILE.refused` or `FILE.failed`
+//!   beside it records the result, and a file with a note is skipped on later runs.
 
 use std::fs;
 use std::path::{Path, PathBuf};

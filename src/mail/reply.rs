@@ -431,6 +431,27 @@ fn classify(line: &str) -> LineKind {
         .unwrap_or_default()
         .trim_end_matches([',', '.', ':', ';', '!'])
         .to_lowercase();
+    // A one-word answer that goes on in words (`No worries, here is my move:`, `Done for
+    // today, thanks`) is chatter, not `no` / `pass`.
+    let words = line
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.trim_matches(|c: char| !c.is_alphanumeric()).is_empty())
+        .count();
+    let one_word_answers = [
+        "yes",
+        "y",
+        "no",
+        "n",
+        "pass",
+        "stop",
+        "done",
+        "skip",
+        "boycott",
+        "participate",
+    ];
+    if words > 1 && one_word_answers.contains(&first.as_str()) && !line.contains(';') {
+        return LineKind::Other;
+    }
     match notation::parse_line(line) {
         Ok(moves) if !moves.is_empty() => {
             let all = moves.iter().all(|m| match m {
@@ -676,6 +697,16 @@ mod tests {
         assert_eq!(e.moves, vec!["Sorry, I need more time".to_string()]);
         let e = ex("Thanks!\n");
         assert!(e.moves.is_empty());
+    }
+
+    #[test]
+    fn chatter_opening_with_an_answer_word_is_not_a_move() {
+        let e = ex("No worries, here is my move:\nplay 4 space\nDone for today, thanks\n");
+        assert_eq!(e.moves, vec!["play 4 space".to_string()]);
+        let e = ex("no\n");
+        assert_eq!(e.moves, vec!["no".to_string()]);
+        let e = ex("Pass.\n");
+        assert_eq!(e.moves, vec!["Pass.".to_string()]);
     }
 
     #[test]
