@@ -77,7 +77,7 @@ enum RoleArg {
     Moderator,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Format {
     Text,
     Yaml,
@@ -125,6 +125,9 @@ enum Command {
     Status {
         /// The game folder.
         game_dir: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
     },
     /// The board as a role may see it.
     View {
@@ -144,6 +147,9 @@ enum Command {
         /// Which side.
         #[arg(long = "as")]
         side: SideArg,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
     },
     /// Play one or more moves (applied in order; stops at the first refused one).
     Play {
@@ -161,11 +167,13 @@ enum Command {
     /// Read replies from Maildirs or .eml files, apply their moves, answer, mail the next
     /// prompts. Exit status: 0 all applied, 10 malformed MIME, 11 unknown game, 12 sender not a
     /// player, 13 missing token, 14 wrong token, 15 stale position, 16 replayed mail, 17 illegal
-    /// move, 18 no move line (the first refused mail's), 3 a mail could not be sent.
+    /// move, 18 no move line (the first refused mail's), 19 a mail failed and was filed in
+    /// MAILDIR/twilight-failed/, 3 a mail could not be sent, 2 the games folder does not exist.
     Inbox {
-        /// The folder holding the game folders.
-        #[arg(long = "games", default_value = "games")]
-        games_dir: PathBuf,
+        /// The folder holding the game folders [default: $TWILIGHT_GAMES, else `games:` of
+        /// ~/.config/twilight/config.yaml, else ./games].
+        #[arg(long = "games")]
+        games_dir: Option<PathBuf>,
         /// Maildir folders (their new/ messages) or .eml files.
         #[arg(required = true)]
         sources: Vec<PathBuf>,
@@ -217,6 +225,9 @@ enum Command {
         /// Threads to verify on (default: all cores).
         #[arg(long)]
         jobs: Option<usize>,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
     },
     /// Import a game played elsewhere as a recorded game (decisions and dice only), and
     /// compare the engine's totals with the source's.
@@ -224,6 +235,14 @@ enum Command {
         #[command(subcommand)]
         format: ImportFormat,
     },
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout, e.g.
+    /// `twilight completions bash > ~/.local/share/bash-completion/completions/twilight`.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff) to stdout, e.g. `twilight man > twilight.1`.
+    Man,
     /// Play random games with uniformly random legal decisions and print a summary.
     Selfplay {
         /// How many games.
@@ -293,6 +312,73 @@ fn send_prompts(s: &Session, args: &MailArgs, resend: bool) -> Result<bool> {
             );
             Ok(false)
         }
+    }
+}
+
+/// Prints what `inbox` did with each mail and where every mail it wrote went.
+fn print_inbox_report(report: &inbound::InboxReport) {
+    for p in &report.processed {
+        let f = p.source.display();
+        match &p.verdict {
+            inbound::Verdict::Accepted {
+                game,
+                side,
+                applied,
+                ignored,
+            } => {
+                println!("{f}: applied to {game} for the {side}: {}", applied.join(" | "));
+                for l in ignored {
+                    println!("  ignored (not a move): {l}");
+                }
+            }
+            inbound::Verdict::Refused {
+                game,
+                refusal,
+                answered,
+                ..
+            } => {
+                println!(
+                    "{f}: refused ({}, exit {}): {}",
+                    refusal.kind(),
+                    refusal.exit_code(),
+                    refusal.explain(game.as_deref())
+                );
+                match answered {
+                    Some(w) => println!("  refusal mailed to the player: {w}"),
+                    None => println!("  not answered (the sender is no player of a game here)"),
+                }
+            }
+            inbound::Verdict::Held { game, refusal } => println!(
+                "{f}: held for the moderator, left unfiled ({}): {}",
+                refusal.kind(),
+                refusal.explain(game.as_deref())
+            ),
+            inbound::Verdict::Failed { reason } => eprintln!(
+                "error: {f}: failed, filed as failed ({} in its Maildir, or a .failed note): {reason}",
+                inbound::FAILED_FOLDER
+            ),
+        }
+    }
+    for f in &report.skipped {
+        println!("{}: already processed, skipped", f.display());
+    }
+    for o in &report.sent {
+        println!(
+            "mailed {} ({}): {} — {}",
+            o.to,
+            o.side,
+            o.subject,
+            o.delivered.as_deref().unwrap_or("?")
+        );
+    }
+    for n in &report.recovered {
+        eprintln!("note: {n}");
+    }
+    for n in &report.deferred {
+        eprintln!("busy: {n}");
+    }
+    for e in &report.send_errors {
+        eprintln!("error: {e}");
     }
 }
 
@@ -433,7 +519,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 return Ok(ExitCode::from(3));
             }
         }
-        Command::Status { game_dir } => print_status(&open(&game_dir)?),
+        Command::Status { game_dir, format } => match format {
+            Format::Text => print_status(&open(&game_dir)?),
+            f => print_structured(f, &status_value(&open(&game_dir)?))?,
+        },
         Command::View {
             game_dir,
             role,
@@ -459,7 +548,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 Format::Json => println!("{}", serde_json::to_string_pretty(&v)?),
             }
         }
-        Command::Moves { game_dir, side } => {
+        Command::Moves {
+            game_dir,
+            side,
+            format,
+        } => {
             let s = open_moderator(&game_dir)?;
             if s.is_revealed() && s.game().is_some_and(|g| g.outcome().is_none()) {
                 bail!("the game is closed: its seed has been revealed");
@@ -467,7 +560,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let Some(game) = s.game() else {
                 bail!("the game has not started: both players must join")
             };
-            print!("{}", render_moves(game, side.into()));
+            let text = render_moves(game, side.into());
+            match format {
+                Format::Text => print!("{text}"),
+                f => print_structured(f, &moves_value(game, side.into(), &text))?,
+            }
         }
         Command::Play {
             game_dir,
@@ -495,51 +592,31 @@ fn run(cli: Cli) -> Result<ExitCode> {
             outbox,
         } => {
             let start = Instant::now();
+            let (games_dir, _) =
+                twilight_pbem::mail::moderator::games_dir(games_dir, &|k| std::env::var(k).ok())
+                    .map_err(|e| anyhow::anyhow!(e))?;
             let opts = inbound::InboxOptions {
                 games_dir,
                 force_outbox: outbox,
                 now: Utc::now(),
             };
             let report = inbound::run(&opts, &sources)?;
-            for p in &report.processed {
-                match &p.verdict {
-                    inbound::Verdict::Accepted {
-                        game,
-                        side,
-                        applied,
-                    } => println!(
-                        "{}: applied to {game} for the {side}: {}",
-                        p.source.display(),
-                        applied.join(" | ")
-                    ),
-                    inbound::Verdict::Refused { game, refusal, .. } => println!(
-                        "{}: refused ({}, exit {}): {}",
-                        p.source.display(),
-                        refusal.kind(),
-                        refusal.exit_code(),
-                        refusal.explain(game.as_deref())
-                    ),
-                }
-            }
-            for f in &report.skipped {
-                println!("{}: already processed, skipped", f.display());
-            }
-            for o in &report.sent {
-                println!("mailed {} ({}): {}", o.to, o.side, o.subject);
-            }
-            for n in &report.recovered {
-                eprintln!("note: {n}");
-            }
-            for n in &report.deferred {
-                eprintln!("busy: {n}");
-            }
-            for e in &report.send_errors {
-                eprintln!("error: {e}");
-            }
+            print_inbox_report(&report);
             println!(
-                "inbox: {} message(s), {} mail(s) sent, {} ms",
+                "inbox: {} message(s), {} applied, {} refused, {} held, {} failed, {} mail(s) sent, {} ms",
                 report.processed.len(),
-                report.sent.len(),
+                report.count(|v| matches!(v, inbound::Verdict::Accepted { .. })),
+                report.count(|v| matches!(v, inbound::Verdict::Refused { .. })),
+                report.count(|v| matches!(v, inbound::Verdict::Held { .. })),
+                report.count(|v| matches!(v, inbound::Verdict::Failed { .. })),
+                report.sent.len()
+                    + report.count(|v| matches!(
+                        v,
+                        inbound::Verdict::Refused {
+                            answered: Some(_),
+                            ..
+                        }
+                    )),
                 start.elapsed().as_millis()
             );
             return Ok(ExitCode::from(report.exit_code()));
@@ -579,7 +656,25 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 game_dir.display()
             );
         }
-        Command::Verify { paths, head, jobs } => return verify(&paths, head.as_deref(), jobs),
+        Command::Verify {
+            paths,
+            head,
+            jobs,
+            format,
+        } => return verify(&paths, head.as_deref(), jobs, format),
+        Command::Completions { shell } => {
+            // Rendered in memory first: a closed pipe must not panic (issue 12).
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            let mut out = Vec::new();
+            clap_complete::generate(shell, &mut cmd, "twilight", &mut out);
+            print!("{}", String::from_utf8_lossy(&out));
+        }
+        Command::Man => {
+            let cmd = <Cli as clap::CommandFactory>::command();
+            let mut out = Vec::new();
+            clap_mangen::Man::new(cmd).render(&mut out)?;
+            print!("{}", String::from_utf8_lossy(&out));
+        }
         Command::Check { mails } => {
             let r = twilight_pbem::mail::check::check_mails(&mails)?;
             println!(
@@ -730,7 +825,74 @@ fn print_status(s: &Session) {
     );
 }
 
-fn verify(paths: &[PathBuf], head: Option<&str>, jobs: Option<usize>) -> Result<ExitCode> {
+/// Prints a structured value as YAML or JSON.
+fn print_structured(format: Format, v: &serde_json::Value) -> Result<()> {
+    match format {
+        Format::Yaml => print!("{}", serde_yaml::to_string(v)?),
+        _ => println!("{}", serde_json::to_string_pretty(v)?),
+    }
+    Ok(())
+}
+
+/// `status --format json`: the same facts as the text, as fields.
+fn status_value(s: &Session) -> serde_json::Value {
+    use serde_json::json;
+    let last = s.log().next_seq().saturating_sub(1);
+    let Some(game) = s.game() else {
+        return json!({"game": s.game_id(), "started": false, "last_seq": last, "head": s.log().head().to_string()});
+    };
+    let st = game.state();
+    use twilight_pbem::engine::Activity;
+    let phase = match game.activity() {
+        Activity::Deal | Activity::SetupPlacement(_) | Activity::SetupBonus(_) => "setup",
+        _ if st.action_round == 0 => "headline",
+        _ => "action round",
+    };
+    json!({
+        "game": s.game_id(),
+        "started": true,
+        "turn": st.turn,
+        "phase": phase,
+        "action_round": st.action_round,
+        "vp": st.vp,
+        "defcon": st.defcon,
+        "outcome": game.outcome().map(|o| json!({
+            "winner": o.winner.map(|w| w.to_string()),
+            "reason": o.reason.describe(),
+        })),
+        "closed": s.is_revealed(),
+        "waiting_for": game.prompts().iter().map(|p| json!({
+            "side": p.side.to_string(),
+            "decision": p.text,
+            "expects": p.expects(),
+        })).collect::<Vec<_>>(),
+        "last_seq": last,
+        "head": s.log().head().to_string(),
+    })
+}
+
+/// `moves --format json`: the decision and every move line `moves` prints, sendable as is.
+fn moves_value(game: &twilight_pbem::engine::Game, side: Side, text: &str) -> serde_json::Value {
+    use serde_json::json;
+    let moves: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("    "))
+        .map(str::trim)
+        .collect();
+    json!({
+        "side": side.to_string(),
+        "decision": game.prompt_for(side).map(|p| p.text.clone()),
+        "moves": moves,
+        "notes": text.lines().filter(|l| l.starts_with("  ") && !l.starts_with("    ") && !l.trim_end().ends_with(':')).map(str::trim).collect::<Vec<_>>(),
+    })
+}
+
+fn verify(
+    paths: &[PathBuf],
+    head: Option<&str>,
+    jobs: Option<usize>,
+    format: Format,
+) -> Result<ExitCode> {
     let head = head
         .map(|h| {
             h.parse::<Hex32>()
@@ -749,6 +911,29 @@ fn verify(paths: &[PathBuf], head: Option<&str>, jobs: Option<usize>) -> Result<
     let start = Instant::now();
     let reports = audit::verify_many(&dirs, head.as_ref(), jobs);
     let secs = start.elapsed().as_secs_f64();
+    if format != Format::Text {
+        use serde_json::json;
+        let bad = reports.iter().filter(|r| !r.findings.is_empty()).count();
+        let v = json!({
+            "games": reports.iter().map(|r| json!({
+                "dir": r.dir.display().to_string(),
+                "ok": r.findings.is_empty(),
+                "summary": r.summary(),
+                "findings": r.findings,
+                "notes": r.notes,
+                "source_findings": r.source_findings,
+            })).collect::<Vec<_>>(),
+            "verified": reports.len(),
+            "with_findings": bad,
+            "ms": (secs * 1000.0).round(),
+        });
+        print_structured(format, &v)?;
+        return Ok(if bad == 0 {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        });
+    }
     let mut bad = 0;
     for r in &reports {
         if r.findings.is_empty() {

@@ -306,7 +306,8 @@ fn parse_part(part: &str, out: &mut Vec<MoveText>) -> Result<(), NotationError> 
                 .is_some_and(|w| w.eq_ignore_ascii_case("first")) =>
         {
             out.push(MoveText::Order(head == "event"));
-            let tail = rest[5..].trim().trim_start_matches(',').trim();
+            let tail = rest.get(5..).unwrap_or_default();
+            let tail = tail.trim().trim_start_matches(',').trim();
             if !tail.is_empty() {
                 parse_part(tail, out)?;
             }
@@ -329,7 +330,7 @@ fn parse_part(part: &str, out: &mut Vec<MoveText>) -> Result<(), NotationError> 
             }
             out.extend(targets.into_iter().map(MoveText::Realign));
         }
-        "yes" | "y" | "boycott" => out.push(MoveText::YesNo(true)),
+        "yes" | "y" => out.push(MoveText::YesNo(true)),
         "no" | "n" => out.push(MoveText::YesNo(false)),
         "pass" | "stop" | "done" | "skip" => out.push(MoveText::Pass),
         "country" | "countries" | "target" => out.push(MoveText::Countries(list(&rest))),
@@ -497,11 +498,41 @@ pub fn format_answer(answer: &Answer, prompt: &Prompt) -> String {
             PromptKind::EventFirst { .. } => if *b { "event first" } else { "ops first" }.into(),
             _ => if *b { "yes" } else { "no" }.into(),
         },
-        Answer::Number(n) => match prompt.kind {
+        Answer::Number(n) => match &prompt.kind {
             PromptKind::ChooseNumber { .. } => format!("number {n}"),
+            PromptKind::ChooseOption { options } => {
+                option_name(options, *n, prompt).unwrap_or_else(|| format!("option {n}"))
+            }
             _ => format!("option {n}"),
         },
         Answer::Pass => "pass".into(),
+    }
+}
+
+/// Option `n` of a choice by its name (`participate`, `boycott`, `Europe`), when the name typed
+/// alone reads back as that very option; `None` for names that read as something else
+/// (`remove all US Influence …` reads as a removal), which are shown as `option N`.
+fn option_name(options: &[String], n: u8, prompt: &Prompt) -> Option<String> {
+    let name = options.get(usize::from(n))?;
+    match parse_line(name).ok()?.as_slice() {
+        [mv @ MoveText::Bare(_)] if resolve(mv, prompt).ok()? == Answer::Number(n) => {
+            Some(name.clone())
+        }
+        _ => None,
+    }
+}
+
+/// The answer a player leaves implied before `next` (issue 13 §3): when the decision owed is
+/// the order of the opponent's event and Operations, and the player goes straight on with an
+/// Operations move (`play NATO ops coup Iran`, `… influence Iran 2`, `… realign Iran`), they
+/// mean "Operations first". `None` otherwise.
+pub fn implied_before(prompt: &Prompt, next: &MoveText) -> Option<MoveText> {
+    match (&prompt.kind, next) {
+        (
+            PromptKind::EventFirst { .. },
+            MoveText::Coup(_) | MoveText::Realign(_) | MoveText::Influence(_),
+        ) => Some(MoveText::Order(false)),
+        _ => None,
     }
 }
 

@@ -30,7 +30,14 @@ fn card_line(c: Card) -> String {
 /// The text view of a game for a role: tracks, board by region, cards, decisions owed.
 pub fn render_view(game: &Game, v: &View) -> String {
     let mut o = String::new();
-    let phase = if v.action_round == 0 {
+    use crate::engine::flow::Activity;
+    let setup = matches!(
+        game.activity(),
+        Activity::Deal | Activity::SetupPlacement(_) | Activity::SetupBonus(_)
+    );
+    let phase = if setup {
+        "Setup".to_string()
+    } else if v.action_round == 0 {
         "Headline Phase".to_string()
     } else {
         format!("Action Round {}", v.action_round)
@@ -217,6 +224,34 @@ pub fn render_moves(game: &Game, side: Side) -> String {
             heading = g;
         }
         let _ = writeln!(o, "    {}", format_answer(a, prompt));
+    }
+    if let PromptKind::PlaceInfluence {
+        count,
+        allowed,
+        max_per_country,
+        ..
+    }
+    | PromptKind::RemoveInfluence {
+        count,
+        allowed,
+        max_per_country,
+        ..
+    } = &prompt.kind
+    {
+        let verb = if matches!(prompt.kind, PromptKind::PlaceInfluence { .. }) {
+            "place"
+        } else {
+            "remove"
+        };
+        let limit = max_per_country
+            .map(|m| format!(", at most {m} per country"))
+            .unwrap_or_default();
+        let names: Vec<&str> = allowed.iter().map(|c| c.name()).collect();
+        let _ = writeln!(
+            o,
+            "  Countries where you may {verb} Influence ({count} in all, 1 Influence each{limit}): {}",
+            names.join(", ")
+        );
     }
     if let PromptKind::Operations {
         ops,

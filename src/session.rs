@@ -807,7 +807,8 @@ impl Session {
     }
 
     /// The reply token for `side` as bound to log sequence number `seq` (moderator only); an
-    /// invitation uses `seq = 0` (FAIRNESS.md §10).
+    /// invitation uses `seq = 0` (FAIRNESS.md §10); the mail loop binds a prompt's Message-ID
+    /// to it (issue 13 §1).
     pub fn reply_token_at(&self, side: Side, seq: u64) -> Option<String> {
         let seed = self.seed?;
         Some(fairness::reply_token(
@@ -1128,6 +1129,7 @@ impl Session {
         }
         for line in lines {
             let moves = notation::parse_line(line)?;
+            let moves = self.with_implied(side, &moves);
             self.check_line(side, line, &moves)?;
             let (mark, done_mark, happened_mark) = (self.log.len(), done.len(), happened.len());
             let secret_mark = (self.secret.clone(), self.secret_after_commit);
@@ -1155,6 +1157,47 @@ impl Session {
             self.stage_reveal(false, now)?;
         }
         Ok(())
+    }
+
+    /// The moves of a line with the answers the player left implied ([`notation::implied_before`]:
+    /// `play NATO ops coup Iran` means Operations first), found by walking a copy of the game.
+    fn with_implied(&self, side: Side, moves: &[notation::MoveText]) -> Vec<notation::MoveText> {
+        let Some(game) = self.game.as_ref() else {
+            return moves.to_vec();
+        };
+        let mut trial = game.clone();
+        let mut dice = crate::engine::SeededChance::new(0);
+        let mut out = Vec::new();
+        for (i, mv) in moves.iter().enumerate() {
+            let Some(mut p) = trial.prompt_for(side).cloned() else {
+                out.extend_from_slice(&moves[i..]);
+                break;
+            };
+            if let Some(pre) = notation::implied_before(&p, mv) {
+                let applied = notation::resolve(&pre, &p)
+                    .ok()
+                    .is_some_and(|a| trial.apply(side, a, &mut dice).is_ok());
+                if applied {
+                    out.push(pre);
+                    match trial.prompt_for(side) {
+                        Some(q) => p = q.clone(),
+                        None => {
+                            out.extend_from_slice(&moves[i..]);
+                            break;
+                        }
+                    }
+                }
+            }
+            out.push(mv.clone());
+            let ok = notation::resolve(mv, &p)
+                .ok()
+                .is_some_and(|a| trial.apply(side, a, &mut dice).is_ok());
+            if !ok {
+                out.extend_from_slice(&moves[i + 1..]);
+                break;
+            }
+        }
+        out
     }
 
     /// Tries a whole line on a copy of the game (with trial dice): every part must be the

@@ -99,10 +99,12 @@ fn assert_refused(
 #[test]
 fn missing_token_is_refused() {
     let (mut t, m) = table("r-missing");
+    // No token line and no In-Reply-To naming the prompt (a reply that names the prompt is
+    // authenticated by it: `mail_clients.rs`).
     let f = t.reply(
         &t.ussr.clone(),
         &format!("Re: {}", m.subject),
-        Some(&m.message_id),
+        Some("some-other-mail@elsewhere.test"),
         &body(SETUP_USSR, None),
     );
     let reply = assert_refused(&t, &f, 13, &t.ussr, &t.dir.join("outbox"), &[
@@ -115,8 +117,18 @@ fn missing_token_is_refused() {
         "threaded to the player's mail: {reply}"
     );
     assert!(
-        !reply.contains("play 1 space"),
+        !reply.contains("> play 1 space"),
         "the signature is not read as a move"
+    );
+    // The refusal is a prompt: the decision, the options and a token that works.
+    assert!(
+        reply.contains("== Your decision (still owed) =="),
+        "{reply}"
+    );
+    assert!(reply.contains("Moves you can send as they are"), "{reply}");
+    assert!(
+        reply.contains(&format!("Token: {}", m.token().unwrap())),
+        "{reply}"
     );
 }
 
@@ -156,7 +168,7 @@ fn the_other_players_token_is_a_wrong_token() {
 }
 
 #[test]
-fn a_sender_who_is_not_a_player_is_refused() {
+fn a_sender_who_is_not_a_player_is_filed_and_never_answered() {
     let (mut t, m) = table("r-stranger");
     let f = t.reply(
         "mallory@evil.test",
@@ -164,14 +176,35 @@ fn a_sender_who_is_not_a_player_is_refused() {
         None,
         &body(SETUP_USSR, m.token().as_deref()),
     );
-    assert_refused(&t, &f, 12, "mallory@evil.test", &t.dir.join("outbox"), &[
-        "Why: mallory@evil.test is not a player of game r-stranger. Moves are accepted only from the addresses the game was created with.",
-        "Refusal: not-a-player",
-    ]);
+    let before = t.log_bytes();
+    let outbox_before = files_in(&t.dir.join("outbox")).len();
+    let o = t.inbox(&["--outbox"]);
+    assert_eq!(o.status.code(), Some(12), "{}", stdout(&o));
+    assert_eq!(t.log_bytes(), before);
+    let name = f.file_name().unwrap().to_string_lossy().into_owned();
+    assert!(t.inbox.join("cur").join(format!("{name}:2,FS")).is_file());
+    let note =
+        std::fs::read_to_string(t.inbox.join("twilight-refused").join(format!("{name}.txt")))
+            .unwrap();
+    assert!(
+        note.contains("mallory@evil.test is not a player of game r-stranger"),
+        "{note}"
+    );
+    assert_eq!(
+        files_in(&t.dir.join("outbox")).len(),
+        outbox_before,
+        "nothing is mailed to a stranger"
+    );
+    assert!(!t.games.join("outbox").exists(), "no stray outbox");
+    assert!(
+        stdout(&o).contains("not answered (the sender is no player of a game here)"),
+        "{}",
+        stdout(&o)
+    );
 }
 
 #[test]
-fn an_unknown_game_is_refused() {
+fn a_mail_for_an_unknown_game_is_held_for_the_moderator_not_refused() {
     let (mut t, m) = table("r-unknown");
     let f = t.reply(
         &t.ussr.clone(),
@@ -179,17 +212,22 @@ fn an_unknown_game_is_refused() {
         None,
         &body(SETUP_USSR, m.token().as_deref()),
     );
-    assert_refused(
-        &t,
-        &f,
-        11,
-        &t.ussr,
-        &t.games.join("outbox"),
-        &[
-            "Why: There is no game `no-such-game` here.",
-            "Refusal: unknown-game",
-        ],
+    let before = t.log_bytes();
+    let o = t.inbox(&["--outbox"]);
+    assert_eq!(o.status.code(), Some(11));
+    assert_eq!(t.log_bytes(), before);
+    assert!(f.exists(), "left unfiled in new/ for a later run");
+    assert!(
+        stdout(&o).contains("held for the moderator, left unfiled (unknown-game): There is no game `no-such-game` here."),
+        "{}",
+        stdout(&o)
     );
+    assert!(
+        !t.games.join("outbox").exists(),
+        "no stray outbox, no reply"
+    );
+    assert_eq!(files_in(&t.dir.join("outbox")).len(), 1, "only the prompt");
+    std::fs::remove_file(&f).unwrap();
     // No tag and no Game: line.
     let f = t.reply(
         &t.ussr.clone(),
@@ -197,16 +235,55 @@ fn an_unknown_game_is_refused() {
         None,
         &body(SETUP_USSR, m.token().as_deref()),
     );
-    let before = t.log_bytes();
     let o = t.inbox(&["--outbox"]);
     assert_eq!(o.status.code(), Some(11));
     assert_eq!(t.log_bytes(), before);
-    assert!(!f.exists());
+    assert!(f.exists());
     assert!(
         stdout(&o).contains("Your mail names no game."),
         "{}",
         stdout(&o)
     );
+}
+
+#[test]
+fn inbox_refuses_to_run_without_its_games_folder() {
+    let (mut t, m) = table("r-nogames");
+    let f = t.reply(
+        &t.ussr.clone(),
+        &format!("Re: {}", m.subject),
+        None,
+        &body(SETUP_USSR, m.token().as_deref()),
+    );
+    let i = t.inbox.to_string_lossy().into_owned();
+    // Run from the temporary folder's parent: ./games does not exist there.
+    let mut c = assert_cmd::Command::cargo_bin("twilight").unwrap();
+    let o = c
+        .current_dir(t.tmp.path().join("inbox"))
+        .env_remove("TWILIGHT_GAMES")
+        .env("TWILIGHT_CONFIG", t.tmp.path().join("no-config.yaml"))
+        .args(["inbox", i.as_str(), "--outbox"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("does not exist"), "{}", stderr(&o));
+    assert!(f.exists(), "no mail touched");
+    assert!(!t.tmp.path().join("inbox/games").exists());
+    // The environment variable finds the games from any folder.
+    let mut c = assert_cmd::Command::cargo_bin("twilight").unwrap();
+    let o = c
+        .current_dir(t.tmp.path().join("inbox"))
+        .env("TWILIGHT_GAMES", &t.games)
+        .args(["inbox", i.as_str(), "--outbox"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("applied to r-nogames"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).contains("outbox file "), "{}", stdout(&o));
 }
 
 #[test]
@@ -222,7 +299,7 @@ fn malformed_mime_is_refused() {
         &f,
         10,
         &t.ussr,
-        &t.games.join("outbox"),
+        &t.dir.join("outbox"),
         &[
             "Why: Your mail could not be read as an e-mail message (no text body).",
             "Refusal: malformed-mime",
@@ -564,10 +641,80 @@ fn inbox_time_for_one_reply_outbox_transport() {
     let internal: u128 = out
         .lines()
         .find_map(|l| l.strip_prefix("inbox: 1 message(s), "))
-        .and_then(|r| r.split(", ").nth(1))
+        .and_then(|r| r.rsplit(", ").next())
         .and_then(|r| r.strip_suffix(" ms"))
         .and_then(|r| r.parse().ok())
         .unwrap_or_else(|| panic!("{out}"));
     eprintln!("MEASURED: inbox processed one reply and wrote the next prompts in {internal} ms (in-process), {wall} ms wall clock including process start; outbox transport, no SMTP");
     assert!(internal < 10_000);
+}
+
+#[test]
+fn one_bad_mail_never_stops_the_loop() {
+    // Three games: one whose log is broken, one whose mail makes `inbox` panic (a test-only
+    // failpoint), one that is fine. Each mail is handled on its own.
+    let (mut t, m) = table("r-loop");
+    let bomb = t.reply(
+        &t.ussr.clone(),
+        &format!("Re: {}", m.subject),
+        None,
+        &body(
+            "influence Poland 4, East Germany 2 KABOOM",
+            m.token().as_deref(),
+        ),
+    );
+    let ok = t.reply(
+        &t.ussr.clone(),
+        &format!("Re: {}", m.subject),
+        None,
+        &body(SETUP_USSR, m.token().as_deref()),
+    );
+    // A second game in the same games folder, with a broken log.
+    let broken = t.games.join("r-broken");
+    std::fs::create_dir_all(&broken).unwrap();
+    std::fs::write(broken.join("log.yaml"), "not: [a log\n").unwrap();
+    let bad_game = t.reply(
+        &t.ussr.clone(),
+        "Re: [TS r-broken] Setup",
+        None,
+        &body(SETUP_USSR, m.token().as_deref()),
+    );
+    let mut c = assert_cmd::Command::cargo_bin("twilight").unwrap();
+    let g = t.games.to_string_lossy().into_owned();
+    let i = t.inbox.to_string_lossy().into_owned();
+    let o = c
+        .current_dir(t.tmp.path())
+        .env_remove("TWILIGHT_SMTP_URL")
+        .env("TWILIGHT_TEST_PANIC_ON", "KABOOM")
+        .args(["inbox", "--games", g.as_str(), i.as_str(), "--outbox"])
+        .output()
+        .unwrap();
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert_eq!(o.status.code(), Some(19), "{out}\n{err}");
+    // The good mail was applied, although a mail before it panicked.
+    assert!(
+        out.contains(&format!("applied to r-loop for the USSR: {SETUP_USSR}")),
+        "{out}"
+    );
+    for f in [&bomb, &bad_game] {
+        let name = f.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(!f.exists(), "taken out of new/: never retried");
+        let failed = t.inbox.join("twilight-failed");
+        assert!(failed.join(&name).is_file(), "filed as failed: {name}");
+        let reason = std::fs::read_to_string(failed.join(format!("{name}.reason.txt"))).unwrap();
+        assert!(reason.starts_with("failed: "), "{reason}");
+        assert!(
+            err.contains(&format!("{}: failed, filed as failed", f.display())),
+            "reported on stderr with its file name: {err}"
+        );
+    }
+    assert!(!ok.exists());
+    assert!(
+        out.contains("1 applied, 0 refused, 0 held, 2 failed"),
+        "{out}"
+    );
+    // A second run finds nothing to do: the failed mails are not retried.
+    let o = t.inbox(&["--outbox"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains("inbox: 0 message(s)"), "{}", stdout(&o));
 }

@@ -1,33 +1,35 @@
-//! Reading replies (design §5; issue 8 scope 3–4): `twilight inbox [--games DIR] SOURCE…`.
+//! Reading replies (design §5; issue 8 scope 3–4, issue 13): `twilight inbox [--games DIR]
+//! SOURCE…`.
 //!
-//! For each new message: parse it (mail-parser); find the game (the subject's `[TS <game>]`
-//! tag, else a `Game: <game>` line); check that the sender is a player of that game; refuse a
-//! mail already applied (same Message-ID or same bytes); check the reply token (bound to game,
-//! log `seq` and side, compared in constant time) and tell a stale token from a wrong one; read
-//! the move lines and apply them all or none. Every refusal appends nothing to the log and is
-//! answered by a mail that quotes the mail's move lines and says exactly why.
+//! For each new message: read it as a person would ([`super::reply`]: the new text, the tokens
+//! anywhere in the mail, the Message-IDs it answers); find the game (the subject's `[TS <game>]`
+//! tag, else a `Game: <game>` line, else the prompt it answers); check that the sender is a
+//! player of that game; refuse a mail already applied (same Message-ID or same bytes); check
+//! the reply token (bound to game, log `seq` and side, compared in constant time; a reply naming
+//! a prompt in `In-Reply-To`/`References` carries that prompt's token) and tell a stale token
+//! from a wrong one; apply the move lines all or none. A refusal appends nothing to the log and
+//! is answered — only to a player of the game — by a mail that is itself a prompt
+//! ([`super::refusal`]).
 //!
 //! Sources and what becomes of a message (nothing is ever deleted):
 //!
 //! * a Maildir (a folder with `new/`, `cur/`, `tmp/`): each file in `new/` is read; an applied
 //!   one moves to `cur/NAME:2,S` (Seen); a refused one moves to `cur/NAME:2,FS` (Flagged, Seen)
-//!   and the reply sent about it is kept as `twilight-refused/NAME.txt` in the Maildir.
-//! * an `.eml` file: left where it is; a note `FILE.accepted` or `FILE.refused` beside it
-//!   records the result, and a file with a note is skipped on later runs.
-//!
-//! Reply tokens may be on an unquoted `Token:` line or, if there is none, on the first quoted
-//! one (`> Token: …`, as a plain "reply" quotes the prompt mail).
+//!   and the reply sent about it is kept as `twilight-refused/NAME.txt` in the Maildir; a mail
+//!   for no game here stays in `new/` for a later run; a mail that fails in an unforeseen way
+//!   (an error, a panic) moves to [`FAILED_FOLDER`] with `NAME.reason.txt` (issue 12 §4).
+//! * an `.eml` file: left where it is; a note `FILE.accepted`, `FILE.refused` or `FILE.failed`
+//!   beside it records the result, and a file with a note is skipped on later runs.
 
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
-use lettre::message::{Mailbox, SinglePart};
-use lettre::Message;
 use mail_parser::MessageParser;
 use sha2::{Digest, Sha256};
 
-use super::outbound::{send_due, subject_tag, Outgoing};
+use super::outbound::{send_due, Outgoing};
+use super::reply::{self, Reply};
 use super::transport::Transport;
 use super::{bare_address, Applied, MailConfig, MailError, MailState};
 use crate::data::Side;
@@ -35,8 +37,7 @@ use crate::log::{CommitmentKind, Payload};
 use crate::notation;
 use crate::session::{Session, SessionError};
 
-/// Largest message read (bytes); a bigger one is refused as malformed.
-pub const MAX_MESSAGE_BYTES: usize = 1 << 20;
+pub use super::reply::{extract, Extracted, MAX_MESSAGE_BYTES, MAX_TEXT_BYTES};
 
 /// Exit status of `inbox` when a message was refused as malformed MIME.
 pub const EXIT_MALFORMED: u8 = 10;
@@ -62,6 +63,15 @@ pub const EXIT_NO_MOVE: u8 = 18;
 pub enum Refusal {
     /// The bytes are not a readable e-mail message (or have no sender or no text).
     MalformedMime(String),
+    /// The mail's text (or the whole message) is over the size read.
+    TooLarge {
+        /// Its size in bytes.
+        bytes: usize,
+        /// The limit in bytes.
+        limit: usize,
+        /// What was measured: `its text` or `the message`.
+        what: &'static str,
+    },
     /// The mail names no game, or a game that is not here.
     UnknownGame(Option<String>),
     /// The sender is not a player of the game.
@@ -104,6 +114,7 @@ impl Refusal {
     pub fn kind(&self) -> &'static str {
         match self {
             Refusal::MalformedMime(_) => "malformed-mime",
+            Refusal::TooLarge { .. } => "too-large",
             Refusal::UnknownGame(_) => "unknown-game",
             Refusal::NotAPlayer { .. } => "not-a-player",
             Refusal::MissingToken => "missing-token",
@@ -118,7 +129,7 @@ impl Refusal {
     /// The exit status of `inbox` for this refusal (`EXIT_*`).
     pub fn exit_code(&self) -> u8 {
         match self {
-            Refusal::MalformedMime(_) => EXIT_MALFORMED,
+            Refusal::MalformedMime(_) | Refusal::TooLarge { .. } => EXIT_MALFORMED,
             Refusal::UnknownGame(_) => EXIT_UNKNOWN_GAME,
             Refusal::NotAPlayer { .. } => EXIT_NOT_A_PLAYER,
             Refusal::MissingToken => EXIT_MISSING_TOKEN,
@@ -136,6 +147,9 @@ impl Refusal {
         match self {
             Refusal::MalformedMime(d) => format!(
                 "Your mail could not be read as an e-mail message ({d}). Send your move as plain text in the body of a reply to the prompt mail."
+            ),
+            Refusal::TooLarge { bytes, limit, what } => format!(
+                "Your mail is too large: {what} is {bytes} bytes, more than the {limit} read. Attachments are ignored; reply with your move as text."
             ),
             Refusal::UnknownGame(None) => "Your mail names no game. Reply to the prompt mail (its subject carries the tag [TS <game>]) or add a line `Game: <game>`.".into(),
             Refusal::UnknownGame(Some(id)) => format!(
@@ -163,51 +177,12 @@ impl Refusal {
     }
 }
 
-/// A message as read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Received {
-    /// The sender's address (lower case).
-    pub from: String,
-    /// The subject.
-    pub subject: String,
-    /// The Message-ID without angle brackets (empty if none).
-    pub message_id: String,
-    /// The text body, LF line ends, non-breaking spaces as spaces.
-    pub body: String,
-    /// SHA-256 of the raw bytes, hex.
-    pub digest: String,
-}
+/// A message as read ([`reply::read`]).
+pub type Received = Reply;
 
-/// Parses raw message bytes.
+/// Parses raw message bytes ([`reply::read`]).
 pub fn read_message(raw: &[u8]) -> Result<Received, Refusal> {
-    if raw.len() > MAX_MESSAGE_BYTES {
-        return Err(Refusal::MalformedMime(format!(
-            "{} bytes, more than the {MAX_MESSAGE_BYTES} accepted",
-            raw.len()
-        )));
-    }
-    let msg = MessageParser::default()
-        .parse(raw)
-        .ok_or_else(|| Refusal::MalformedMime("no message headers".into()))?;
-    let from = msg
-        .from()
-        .and_then(|a| a.first())
-        .and_then(|a| a.address())
-        .map(|a| a.to_ascii_lowercase())
-        .filter(|a| a.contains('@'))
-        .ok_or_else(|| Refusal::MalformedMime("no sender address in a From: header".into()))?;
-    let body = msg
-        .body_text(0)
-        .ok_or_else(|| Refusal::MalformedMime("no text body".into()))?
-        .replace("\r\n", "\n")
-        .replace('\u{a0}', " ");
-    Ok(Received {
-        from,
-        subject: msg.subject().unwrap_or_default().to_string(),
-        message_id: msg.message_id().unwrap_or_default().to_string(),
-        body,
-        digest: hex::encode(Sha256::digest(raw)),
-    })
+    reply::read(raw)
 }
 
 /// The sender, subject and Message-ID of a message too broken to read in full, if its
@@ -219,103 +194,11 @@ fn sender_of(raw: &[u8]) -> Option<Received> {
         from,
         subject: msg.subject().unwrap_or_default().to_string(),
         message_id: msg.message_id().unwrap_or_default().to_string(),
+        answers: Vec::new(),
         body: String::new(),
+        all_text: String::new(),
         digest: hex::encode(Sha256::digest(raw)),
     })
-}
-
-/// What the body of a reply says.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Extracted {
-    /// A `Game:` line.
-    pub game: Option<String>,
-    /// The reply token.
-    pub token: Option<String>,
-    /// Move lines, in order.
-    pub moves: Vec<String>,
-}
-
-fn field<'a>(line: &'a str, name: &str) -> Option<&'a str> {
-    let (k, v) = line.split_once(':')?;
-    k.trim().eq_ignore_ascii_case(name).then(|| v.trim())
-}
-
-/// A greeting or sign-off around the moves (`Hi Boris,`, `Thanks!`, `Cheers`): a short line
-/// ending in `,` or `!`, or opening with a greeting word. No move of the notation looks so.
-fn is_pleasantry(line: &str) -> bool {
-    const WORDS: [&str; 12] = [
-        "hi",
-        "hello",
-        "hey",
-        "dear",
-        "thanks",
-        "thank",
-        "cheers",
-        "regards",
-        "best",
-        "greetings",
-        "good",
-        "gl",
-    ];
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let first = words
-        .first()
-        .map(|w| {
-            w.trim_matches(|c: char| !c.is_alphanumeric())
-                .to_lowercase()
-        })
-        .unwrap_or_default();
-    words.len() <= 5
-        && (line.ends_with(',') || line.ends_with('!') || WORDS.contains(&first.as_str()))
-}
-
-/// Reads a reply's body: unquoted move lines up to a `-- ` signature; the `Token:` and `Game:`
-/// lines (a quoted `Token:`/`Game:` line only if there is no unquoted one); quoting
-/// attributions (`… wrote:`), blank lines and pleasantries (`Hi Boris,`) skipped; an
-/// `-----Original Message-----` line ends the reply like a signature.
-pub fn extract(body: &str) -> Extracted {
-    let mut e = Extracted::default();
-    let mut quoted_token = None;
-    let mut quoted_game = None;
-    for raw in body.lines() {
-        if raw.trim_end() == "--"
-            || raw
-                .trim()
-                .eq_ignore_ascii_case("-----Original Message-----")
-        {
-            break;
-        }
-        let line = raw.trim();
-        if let Some(q) = line.strip_prefix('>') {
-            let q = q.trim_start_matches(['>', ' ']);
-            if quoted_token.is_none() {
-                quoted_token = field(q, "token").map(str::to_string);
-            }
-            if quoted_game.is_none() {
-                quoted_game = field(q, "game").map(str::to_string);
-            }
-            continue;
-        }
-        if line.is_empty() || line.ends_with("wrote:") || is_pleasantry(line) {
-            continue;
-        }
-        if let Some(t) = field(line, "token") {
-            e.token.get_or_insert_with(|| t.to_string());
-            continue;
-        }
-        if let Some(g) = field(line, "game") {
-            e.game.get_or_insert_with(|| g.to_string());
-            continue;
-        }
-        e.moves.push(line.to_string());
-    }
-    if e.token.is_none() {
-        e.token = quoted_token;
-    }
-    if e.game.is_none() {
-        e.game = quoted_game;
-    }
-    e
 }
 
 /// The game id of a subject's `[TS <game>]` tag.
@@ -346,34 +229,63 @@ pub enum Verdict {
         side: Side,
         /// The decisions as logged (canonical notation).
         applied: Vec<String>,
+        /// Lines of the player's text read as no move (greetings, sign-offs), for the receipt.
+        ignored: Vec<String>,
     },
-    /// Refused; nothing appended.
+    /// Refused; nothing appended. Filed as refused.
     Refused {
         /// The game, if known.
         game: Option<String>,
         /// Why.
         refusal: Refusal,
-        /// The reply sent (its text).
+        /// The reply's text (sent only to a player of the game).
         reply: String,
+        /// Where the reply went (`outbox file PATH`, `SMTP …`); `None` when it was not sent
+        /// because the sender is no player of the game (refusals go only to players).
+        answered: Option<String>,
+    },
+    /// Not for any game here (the moderator's matter, not the player's): reported, left
+    /// unfiled in `new/` (an `.eml` gets no note) for a later run, not answered.
+    Held {
+        /// The game the mail names, if any.
+        game: Option<String>,
+        /// Why.
+        refusal: Refusal,
+    },
+    /// Failed in an unforeseen way (a broken game folder, an internal error): filed as failed
+    /// (`MAILDIR/twilight-failed/`, or a `FILE.failed` note), never retried; other mails go on.
+    Failed {
+        /// What went wrong.
+        reason: String,
     },
 }
 
+/// Exit status of `inbox` when a mail failed in an unforeseen way (filed as failed).
+pub const EXIT_FAILED: u8 = 19;
+
 impl Verdict {
-    /// The exit status for this message: 0 or the refusal's.
+    /// The exit status for this message: 0, the refusal's, or [`EXIT_FAILED`].
     pub fn exit_code(&self) -> u8 {
         match self {
             Verdict::Accepted { .. } => 0,
-            Verdict::Refused { refusal, .. } => refusal.exit_code(),
+            Verdict::Refused { refusal, .. } | Verdict::Held { refusal, .. } => refusal.exit_code(),
+            Verdict::Failed { .. } => EXIT_FAILED,
         }
     }
 }
 
 /// One message's identity before processing.
+#[derive(Default)]
 struct Context {
     received: Option<Received>,
     game: Option<String>,
     game_dir: Option<PathBuf>,
     moves: Vec<String>,
+    ignored: Vec<String>,
+    /// The sides the sender plays in the game (empty: no player, or not known yet).
+    sides: Vec<Side>,
+    /// The side authenticated by the token.
+    side: Option<Side>,
     /// The first log entry of an accepted move, for its receipt (issue 20).
     receipt_from: Option<u64>,
     /// The game's lock, held from reading the game to filing the mail (issue 12).
@@ -384,14 +296,58 @@ struct Context {
     recovered: Option<String>,
 }
 
-/// Finds which side sent a mail whose token is `token`, or why it is refused.
-fn authenticate(session: &Session, sides: &[Side], token: Option<&str>) -> Result<Side, Refusal> {
-    let token = token.ok_or(Refusal::MissingToken)?;
-    for &side in sides {
-        if session.check_reply_token(side, token) {
-            return Ok(side);
+/// The reply tokens a mail's `In-Reply-To`/`References` stand for: each names a prompt of
+/// this game to one of `sides` whose Message-ID tag matches the token issued with it.
+fn bound_tokens(session: &Session, sides: &[Side], answers: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    for id in answers {
+        let Some((game, side_name, tag, seq)) = reply::parse_prompt_id(id) else {
+            continue;
+        };
+        if game != session.game_id() {
+            continue;
+        }
+        for &side in sides {
+            if side.name().to_ascii_lowercase() != side_name {
+                continue;
+            }
+            if let Some(token) = session.reply_token_at(side, seq) {
+                if reply::message_id_tag(&token) == tag && !out.contains(&token) {
+                    out.push(token);
+                }
+            }
         }
     }
+    out
+}
+
+/// Finds which side sent a mail carrying the candidate `tokens` (best first), or why it is
+/// refused: missing, stale (the first stale candidate), or wrong.
+fn authenticate(session: &Session, sides: &[Side], tokens: &[String]) -> Result<Side, Refusal> {
+    if tokens.is_empty() {
+        return Err(Refusal::MissingToken);
+    }
+    for token in tokens {
+        for &side in sides {
+            if session.check_reply_token(side, token) {
+                return Ok(side);
+            }
+        }
+    }
+    let mut stale = None;
+    for token in tokens {
+        match authenticate_earlier(session, sides, token) {
+            Ok(side) => return Ok(side),
+            Err(r @ Refusal::Stale { .. }) if stale.is_none() => stale = Some(r),
+            Err(_) => {}
+        }
+    }
+    Err(stale.unwrap_or(Refusal::WrongToken))
+}
+
+/// A token of an earlier prompt: still good while only the opponent's sealed headline came
+/// since, else stale; any other token is wrong.
+fn authenticate_earlier(session: &Session, sides: &[Side], token: &str) -> Result<Side, Refusal> {
     let now = session.log().next_seq();
     for &side in sides {
         for seq in (0..now).rev() {
@@ -536,6 +492,11 @@ pub struct InboxReport {
 }
 
 impl InboxReport {
+    /// How many mails got a verdict matching `f`.
+    pub fn count(&self, f: impl Fn(&Verdict) -> bool) -> usize {
+        self.processed.iter().filter(|p| f(&p.verdict)).count()
+    }
+
     /// The exit status: the first refusal's, else 3 if a mail could not be sent, else 0.
     pub fn exit_code(&self) -> u8 {
         self.processed
@@ -601,20 +562,31 @@ fn write_file(path: &Path, text: &str) -> Result<(), MailError> {
     })
 }
 
-/// Files a message after processing: Maildir `new/` → `cur/` with flags; `.eml` → a note.
+/// Files a message after processing: Maildir `new/` → `cur/` with flags (`S` applied, `FS`
+/// refused) or → `twilight-failed/` (failed); `.eml` → a note beside it. A held mail stays.
 /// False if the Maildir message was already gone (another inbox run filed it).
 fn file_away(src: &Source, verdict: &Verdict) -> Result<bool, MailError> {
-    let (accepted, note) = match verdict {
+    let (ext, note) = match verdict {
         Verdict::Accepted {
             game,
             side,
             applied,
+            ..
         } => (
-            true,
+            "accepted",
             format!("accepted: game {game}, {side}: {}\n", applied.join(" | ")),
         ),
         Verdict::Refused { refusal, reply, .. } => {
-            (false, format!("refused ({}):\n{reply}", refusal.kind()))
+            ("refused", format!("refused ({}):\n{reply}", refusal.kind()))
+        }
+        Verdict::Held { .. } => return Ok(true),
+        Verdict::Failed { reason } => ("failed", format!("failed: {reason}\n")),
+    };
+    let io = |path: &Path| {
+        let path = path.to_path_buf();
+        move |e: std::io::Error| MailError::File {
+            path: path.clone(),
+            message: e.to_string(),
         }
     };
     match src {
@@ -624,36 +596,39 @@ fn file_away(src: &Source, verdict: &Verdict) -> Result<bool, MailError> {
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
             let base = name.split(":2,").next().unwrap_or(&name).to_string();
-            let flags = if accepted { "S" } else { "FS" };
+            if ext == "failed" {
+                let dir = root.join(FAILED_FOLDER);
+                fs::create_dir_all(&dir).map_err(io(&dir))?;
+                match fs::rename(file, dir.join(&name)) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+                    Err(e) => return Err(io(file)(e)),
+                }
+                return write_file(&dir.join(format!("{base}.reason.txt")), &note).map(|()| true);
+            }
+            let flags = if ext == "accepted" { "S" } else { "FS" };
             let dest = root.join("cur").join(format!("{base}:2,{flags}"));
-            fs::create_dir_all(root.join("cur")).map_err(|e| MailError::File {
-                path: root.join("cur"),
-                message: e.to_string(),
-            })?;
+            fs::create_dir_all(root.join("cur")).map_err(io(&root.join("cur")))?;
             match fs::rename(file, &dest) {
                 Ok(()) => {}
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
-                Err(e) => {
-                    return Err(MailError::File {
-                        path: file.clone(),
-                        message: e.to_string(),
-                    })
-                }
+                Err(e) => return Err(io(file)(e)),
             }
-            if !accepted {
+            if ext == "refused" {
                 write_file(
                     &root.join("twilight-refused").join(format!("{base}.txt")),
                     &note,
                 )?;
             }
         }
-        Source::Eml(f) => write_file(
-            &note_path(f, if accepted { "accepted" } else { "refused" }),
-            &note,
-        )?,
+        Source::Eml(f) => write_file(&note_path(f, ext), &note)?,
     }
     Ok(true)
 }
+
+/// The Maildir folder a failed mail is moved to, beside `new/` and `cur/`, with a
+/// `NAME.reason.txt` saying why.
+pub const FAILED_FOLDER: &str = "twilight-failed";
 
 fn game_dir_of(games_dir: &Path, id: &str) -> Option<PathBuf> {
     if !valid_game_id(id) {
@@ -677,15 +652,31 @@ fn judge(
     let received = match read_message(raw) {
         Ok(r) => r,
         Err(r) => {
-            // Answer the sender if the headers name one.
+            // Answer the sender if the headers name one and a game of theirs.
             ctx.received = sender_of(raw);
+            if let Some(id) = ctx
+                .received
+                .as_ref()
+                .and_then(|rc| game_from_subject(&rc.subject))
+            {
+                ctx.game_dir = game_dir_of(&opts.games_dir, &id);
+                ctx.game = Some(id);
+            }
             return Ok(Err(r));
         }
     };
-    let ex = extract(&received.body);
+    let ex = extract(&received.body, &received.all_text);
     ctx.moves = ex.moves.clone();
+    ctx.ignored = ex.ignored.clone();
     ctx.received = Some(received.clone());
-    let id = game_from_subject(&received.subject).or(ex.game.clone());
+    let id = game_from_subject(&received.subject)
+        .or(ex.game.clone())
+        .or_else(|| {
+            received
+                .answers
+                .iter()
+                .find_map(|a| reply::parse_prompt_id(a).map(|p| p.0))
+        });
     let Some(id) = id else {
         return Ok(Err(Refusal::UnknownGame(None)));
     };
@@ -702,21 +693,13 @@ fn judge(
         return Ok(Err(Refusal::NoMove));
     }
     let mut session = Session::open(&dir)?;
-    let sides: Vec<Side> = [Side::Us, Side::Ussr]
-        .into_iter()
-        .filter(|s| {
-            let p = match s {
-                Side::Us => &session.players().us,
-                Side::Ussr => &session.players().ussr,
-            };
-            bare_address(p) == received.from
-        })
-        .collect();
+    let sides = sides_of(&session, &received.from);
     if sides.is_empty() {
         return Ok(Err(Refusal::NotAPlayer {
             sender: received.from.clone(),
         }));
     }
+    ctx.sides = sides.clone();
     let mut state = MailState::load(&dir)?;
     // A record written ahead of a move whose commit a crash stopped names an entry the log
     // does not hold: that mail was never applied.
@@ -734,23 +717,30 @@ fn judge(
             seq: a.seq,
         }));
     }
+    let mut tokens = ex.tokens.clone();
+    for t in bound_tokens(&session, &sides, &received.answers) {
+        if !tokens.contains(&t) {
+            tokens.push(t);
+        }
+    }
     if session.game().is_none() {
         // A game not started yet: the mail is a join reply (issue 20 point 6).
         return super::invite::judge_join(
             &mut session,
             &sides,
             &received.body,
-            ex.token.as_deref(),
+            &tokens,
             &received.message_id,
             &received.digest,
             opts.force_outbox,
             opts.now,
         );
     }
-    let side = match authenticate(&session, &sides, ex.token.as_deref()) {
+    let side = match authenticate(&session, &sides, &tokens) {
         Ok(s) => s,
         Err(r) => return Ok(Err(r)),
     };
+    ctx.side = Some(side);
     if ex.moves.is_empty() {
         return Ok(Err(Refusal::NoMove));
     }
@@ -759,7 +749,7 @@ fn judge(
     match apply_moves(&mut session, side, &ex.moves, opts.now)? {
         Ok(done) => {
             // Written ahead of the move's commit, naming the move's last entry: after a crash
-            // in between, the record counts exactly when the move is in the log.
+            // in between, the record counts exactly when the move is in the log (issue 12).
             state.applied.push(Applied {
                 message_id: received.message_id.clone(),
                 digest: received.digest.clone(),
@@ -788,81 +778,177 @@ fn send_receipt(dir: &Path, side: Side, from: u64, force_outbox: bool) -> Result
     super::receipt::send_move_receipt(&session, side, from, &transport)
 }
 
-/// The reply to a refused mail: quotes its move lines and says why.
-pub fn refusal_text(refusal: &Refusal, game: Option<&str>, moves: &[String]) -> String {
-    let mut t = String::new();
-    t.push_str("Your mail was refused; nothing was added to the game's log.\n\n");
-    let quoted: Vec<&String> = match refusal {
-        Refusal::Illegal { line, .. } => vec![line],
-        _ => moves.iter().collect(),
-    };
-    for l in quoted {
-        t.push_str(&format!("> {l}\n"));
-    }
-    if !moves.is_empty() || matches!(refusal, Refusal::Illegal { .. }) {
-        t.push('\n');
-    }
-    t.push_str(&format!("Why: {}\n", refusal.explain(game)));
-    t.push_str(&format!("Refusal: {}\n", refusal.kind()));
-    if let Some(g) = game {
-        t.push_str(&format!("Game: {g}\n"));
-    }
-    t
+/// The sides `address` plays in the game of `session`.
+fn sides_of(session: &Session, address: &str) -> Vec<Side> {
+    [Side::Us, Side::Ussr]
+        .into_iter()
+        .filter(|s| {
+            let p = match s {
+                Side::Us => &session.players().us,
+                Side::Ussr => &session.players().ussr,
+            };
+            bare_address(p) == address
+        })
+        .collect()
 }
 
-fn send_refusal(
+/// The reply to a refused mail (see [`super::refusal::refusal_text`]; no retry part).
+pub fn refusal_text(refusal: &Refusal, game: Option<&str>, moves: &[String]) -> String {
+    super::refusal::refusal_text(refusal, game, moves, None)
+}
+
+/// Answers a refused mail — only when its sender is a player of the game it names — with a
+/// reply that is itself a prompt. Returns the reply's text and where it went (`None`: not
+/// answered).
+fn answer_refusal(
     opts: &InboxOptions,
     ctx: &Context,
     refusal: &Refusal,
-    text: &str,
-) -> Result<(), MailError> {
-    let Some(r) = &ctx.received else {
-        return Ok(()); // no sender to answer
+) -> (String, Result<Option<String>, MailError>) {
+    let plain = super::refusal::refusal_text(refusal, ctx.game.as_deref(), &ctx.moves, None);
+    let (Some(r), Some(dir)) = (&ctx.received, &ctx.game_dir) else {
+        return (plain, Ok(None));
     };
-    let (outbox, config) = match &ctx.game_dir {
-        Some(d) => (d.join("outbox"), MailConfig::load(d)?),
-        None => (opts.games_dir.join("outbox"), MailConfig::default()),
+    let session = match Session::open(dir) {
+        Ok(s) => s,
+        Err(e) => return (plain, Err(e.into())),
     };
-    let transport = Transport::choose(&outbox, opts.force_outbox)?;
-    let from = config.sender();
-    let domain = bare_address(&from)
-        .rsplit_once('@')
-        .map(|(_, d)| d.to_string())
-        .unwrap_or_else(|| "localhost".into());
-    let tag = subject_tag(ctx.game.as_deref().unwrap_or("?"));
-    let mut b = Message::builder()
-        .from(
-            from.parse::<Mailbox>()
-                .or_else(|_| bare_address(&from).parse())
-                .map_err(|e| MailError::Config(format!("bad sender `{from}`: {e}")))?,
-        )
-        .to(r
-            .from
-            .parse::<Mailbox>()
-            .map_err(|e| MailError::Build(e.to_string()))?)
-        .subject(format!(
-            "{tag} Refused ({}) — Re: {}",
-            refusal.kind(),
-            r.subject
-        ))
-        .message_id(Some(format!(
-            "<ts.refused.{}.{}@{domain}>",
-            &r.digest[..16],
-            opts.now.timestamp()
-        )));
-    if !r.message_id.is_empty() {
-        b = b
-            .in_reply_to(format!("<{}>", r.message_id))
-            .references(format!("<{}>", r.message_id));
+    let sides = if ctx.sides.is_empty() {
+        sides_of(&session, &r.from)
+    } else {
+        ctx.sides.clone()
+    };
+    if sides.is_empty() {
+        return (plain, Ok(None)); // refusals go only to a game's players
     }
-    let m = b
-        .singlepart(SinglePart::plain(text.to_string()))
-        .map_err(|e| MailError::Build(e.to_string()))?;
-    transport.send(&m)
+    let side = ctx.side.unwrap_or_else(|| {
+        sides
+            .iter()
+            .copied()
+            .find(|s| session.game().is_some_and(|g| g.prompt_for(*s).is_some()))
+            .unwrap_or(sides[0])
+    });
+    let retry = super::refusal::Retry {
+        session: &session,
+        side,
+    };
+    let text = super::refusal::refusal_text(refusal, ctx.game.as_deref(), &ctx.moves, Some(&retry));
+    let sent = (|| {
+        let config = MailConfig::load(dir)?;
+        let to = match side {
+            Side::Us => session.players().us.clone(),
+            Side::Ussr => session.players().ussr.clone(),
+        };
+        let subject = super::refusal::refusal_subject(&r.subject, ctx.game.as_deref(), refusal);
+        let m = super::refusal::refusal_message(
+            &config,
+            &to,
+            &subject,
+            &r.message_id,
+            &r.digest,
+            Some(&retry),
+            &text,
+            opts.now,
+        )?;
+        let transport = Transport::choose(&dir.join("outbox"), opts.force_outbox)?;
+        transport.deliver(&m).map(Some)
+    })();
+    (text, sent)
+}
+
+/// Judges one message and answers it if refused; `touched` collects the games that moved on.
+fn process(
+    raw: &[u8],
+    opts: &InboxOptions,
+    report: &mut InboxReport,
+    touched: &mut Vec<PathBuf>,
+    file: &Path,
+    still_there: &dyn Fn() -> bool,
+    held: &mut Option<crate::gamefs::GameLock>,
+) -> Result<Option<Verdict>, MailError> {
+    #[cfg(debug_assertions)]
+    if let Ok(needle) = std::env::var("TWILIGHT_TEST_PANIC_ON") {
+        // Test-only failpoint (debug builds): a mail containing the text panics, so the tests
+        // can check that one bad mail never stops the loop.
+        if !needle.is_empty() && String::from_utf8_lossy(raw).contains(&needle) {
+            panic!("test failpoint TWILIGHT_TEST_PANIC_ON hit");
+        }
+    }
+    let mut ctx = Context::default();
+    let judged = match judge(raw, opts, &mut ctx, still_there) {
+        // One busy game does not stop the others: its mail waits for the next run (issue 12).
+        Err(MailError::Session(SessionError::Busy(e))) => {
+            report
+                .deferred
+                .push(format!("{}: left for the next run: {e}", file.display()));
+            return Ok(None);
+        }
+        other => other,
+    };
+    report.recovered.extend(ctx.recovered.take());
+    // The lock is held by the caller until the mail is filed.
+    *held = ctx.lock.take();
+    if ctx.gone {
+        return Ok(None); // another inbox run took it
+    }
+    Ok(Some(match judged? {
+        Ok((game, side, applied)) => {
+            if let Some(d) = &ctx.game_dir {
+                if !touched.contains(d) {
+                    touched.push(d.clone());
+                }
+                if let Some(from) = ctx.receipt_from {
+                    if let Err(e) = send_receipt(d, side, from, opts.force_outbox) {
+                        report
+                            .send_errors
+                            .push(format!("{}: receipt not sent: {e}", file.display()));
+                    }
+                }
+            }
+            Verdict::Accepted {
+                game,
+                side,
+                applied,
+                ignored: ctx.ignored.clone(),
+            }
+        }
+        Err(refusal @ Refusal::UnknownGame(_)) => Verdict::Held {
+            game: ctx.game.clone(),
+            refusal,
+        },
+        Err(refusal) => {
+            let (reply, sent) = answer_refusal(opts, &ctx, &refusal);
+            let answered = match sent {
+                Ok(a) => a,
+                Err(e) => {
+                    report
+                        .send_errors
+                        .push(format!("{}: reply not sent: {e}", file.display()));
+                    None
+                }
+            };
+            Verdict::Refused {
+                game: ctx.game.clone(),
+                refusal,
+                reply,
+                answered,
+            }
+        }
+    }))
+}
+
+fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into())
 }
 
 /// Runs the inbox: every new message of every source, in order; then the prompts of every game
-/// that moved on. A refusal is answered at once; mail errors are collected, not fatal.
+/// that moved on. Each mail is handled on its own: a refusal is answered at once, a mail for no
+/// game here is held for a later run, and a mail that fails in any unforeseen way — an error
+/// or even a panic — is filed as failed while the other mails and games go on (issue 12 §4).
+/// Mail errors are collected, not fatal.
 pub fn run(opts: &InboxOptions, sources: &[PathBuf]) -> Result<InboxReport, MailError> {
     let mut report = InboxReport::default();
     let mut touched: Vec<PathBuf> = Vec::new();
@@ -871,90 +957,65 @@ pub fn run(opts: &InboxOptions, sources: &[PathBuf]) -> Result<InboxReport, Mail
             Source::Maildir(_, f) | Source::Eml(f) => f.clone(),
         };
         if let Source::Eml(f) = &src {
-            if note_path(f, "accepted").exists() || note_path(f, "refused").exists() {
+            if ["accepted", "refused", "failed"]
+                .iter()
+                .any(|e| note_path(f, e).exists())
+            {
                 report.skipped.push(f.clone());
                 continue;
             }
         }
-        let raw = match fs::read(&file) {
-            Ok(raw) => raw,
-            // Another inbox run filed it since we listed the folder.
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
-            Err(e) => {
-                return Err(MailError::File {
-                    path: file.clone(),
-                    message: e.to_string(),
-                })
-            }
-        };
-        let mut ctx = Context {
-            received: None,
-            game: None,
-            game_dir: None,
-            moves: Vec::new(),
-            receipt_from: None,
-            lock: None,
-            gone: false,
-            recovered: None,
-        };
         let still_there = || match &src {
             Source::Maildir(..) => file.is_file(),
-            Source::Eml(f) => {
-                !note_path(f, "accepted").exists() && !note_path(f, "refused").exists()
-            }
+            Source::Eml(f) => ["accepted", "refused", "failed"]
+                .iter()
+                .all(|e| !note_path(f, e).exists()),
         };
-        let judged = match judge(&raw, opts, &mut ctx, &still_there) {
-            // One busy game does not stop the others: its mail waits for the next run.
-            Err(MailError::Session(SessionError::Busy(e))) => {
-                report
-                    .deferred
-                    .push(format!("{}: left for the next run: {e}", file.display()));
-                continue;
-            }
-            other => other?,
-        };
-        report.recovered.extend(ctx.recovered.take());
-        if ctx.gone {
-            continue;
-        }
-        let verdict = match judged {
-            Ok((game, side, applied)) => {
-                if let Some(d) = &ctx.game_dir {
-                    if !touched.contains(d) {
-                        touched.push(d.clone());
+        let mut held: Option<crate::gamefs::GameLock> = None;
+        let verdict = match fs::read(&file) {
+            // Another inbox run filed it since we listed the folder.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => Verdict::Failed {
+                reason: format!("cannot read the file: {e}"),
+            },
+            Ok(raw) => {
+                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    process(
+                        &raw,
+                        opts,
+                        &mut report,
+                        &mut touched,
+                        &file,
+                        &still_there,
+                        &mut held,
+                    )
+                }));
+                match outcome {
+                    Ok(Ok(Some(v))) => v,
+                    Ok(Ok(None)) => continue, // left for the next run, or filed by another
+                    Ok(Err(MailError::Session(SessionError::Busy(e)))) => {
+                        report
+                            .deferred
+                            .push(format!("{}: left for the next run: {e}", file.display()));
+                        continue;
                     }
-                    if let Some(from) = ctx.receipt_from {
-                        if let Err(e) = send_receipt(d, side, from, opts.force_outbox) {
-                            report
-                                .send_errors
-                                .push(format!("{}: receipt not sent: {e}", file.display()));
-                        }
-                    }
-                }
-                Verdict::Accepted {
-                    game,
-                    side,
-                    applied,
-                }
-            }
-            Err(refusal) => {
-                let text = refusal_text(&refusal, ctx.game.as_deref(), &ctx.moves);
-                if let Err(e) = send_refusal(opts, &ctx, &refusal, &text) {
-                    report
-                        .send_errors
-                        .push(format!("{}: reply not sent: {e}", file.display()));
-                }
-                Verdict::Refused {
-                    game: ctx.game.clone(),
-                    refusal,
-                    reply: text,
+                    Ok(Err(e)) => Verdict::Failed {
+                        reason: e.to_string(),
+                    },
+                    Err(p) => Verdict::Failed {
+                        reason: format!("internal error (panic: {})", panic_text(&*p)),
+                    },
                 }
             }
         };
-        if !file_away(&src, &verdict)? {
-            continue; // another inbox run filed it first
+        match file_away(&src, &verdict) {
+            Ok(true) => {}
+            Ok(false) => continue, // another inbox run filed it first
+            Err(e) => report
+                .send_errors
+                .push(format!("{}: could not be filed: {e}", file.display())),
         }
-        drop(ctx.lock.take());
+        drop(held);
         report.processed.push(Processed {
             source: file,
             verdict,
@@ -972,12 +1033,26 @@ pub fn run(opts: &InboxOptions, sources: &[PathBuf]) -> Result<InboxReport, Mail
                 ));
                 continue;
             }
-            Err(e) => return Err(e.into()),
+            Err(e) => {
+                report
+                    .send_errors
+                    .push(format!("{}: prompts not sent: {e}", dir.display()));
+                continue;
+            }
         };
         report.recovered.extend(recovered);
-        let session = Session::open(&dir)?;
-        let transport = Transport::choose(&dir.join("outbox"), opts.force_outbox)?;
-        match send_due(&session, &transport, false, opts.now) {
+        let session = match Session::open(&dir) {
+            Ok(s) => s,
+            Err(e) => {
+                report
+                    .send_errors
+                    .push(format!("{}: prompts not sent: {e}", dir.display()));
+                continue;
+            }
+        };
+        let sent = Transport::choose(&dir.join("outbox"), opts.force_outbox)
+            .and_then(|transport| send_due(&session, &transport, false, opts.now));
+        match sent {
             Ok(sent) => report.sent.extend(sent),
             Err(e) => report
                 .send_errors
@@ -990,34 +1065,6 @@ pub fn run(opts: &InboxOptions, sources: &[PathBuf]) -> Result<InboxReport, Mail
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn extract_skips_quotes_signatures_and_field_lines() {
-        let body = "Token: ABCD-EFGH\nGame: g1\n\nplay 4 space\n\nOn Mon, ref wrote:\n> Token: OLD\n> pass\n-- \nAlice\npass\n";
-        let e = extract(body);
-        assert_eq!(e.token.as_deref(), Some("ABCD-EFGH"));
-        assert_eq!(e.game.as_deref(), Some("g1"));
-        assert_eq!(e.moves, vec!["play 4 space".to_string()]);
-    }
-
-    #[test]
-    fn greetings_and_sign_offs_are_not_moves() {
-        let e = extract("Hi Boris,\n\nplay 4 space\nThanks!\nCheers\nAlice\n");
-        assert_eq!(
-            e.moves,
-            vec!["play 4 space".to_string(), "Alice".to_string()]
-        );
-        // A placement list is never taken for a pleasantry.
-        let e = extract("Iran 2, Iraq 1\n");
-        assert_eq!(e.moves, vec!["Iran 2, Iraq 1".to_string()]);
-    }
-
-    #[test]
-    fn a_quoted_token_is_used_when_no_unquoted_one() {
-        let e = extract("pass\n\n> Seq: 4\n> Token: Q1\n>> Token: Q0\n");
-        assert_eq!(e.token.as_deref(), Some("Q1"));
-        assert_eq!(e.moves, vec!["pass".to_string()]);
-    }
 
     #[test]
     fn subject_tags_name_the_game() {

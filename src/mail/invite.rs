@@ -166,20 +166,22 @@ pub fn judge_join(
     session: &mut Session,
     sides: &[Side],
     body: &str,
-    token: Option<&str>,
+    tokens: &[String],
     message_id: &str,
     digest: &str,
     force_outbox: bool,
     now: DateTime<Utc>,
 ) -> Result<Result<Joined, Refusal>, MailError> {
-    let Some(token) = token else {
+    if tokens.is_empty() {
         return Ok(Err(Refusal::MissingToken));
-    };
-    let Some(side) = sides
-        .iter()
-        .copied()
-        .find(|s| session.check_reply_token_at(*s, INVITATION_SEQ, token))
-    else {
+    }
+    // The token may stand anywhere in the mail (issue 13): any candidate that is this
+    // invitation's token for one of the sender's sides authenticates it.
+    let Some(side) = sides.iter().copied().find(|s| {
+        tokens
+            .iter()
+            .any(|t| session.check_reply_token_at(*s, INVITATION_SEQ, t))
+    }) else {
         return Ok(Err(Refusal::WrongToken));
     };
     let Some(nonce) = nonce_line(body) else {

@@ -4,6 +4,8 @@
 //!   other), with the redacted view, the legal options, the reply token and the receipt.
 //! * [`transport`] sends them: `.eml` files in `GAME_DIR/outbox/` by default, or SMTP with
 //!   STARTTLS or implicit TLS and authentication, configured by environment variables.
+//! * [`reply`] reads a reply the way a person does (quotes, attributions, signatures, HTML);
+//!   [`refusal`] answers a refused one with a prompt the player can answer in turn.
 //! * [`inbound`] reads replies from a Maildir or `.eml` files, finds the game and the player,
 //!   checks the reply token, applies the moves, and answers a refused mail with the reason.
 //!
@@ -13,10 +15,14 @@
 //! environment or a file outside the game folder ([`transport::SmtpSettings`]).
 
 pub mod check;
+pub mod html;
 pub mod inbound;
 pub mod invite;
+pub mod moderator;
 pub mod outbound;
 pub mod receipt;
+pub mod refusal;
+pub mod reply;
 pub mod transport;
 
 use std::fs;

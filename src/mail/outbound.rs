@@ -12,7 +12,7 @@ use std::path::Path;
 
 use chrono::{DateTime, Utc};
 use lettre::message::header::{ContentType, HeaderName, HeaderValue};
-use lettre::message::{Attachment, Mailbox, MultiPart, SinglePart};
+use lettre::message::{Attachment, Mailbox, MultiPart};
 use lettre::Message;
 
 use super::transport::Transport;
@@ -20,10 +20,13 @@ use super::{bare_address, MailConfig, MailError, MailState};
 use crate::data::Side;
 use crate::engine::legal::legal_answers;
 use crate::engine::view::{view, Role};
-use crate::engine::{vp_text, Game, SeededChance};
+use crate::engine::{vp_text, Game, Prompt, SeededChance};
 use crate::notation::format_answer;
 use crate::render::{render_moves, render_view};
 use crate::session::Session;
+
+/// The heading of the board's section in a mail.
+pub const BOARD_HEADING: &str = "== The board (your view) ==";
 
 /// At most this many ready-to-send example moves are listed.
 pub const MAX_EXAMPLES: usize = 12;
@@ -56,6 +59,8 @@ pub struct Outgoing {
     pub subject: String,
     /// The plain-text body.
     pub text: String,
+    /// The HTML body: the same mail with the board as tables ([`super::html::mail_html`]).
+    pub html: String,
     /// The redacted view, YAML.
     pub view_yaml: String,
     /// Message-ID, without angle brackets.
@@ -71,6 +76,8 @@ pub struct Outgoing {
     /// The public log entries since this player's previous mail, exactly as stored (attached
     /// as `log-FROM-TO.yaml`; issue 20 point 5), and the first entry's seq.
     pub log_since: (u64, String),
+    /// Where it went once sent (`outbox file PATH`, `SMTP host:port (…)`); `None` before.
+    pub delivered: Option<String>,
 }
 
 /// The subject tag of a game: `[TS <game>]`.
@@ -129,7 +136,9 @@ pub fn examples(game: &Game, side: Side, seed: u64) -> Vec<String> {
 }
 
 /// Composes the mail for `side` of the game in `session` with the given purpose, updating the
-/// player's threading record in `state` (the caller saves it once the mail is sent).
+/// player's threading record in `state` (the caller saves it once the mail is sent). The body
+/// is made of parts, each named for what it renders: the heading, the decision (or that none is
+/// owed), the history since the player's last mail, the board, the receipt.
 pub fn compose(
     session: &Session,
     config: &MailConfig,
@@ -153,163 +162,42 @@ pub fn compose(
     };
     let from = config.sender();
     let seq = session.log().next_seq();
-    let head = session.log().head();
     let history: Vec<&String> = game.history().collect();
     let rec = state.player(side).clone();
     let since = rec.history_len.min(history.len());
     let prompt = game.prompt_for(side);
-    let st = game.state();
-
-    let owed = match (purpose, prompt, game.outcome()) {
-        (_, _, Some(o)) => match o.winner {
-            Some(w) => format!("game over: {w} wins by {}", o.reason.describe()),
-            None => "game over: draw".into(),
-        },
-        (Purpose::Reminder, Some(p), _) => format!("reminder: {}", p.text),
-        (_, Some(p), _) => p.text.clone(),
-        (_, None, _) => {
-            let who: Vec<&str> = game.prompts().iter().map(|p| p.side.name()).collect();
-            format!("update: waiting for {}", who.join(" and "))
-        }
-    };
+    let owed = owed_text(game, side, purpose);
     let subject = if game.outcome().is_some() {
         format!("{} Game over — {owed}", subject_tag(gid))
     } else {
         format!("{} {} — {owed}", subject_tag(gid), where_in_game(game))
     };
-
-    let mut t = String::new();
-    let _ = writeln!(
-        t,
-        "Twilight Struggle by email · game {gid} · you are the {side} ({to})"
-    );
-    let _ = writeln!(
-        t,
-        "{} · VP {} · DEFCON {}",
-        where_in_game(game),
-        vp_text(st.vp),
-        st.defcon
-    );
-    let _ = writeln!(t);
     let token = if game.outcome().is_none() && prompt.is_some() {
         session.reply_token(side)
     } else {
         None
     };
+
+    let mut t = String::new();
+    heading_part(&mut t, game, gid, side, &to);
     match (prompt, &token) {
-        (Some(p), Some(token)) => {
-            let _ = writeln!(t, "== Your decision ==");
-            let _ = writeln!(t, "{}", p.text);
-            let _ = writeln!(t);
-            let _ = writeln!(
-                t,
-                "Reply to this mail with your move on a line of its own and keep this line:"
-            );
-            let _ = writeln!(t);
-            let _ = writeln!(t, "Token: {token}");
-            let _ = writeln!(t);
-            let _ = writeln!(
-                t,
-                "Quoted lines (starting with >) and anything after a `-- ` signature line are ignored."
-            );
-            let _ = writeln!(
-                t,
-                "Several decisions at once: one per line; they are applied in order, all or none."
-            );
-            let _ = writeln!(t);
-            let _ = writeln!(t, "== Your options ==");
-            t.push_str(&render_moves(game, side));
-            let ex = examples(game, side, seq);
-            if !ex.is_empty() {
-                let _ = writeln!(t, "Moves you can send as they are, for example:");
-                for e in &ex {
-                    let _ = writeln!(t, "  {e}");
-                }
-            }
-            let _ = writeln!(
-                t,
-                "Notation: `headline CARD`, `play CARD event`, `play CARD ops influence COUNTRY 2, COUNTRY 1`,"
-            );
-            let _ = writeln!(
-                t,
-                "`play CARD ops coup COUNTRY`, `play CARD ops realign COUNTRY`, `play CARD space`, `pass`, `yes`, `no`."
-            );
-            let _ = writeln!(
-                t,
-                "Cards by number, name or unambiguous prefix; countries by name or prefix; any case."
-            );
-        }
-        _ => {
-            let _ = writeln!(t, "== Nothing to do ==");
-            if let Some(o) = game.outcome() {
-                let _ = writeln!(
-                    t,
-                    "The game is over: {}. The moderator now reveals the master seed; then `twilight verify` checks every shuffle, roll and move.",
-                    match o.winner {
-                        Some(w) => format!("{w} wins by {}", o.reason.describe()),
-                        None => "draw".into(),
-                    }
-                );
-            } else {
-                let _ = writeln!(
-                    t,
-                    "You owe no decision now; this mail tells you what happened. {owed}."
-                );
-            }
-        }
+        (Some(p), Some(token)) => decision_part(&mut t, game, side, p, token, seq),
+        _ => nothing_owed_part(&mut t, game, &owed),
     }
     let _ = writeln!(t);
     let _ = writeln!(t, "== What happened since your last mail ==");
-    if since == history.len() {
-        let _ = writeln!(t, "  (nothing new)");
-    }
-    for line in &history[since..] {
-        let _ = writeln!(t, "  {line}");
-    }
+    history_part(&mut t, &history[since..], since == 0);
     let _ = writeln!(t);
-    let _ = writeln!(t, "== The board (your view) ==");
+    let _ = writeln!(t, "{BOARD_HEADING}");
     t.push_str(&render_view(game, &v));
     let _ = writeln!(t);
-    let _ = writeln!(t, "== Receipt ==");
-    let _ = writeln!(t, "Game: {gid}");
-    let _ = writeln!(t, "Seq: {seq}");
-    let _ = writeln!(t, "Head: {head}");
-    if let Some(token) = &token {
-        let _ = writeln!(t, "Token: {token}");
-    }
-    if let Some((cseq, digest, salt)) = session.hand_commitment(side) {
-        let _ = writeln!(t, "Your hand commitment: log entry {cseq}");
-        let _ = writeln!(t, "Your hand digest: {}", hex::encode(digest));
-        let _ = writeln!(t, "Your hand salt: {}", hex::encode(salt));
-        let _ = writeln!(
-            t,
-            "  (SHA-256 of the salt and your canonical hand equals that entry's digest; schemas/FAIRNESS.md)"
-        );
-    }
-    let _ = writeln!(
-        t,
-        "Keep this mail: `twilight verify --head {head} GAME_DIR` proves the log still holds this history."
-    );
+    receipt_part(&mut t, session, side, token.as_deref());
 
     let view_yaml = serde_yaml::to_string(&v).map_err(|e| MailError::Build(e.to_string()))?;
-
+    let html = super::html::mail_html(&t, BOARD_HEADING, &v, &[]);
     let n = rec.sent + 1;
-    let domain = id_safe(&domain_of(&from));
-    let message_id = format!(
-        "ts.{}.{}.{n}.s{seq}@{domain}",
-        id_safe(gid),
-        side.name().to_ascii_lowercase()
-    );
-    let root = rec.root_id.clone().unwrap_or_else(|| message_id.clone());
-    let mut references = Vec::new();
-    if rec.root_id.is_some() {
-        references.push(root.clone());
-        if let Some(l) = &rec.last_id {
-            if *l != root {
-                references.push(l.clone());
-            }
-        }
-    }
+    let (message_id, root, references) =
+        thread_ids(&rec, gid, side, &from, token.as_deref(), n, seq);
     let out = Outgoing {
         side,
         purpose,
@@ -317,6 +205,7 @@ pub fn compose(
         to,
         subject,
         text: t,
+        html,
         view_yaml,
         message_id: message_id.clone(),
         in_reply_to: rec.last_id.clone(),
@@ -324,6 +213,7 @@ pub fn compose(
         seq,
         history_len: history.len(),
         log_since: super::receipt::log_since(session, rec.last_seq.unwrap_or(0))?,
+        delivered: None,
     };
     let p = state.player_mut(side);
     p.sent = n;
@@ -341,13 +231,199 @@ pub fn compose(
     Ok(out)
 }
 
+/// What is owed, for the subject: the result, a reminder of the decision, the decision, or
+/// an update naming who is awaited.
+fn owed_text(game: &Game, side: Side, purpose: Purpose) -> String {
+    match (purpose, game.prompt_for(side), game.outcome()) {
+        (_, _, Some(o)) => match o.winner {
+            Some(w) => format!("game over: {w} wins by {}", o.reason.describe()),
+            None => "game over: draw".into(),
+        },
+        (Purpose::Reminder, Some(p), _) => format!("reminder: {}", p.text),
+        (_, Some(p), _) => p.text.clone(),
+        (_, None, _) => {
+            let who: Vec<&str> = game.prompts().iter().map(|p| p.side.name()).collect();
+            format!("update: waiting for {}", who.join(" and "))
+        }
+    }
+}
+
+/// The first lines: game, side, address; where in the game, VP, DEFCON.
+fn heading_part(t: &mut String, game: &Game, gid: &str, side: Side, to: &str) {
+    let st = game.state();
+    let _ = writeln!(
+        t,
+        "Twilight Struggle by email · game {gid} · you are the {side} ({to})"
+    );
+    let _ = writeln!(
+        t,
+        "{} · VP {} · DEFCON {}",
+        where_in_game(game),
+        vp_text(st.vp),
+        st.defcon
+    );
+    let _ = writeln!(t);
+}
+
+/// The decision owed: what it is, how to answer (the token), the options, examples and the
+/// notation's hint.
+fn decision_part(t: &mut String, game: &Game, side: Side, p: &Prompt, token: &str, seq: u64) {
+    let _ = writeln!(t, "== Your decision ==");
+    let _ = writeln!(t, "{}", p.text);
+    let _ = writeln!(t);
+    let _ = writeln!(
+        t,
+        "Reply to this mail with your move on a line of its own and keep this line:"
+    );
+    let _ = writeln!(t);
+    let _ = writeln!(t, "Token: {token}");
+    let _ = writeln!(t);
+    let _ = writeln!(
+        t,
+        "Quoted lines (starting with >) and anything after a `-- ` signature line are ignored."
+    );
+    let _ = writeln!(
+        t,
+        "Several decisions at once: one per line; they are applied in order, all or none."
+    );
+    let _ = writeln!(t);
+    let _ = writeln!(t, "== Your options ==");
+    t.push_str(&render_moves(game, side));
+    let ex = examples(game, side, seq);
+    if !ex.is_empty() {
+        let _ = writeln!(t, "Moves you can send as they are, for example:");
+        for e in &ex {
+            let _ = writeln!(t, "  {e}");
+        }
+    }
+    let _ = writeln!(
+        t,
+        "Notation: `headline CARD`, `play CARD event`, `play CARD ops influence COUNTRY 2, COUNTRY 1`,"
+    );
+    let _ = writeln!(
+        t,
+        "`play CARD ops coup COUNTRY`, `play CARD ops realign COUNTRY`, `play CARD space`, `pass`, `yes`, `no`."
+    );
+    let _ = writeln!(
+        t,
+        "Cards by number, name or unambiguous prefix; countries by name or prefix; any case."
+    );
+}
+
+/// No decision owed: the result, or what the mail is for.
+fn nothing_owed_part(t: &mut String, game: &Game, owed: &str) {
+    let _ = writeln!(t, "== Nothing to do ==");
+    if let Some(o) = game.outcome() {
+        let _ = writeln!(
+            t,
+            "The game is over: {}. The moderator now reveals the master seed; then `twilight verify` checks every shuffle, roll and move.",
+            match o.winner {
+                Some(w) => format!("{w} wins by {}", o.reason.describe()),
+                None => "draw".into(),
+            }
+        );
+    } else {
+        let _ = writeln!(
+            t,
+            "You owe no decision now; this mail tells you what happened. {owed}."
+        );
+    }
+}
+
+/// The receipt: game, seq, head hash, token, the player's hand commitment and salt.
+fn receipt_part(t: &mut String, session: &Session, side: Side, token: Option<&str>) {
+    let head = session.log().head();
+    let _ = writeln!(t, "== Receipt ==");
+    let _ = writeln!(t, "Game: {}", session.game_id());
+    let _ = writeln!(t, "Seq: {}", session.log().next_seq());
+    let _ = writeln!(t, "Head: {head}");
+    if let Some(token) = token {
+        let _ = writeln!(t, "Token: {token}");
+    }
+    if let Some((cseq, digest, salt)) = session.hand_commitment(side) {
+        let _ = writeln!(t, "Your hand commitment: log entry {cseq}");
+        let _ = writeln!(t, "Your hand digest: {}", hex::encode(digest));
+        let _ = writeln!(t, "Your hand salt: {}", hex::encode(salt));
+        let _ = writeln!(
+            t,
+            "  (SHA-256 of the salt and your canonical hand equals that entry's digest; schemas/FAIRNESS.md)"
+        );
+    }
+    let _ = writeln!(
+        t,
+        "Keep this mail: `twilight verify --head {head} GAME_DIR` proves the log still holds this history."
+    );
+}
+
+/// The mail's Message-ID (`ts.<game>.<side>.k<tag>.<n>.s<seq>@domain`, the `k` part bound to
+/// the reply token so that a reply naming this mail in `In-Reply-To` is authenticated even
+/// without the quoted token: `reply::message_id_tag`), the thread's root and its References.
+fn thread_ids(
+    rec: &super::PlayerMail,
+    gid: &str,
+    side: Side,
+    from: &str,
+    token: Option<&str>,
+    n: u64,
+    seq: u64,
+) -> (String, String, Vec<String>) {
+    let domain = id_safe(&domain_of(from));
+    let key = token
+        .map(super::reply::message_id_tag)
+        .unwrap_or_else(|| "0".into());
+    let message_id = format!(
+        "ts.{}.{}.k{key}.{n}.s{seq}@{domain}",
+        id_safe(gid),
+        side.name().to_ascii_lowercase()
+    );
+    let root = rec.root_id.clone().unwrap_or_else(|| message_id.clone());
+    let mut references = Vec::new();
+    if rec.root_id.is_some() {
+        references.push(root.clone());
+        if let Some(l) = &rec.last_id {
+            if *l != root {
+                references.push(l.clone());
+            }
+        }
+    }
+    (message_id, root, references)
+}
+
+/// At most this many history lines are listed in the first mail of a game (the setup and the
+/// deal are summed up in one line before them).
+pub const FIRST_MAIL_HISTORY: usize = 8;
+
+/// "What happened since your last mail": every new line, but in a player's first mail only a
+/// short summary — how many events the setup took — and the last [`FIRST_MAIL_HISTORY`].
+fn history_part(t: &mut String, new: &[&String], first_mail: bool) {
+    if new.is_empty() {
+        let _ = writeln!(t, "  (nothing new)");
+        return;
+    }
+    let skip = if first_mail && new.len() > FIRST_MAIL_HISTORY {
+        new.len() - FIRST_MAIL_HISTORY
+    } else {
+        0
+    };
+    if skip > 0 {
+        let _ = writeln!(
+            t,
+            "  ({skip} earlier events of the game's start are not repeated here; the log holds them all)"
+        );
+    }
+    for line in &new[skip..] {
+        let _ = writeln!(t, "  {line}");
+    }
+}
+
 fn mailbox(s: &str) -> Result<Mailbox, MailError> {
     s.parse::<Mailbox>()
         .or_else(|_| bare_address(s).parse::<Mailbox>())
         .map_err(|e| MailError::Config(format!("bad address `{s}`: {e}")))
 }
 
-/// Builds the MIME message: the text body and the view as `view.yaml`, with explicit
+/// Builds the MIME message: the body as `multipart/alternative` (plain text, HTML with the
+/// board as tables) and the view as `view.yaml`, with explicit
 /// Message-ID and threading headers, and `X-Twilight-Game`/`-Seq`/`-Side` for tools.
 pub fn to_message(o: &Outgoing, game_id: &str) -> Result<Message, MailError> {
     let mut b = Message::builder()
@@ -377,7 +453,7 @@ pub fn to_message(o: &Outgoing, game_id: &str) -> Result<Message, MailError> {
     let yaml_type = ContentType::parse("application/yaml; charset=utf-8")
         .map_err(|e| MailError::Build(e.to_string()))?;
     let mut parts = MultiPart::mixed()
-        .singlepart(SinglePart::plain(o.text.clone()))
+        .multipart(super::html::alternative_body(&o.text, &o.html, &[])?)
         .singlepart(
             Attachment::new("view.yaml".into()).body(o.view_yaml.clone(), yaml_type.clone()),
         );
@@ -412,7 +488,10 @@ pub fn due(
                 out.push((side, Purpose::GameOver));
             }
         } else if game.prompt_for(side).is_some() {
-            if rec.last_seq != Some(seq) || resend {
+            let unchanged = rec
+                .last_seq
+                .is_some_and(|since| only_sealed_headline_since(session, side, since));
+            if (rec.last_seq != Some(seq) && !unchanged) || resend {
                 out.push((side, Purpose::Prompt));
             }
         } else if !resend && config.updates() && rec.history_len < hist && rec.last_seq != Some(seq)
@@ -421,6 +500,28 @@ pub fn due(
         }
     }
     out
+}
+
+/// Whether every log entry from `since` on is the opponent's sealed headline commitment: then
+/// `side`'s decision and everything it may see are as its last prompt showed them, and that
+/// prompt's token is still good (`inbound`), so no second, identical prompt is mailed.
+fn only_sealed_headline_since(session: &Session, side: Side, since: u64) -> bool {
+    use crate::log::{CommitmentKind, Payload};
+    session
+        .log()
+        .entries()
+        .iter()
+        .filter(|e| e.entry.seq >= since)
+        .all(|e| {
+            matches!(
+                e.entry.payload,
+                Payload::Commitment {
+                    kind: CommitmentKind::Headline,
+                    side: Some(s),
+                    ..
+                } if s == side.opponent()
+            )
+        })
 }
 
 /// Composes and sends the mails `due` names, saving the threading record after each one sent.
@@ -437,8 +538,8 @@ pub fn send_due(
     let mut sent = Vec::new();
     for (side, purpose) in due(session, &config, &state, resend) {
         let mut next = state.clone();
-        let o = compose(session, &config, &mut next, side, purpose, now)?;
-        transport.send(&to_message(&o, session.game_id())?)?;
+        let mut o = compose(session, &config, &mut next, side, purpose, now)?;
+        o.delivered = Some(transport.deliver(&to_message(&o, session.game_id())?)?);
         state = next;
         state.save(dir)?;
         sent.push(o);

@@ -249,6 +249,11 @@ impl Transport {
 
     /// Sends one message.
     pub fn send(&self, message: &Message) -> Result<(), MailError> {
+        self.deliver(message).map(|_| ())
+    }
+
+    /// Sends one message and says where it went: `outbox file PATH` or `SMTP host:port (…)`.
+    pub fn deliver(&self, message: &Message) -> Result<String, MailError> {
         match self {
             Transport::Outbox(dir) => {
                 // Outbox mails hold live reply tokens: the folder is 0700, each file 0600.
@@ -264,20 +269,18 @@ impl Transport {
                 let id = FileTransport::new(dir)
                     .send(message)
                     .map_err(|e| MailError::Send(e.to_string()))?;
+                let file = dir.join(format!("{id}.eml"));
                 #[cfg(unix)]
                 {
                     use std::os::unix::fs::PermissionsExt;
-                    let file = dir.join(format!("{id}.eml"));
                     std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600))
                         .map_err(|e| ferr(&file, e))?;
                 }
-                #[cfg(not(unix))]
-                let _ = id;
-                Ok(())
+                Ok(format!("outbox file {}", file.display()))
             }
-            Transport::Smtp(t, _) => t
+            Transport::Smtp(t, d) => t
                 .send(message)
-                .map(|_| ())
+                .map(|_| d.clone())
                 .map_err(|e| MailError::Send(e.to_string())),
         }
     }
