@@ -197,9 +197,14 @@ enum Command {
         /// The first seed; games use seeds S, S+1, ….
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Avoid moves that lose at once and play held Scoring cards in time (longer games).
-        #[arg(long)]
+        /// Avoid moves that lose at once and play held Scoring cards in time (longer games);
+        /// the same as `--policy careful`.
+        #[arg(long, conflicts_with = "policy")]
         careful: bool,
+        /// How decisions are chosen: `uniform` (uniformly random legal answers), `scoring`
+        /// (uniform, but a held Scoring card is always played), `careful`.
+        #[arg(long, value_enum, default_value_t = PolicyArg::Uniform)]
+        policy: PolicyArg,
         /// Instead, play one sealed game into this new game folder (log, secret, reveal).
         #[arg(long)]
         record: Option<PathBuf>,
@@ -207,6 +212,14 @@ enum Command {
         #[arg(long, requires = "record")]
         stop_after: Option<u64>,
     },
+}
+
+/// `selfplay --policy`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum PolicyArg {
+    Uniform,
+    Scoring,
+    Careful,
 }
 
 #[derive(Subcommand)]
@@ -508,13 +521,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             games,
             seed,
             careful,
+            policy,
             record,
             stop_after,
         } => {
-            let policy = if careful {
-                selfplay::Policy::Careful
-            } else {
-                selfplay::Policy::Uniform
+            let policy = match (careful, policy) {
+                (true, _) | (_, PolicyArg::Careful) => selfplay::Policy::Careful,
+                (_, PolicyArg::Scoring) => selfplay::Policy::Scoring,
+                (_, PolicyArg::Uniform) => selfplay::Policy::Uniform,
             };
             if let Some(dir) = record {
                 let mut key = [0u8; 32];
@@ -531,10 +545,22 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     for (how, n) in &sum.results {
                         println!("  {how}: {n}");
                     }
+                    let per_game = |n: u64| n as f64 / sum.finished.max(1) as f64;
+                    println!("policy: {}", policy.name());
                     println!("mean decisions per game: {:.1}", sum.mean_decisions);
+                    println!("mean final turn: {:.2}", per_game(sum.game_turns));
+                    println!(
+                        "games reaching turn 10: {} ({:.1} %)",
+                        sum.reached_turn_10,
+                        100.0 * per_game(sum.reached_turn_10)
+                    );
                     println!(
                         "games per second: {:.1}",
                         sum.finished as f64 / secs.max(1e-9)
+                    );
+                    println!(
+                        "game-turns per second: {:.1}",
+                        sum.game_turns as f64 / secs.max(1e-9)
                     );
                 }
                 Err(e) => {
