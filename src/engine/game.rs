@@ -166,7 +166,7 @@ impl Game {
         let mut state = self.base.clone();
         let mut inputs = self.inputs.clone();
         inputs.push(Input::Answer(side, answer.clone()));
-        let mut cx = Cx::new(&mut state, &mut inputs, chance);
+        let mut cx = Cx::new(&mut state, &mut inputs, chance).quiet();
         match flow::run(&mut cx, self.activity) {
             Ok(_) if !cx.inputs_consumed() => {
                 Err(RuleError::Rule("that decision is not needed now".into()))

@@ -153,16 +153,45 @@ impl Cards {
     }
 }
 
+/// Influence of both sides in every country, indexed by `Country as usize`: a fixed array,
+/// so that copying a state (done on every legality trial) allocates nothing for the board.
+/// Serialized as a sequence of `COUNTRY_COUNT` pairs, as a `Vec` would be.
+pub type Board = [BySide<u8>; COUNTRY_COUNT];
+
+/// (De)serializes a [`Board`] as a sequence; a sequence of another length is refused.
+mod board_serde {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::Board;
+    use crate::data::{BySide, COUNTRY_COUNT};
+
+    pub fn serialize<S: Serializer>(board: &Board, s: S) -> Result<S::Ok, S::Error> {
+        board.as_slice().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Board, D::Error> {
+        let v = Vec::<BySide<u8>>::deserialize(d)?;
+        let n = v.len();
+        v.try_into().map_err(|_| {
+            serde::de::Error::custom(format!(
+                "expected Influence for {COUNTRY_COUNT} countries, found {n}"
+            ))
+        })
+    }
+}
+
 /// The game state.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
     /// The options the game was created with.
     pub options: Options,
     /// Influence per country (indexed by `Country as usize`) and side.
-    pub influence: Vec<BySide<u8>>,
+    #[serde(with = "board_serde")]
+    pub influence: Board,
     /// Influence in each country when the current card play began: the base of Influence
     /// placement reach (FAQ F084–F086).
-    pub reach_base: Vec<BySide<u8>>,
+    #[serde(with = "board_serde")]
+    pub reach_base: Board,
     /// Victory Points; positive = US ahead, negative = USSR ahead.
     pub vp: i32,
     /// DEFCON, 1–5 (1 ends the game).
@@ -322,8 +351,8 @@ impl State {
 pub(crate) fn empty_state(options: Options) -> State {
     State {
         options,
-        influence: vec![BySide::default(); COUNTRY_COUNT],
-        reach_base: vec![BySide::default(); COUNTRY_COUNT],
+        influence: [BySide::default(); COUNTRY_COUNT],
+        reach_base: [BySide::default(); COUNTRY_COUNT],
         vp: 0,
         defcon: 5,
         turn: 0,
