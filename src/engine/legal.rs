@@ -283,19 +283,53 @@ pub fn legal_answers(
 /// A random legal answer of `side`: a kind of action chosen uniformly among those with a legal
 /// answer, then an answer uniformly among its legal ones. `None` if nothing is legal.
 pub fn random_answer(game: &Game, side: Side, rng: &mut SeededChance) -> Option<Answer> {
-    let prompt = game.prompt_for(side)?;
-    let mut groups = lazy_groups(game, prompt);
     let mut probe = SeededChance::new(1);
+    let mut g = game;
+    random_walk(&mut g, side, rng, |g, a| {
+        g.is_legal(side, a, &mut probe).is_ok()
+    })
+}
+
+/// A game the random walk can read: [`Game`] itself, or a shared reference to one.
+pub trait AsGame {
+    /// The game.
+    fn game(&self) -> &Game;
+}
+
+impl AsGame for Game {
+    fn game(&self) -> &Game {
+        self
+    }
+}
+
+impl AsGame for &Game {
+    fn game(&self) -> &Game {
+        self
+    }
+}
+
+/// The walk of [`random_answer`] with the test of each candidate left to `accept`, which may
+/// change the game (self-play applies each candidate at once, so the answer chosen is not run
+/// twice, once to test it and once to apply it). Returns the first accepted answer; `None`
+/// when `accept` refused every candidate. Candidates are drawn as in [`random_answer`].
+pub fn random_walk<G: AsGame>(
+    game: &mut G,
+    side: Side,
+    rng: &mut SeededChance,
+    mut accept: impl FnMut(&mut G, &Answer) -> bool,
+) -> Option<Answer> {
+    let prompt = game.game().prompt_for(side)?.clone();
+    let mut groups = lazy_groups(game.game(), &prompt);
     while !groups.is_empty() {
         let gi = rng.below(groups.len() as u32) as usize;
         let mut group = match groups.swap_remove(gi) {
             Group::Listed(v) => v,
-            Group::Sampled => sampled(game, prompt, rng, 4),
+            Group::Sampled => sampled(game.game(), &prompt, rng, 4),
         };
         while !group.is_empty() {
             let i = rng.below(group.len() as u32) as usize;
             let a = group.swap_remove(i);
-            if game.is_legal(side, &a, &mut probe).is_ok() {
+            if accept(game, &a) {
                 return Some(a);
             }
         }
