@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::data::Side;
 use crate::engine::Outcome;
-use crate::log::{verify_chain, Hex32, LogError};
+use crate::log::{Hex32, Log, LogError};
 use crate::session::{Mode, Session, SessionError};
 
 /// What verifying one game found.
@@ -137,13 +137,20 @@ pub fn verify_game(dir: &Path, head: Option<&Hex32>) -> GameReport {
             return r;
         }
     };
-    let chain = verify_chain(&bytes, head);
-    r.findings
-        .extend(chain.findings.iter().map(|f| f.to_string()));
-    if !r.findings.is_empty() {
-        return r;
-    }
-    match Session::open_public(dir) {
+    // The chain and the replay share one read, one hash and one parse of the file.
+    let log = match Log::verify_bytes(dir.join("log.yaml"), bytes, head) {
+        Ok(log) => log,
+        Err(LogError::Corrupt { report, .. }) => {
+            r.findings
+                .extend(report.findings.iter().map(|f| f.to_string()));
+            return r;
+        }
+        Err(e) => {
+            r.findings.push(e.to_string());
+            return r;
+        }
+    };
+    match Session::open_public_log(dir, log) {
         Ok(s) => {
             r.findings.extend(s.findings.iter().cloned());
             r.notes.extend(s.notes.iter().cloned());

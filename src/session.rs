@@ -329,12 +329,27 @@ impl Session {
         Self::replay(dir, None, false)
     }
 
+    /// [`Session::open_public`] over the log of `dir` already opened (and so checked), e.g.
+    /// by [`Log::verify_bytes`]: the file is not read, hashed or parsed again.
+    pub fn open_public_log(dir: &Path, log: Log) -> Result<Session, SessionError> {
+        Self::replay_log(dir, log, None, false)
+    }
+
     fn replay(
         dir: &Path,
         secret: Option<Secret>,
         use_secret: bool,
     ) -> Result<Session, SessionError> {
         let log = Log::open(dir.join("log.yaml"))?;
+        Self::replay_log(dir, log, secret, use_secret)
+    }
+
+    fn replay_log(
+        dir: &Path,
+        log: Log,
+        secret: Option<Secret>,
+        use_secret: bool,
+    ) -> Result<Session, SessionError> {
         let revealed_seed = log.entries().iter().find_map(|e| match &e.entry.payload {
             Payload::Reveal { seed } => Some(*seed.as_bytes()),
             _ => None,
