@@ -203,6 +203,17 @@ pub fn stop_position(game: &crate::engine::Game) -> String {
 
 /// Verifies many games on `jobs` threads; the reports come back in the order of `dirs`.
 pub fn verify_many(dirs: &[PathBuf], head: Option<&Hex32>, jobs: usize) -> Vec<GameReport> {
+    verify_many_with(dirs, head, jobs, &|_| {})
+}
+
+/// [`verify_many`], calling `done` with each report as its game is verified (from the
+/// verifying threads, in any order): a progress display.
+pub fn verify_many_with(
+    dirs: &[PathBuf],
+    head: Option<&Hex32>,
+    jobs: usize,
+    done: &(dyn Fn(&GameReport) + Sync),
+) -> Vec<GameReport> {
     let jobs = jobs.max(1).min(dirs.len().max(1));
     let chunk = dirs.len().div_ceil(jobs).max(1);
     std::thread::scope(|scope| {
@@ -211,7 +222,11 @@ pub fn verify_many(dirs: &[PathBuf], head: Option<&Hex32>, jobs: usize) -> Vec<G
             .map(|part| {
                 scope.spawn(move || {
                     part.iter()
-                        .map(|d| verify_game(d, head))
+                        .map(|d| {
+                            let r = verify_game(d, head);
+                            done(&r);
+                            r
+                        })
                         .collect::<Vec<_>>()
                 })
             })

@@ -648,6 +648,22 @@ fn print_status(s: &Session) {
     );
 }
 
+/// A progress bar on stderr for verifying `games` games: only on a terminal and for more than
+/// one game, never when stderr is piped or redirected (issue 15).
+fn verify_progress(games: usize) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    if games < 2 || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(games as u64);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "verifying {bar:40} {pos}/{len} games ({per_sec}, {eta} left)",
+    ) {
+        bar.set_style(style);
+    }
+    Some(bar)
+}
+
 fn verify(paths: &[PathBuf], head: Option<&str>, jobs: Option<usize>) -> Result<ExitCode> {
     let head = head
         .map(|h| {
@@ -665,7 +681,15 @@ fn verify(paths: &[PathBuf], head: Option<&str>, jobs: Option<usize>) -> Result<
     }
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let start = Instant::now();
-    let reports = audit::verify_many(&dirs, head.as_ref(), jobs);
+    let bar = verify_progress(dirs.len());
+    let reports = audit::verify_many_with(&dirs, head.as_ref(), jobs, &|_| {
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+    });
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
     let secs = start.elapsed().as_secs_f64();
     let mut bad = 0;
     for r in &reports {

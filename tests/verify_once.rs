@@ -43,3 +43,25 @@ fn verify_reports_a_changed_byte_and_an_empty_file() {
     assert_eq!(r.findings.len(), 1, "{:?}", r.findings);
     assert!(r.players.is_none());
 }
+
+#[test]
+fn verify_of_many_games_piped_shows_no_progress_bar() {
+    let games = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games");
+    let out = assert_cmd::Command::cargo_bin("twilight")
+        .unwrap()
+        .args(["verify", "--jobs", "2"])
+        .arg(&games)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("game(s) verified"));
+}
