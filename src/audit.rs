@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::data::Side;
 use crate::engine::Outcome;
-use crate::log::{verify_chain, Hex32, LogError, Payload};
+use crate::log::{Hex32, Log, LogError, Payload};
 use crate::session::{Mode, Session, SessionError};
 
 /// What verifying one game found.
@@ -161,13 +161,20 @@ pub fn verify_game(dir: &Path, head: Option<&Hex32>) -> GameReport {
             return r;
         }
     };
-    let chain = verify_chain(&bytes, head);
-    r.findings
-        .extend(chain.findings.iter().map(|f| f.to_string()));
-    if !r.findings.is_empty() {
-        return r;
-    }
-    match Session::open_public(dir) {
+    // The chain and the replay share one read, one hash and one parse of the file.
+    let log = match Log::verify_bytes(dir.join("log.yaml"), bytes, head) {
+        Ok(log) => log,
+        Err(LogError::Corrupt { report, .. }) => {
+            r.findings
+                .extend(report.findings.iter().map(|f| f.to_string()));
+            return r;
+        }
+        Err(e) => {
+            r.findings.push(e.to_string());
+            return r;
+        }
+    };
+    match Session::open_public_log(dir, log) {
         Ok(s) => {
             r.findings.extend(s.findings.iter().cloned());
             r.notes.extend(s.notes.iter().cloned());
@@ -353,6 +360,17 @@ pub fn stop_position(game: &crate::engine::Game) -> String {
 
 /// Verifies many games on `jobs` threads; the reports come back in the order of `dirs`.
 pub fn verify_many(dirs: &[PathBuf], head: Option<&Hex32>, jobs: usize) -> Vec<GameReport> {
+    verify_many_with(dirs, head, jobs, &|_| {})
+}
+
+/// [`verify_many`], calling `done` with each report as its game is verified (from the
+/// verifying threads, in any order): a progress display.
+pub fn verify_many_with(
+    dirs: &[PathBuf],
+    head: Option<&Hex32>,
+    jobs: usize,
+    done: &(dyn Fn(&GameReport) + Sync),
+) -> Vec<GameReport> {
     let jobs = jobs.max(1).min(dirs.len().max(1));
     let chunk = dirs.len().div_ceil(jobs).max(1);
     std::thread::scope(|scope| {
@@ -361,7 +379,11 @@ pub fn verify_many(dirs: &[PathBuf], head: Option<&Hex32>, jobs: usize) -> Vec<G
             .map(|part| {
                 scope.spawn(move || {
                     part.iter()
-                        .map(|d| verify_game(d, head))
+                        .map(|d| {
+                            let r = verify_game(d, head);
+                            done(&r);
+                            r
+                        })
                         .collect::<Vec<_>>()
                 })
             })

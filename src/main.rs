@@ -251,9 +251,14 @@ enum Command {
         /// The first seed; games use seeds S, S+1, ….
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Avoid moves that lose at once and play held Scoring cards in time (longer games).
-        #[arg(long)]
+        /// Avoid moves that lose at once and play held Scoring cards in time (longer games);
+        /// the same as `--policy careful`.
+        #[arg(long, conflicts_with = "policy")]
         careful: bool,
+        /// How decisions are chosen: `uniform` (uniformly random legal answers), `scoring`
+        /// (uniform, but a held Scoring card is always played), `careful`.
+        #[arg(long, value_enum, default_value_t = PolicyArg::Uniform)]
+        policy: PolicyArg,
         /// Instead, play one sealed game into this new game folder (log, secret, reveal).
         #[arg(long)]
         record: Option<PathBuf>,
@@ -266,6 +271,14 @@ enum Command {
         #[arg(long, requires = "record")]
         real_seed: bool,
     },
+}
+
+/// `selfplay --policy`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum PolicyArg {
+    Uniform,
+    Scoring,
+    Careful,
 }
 
 #[derive(Subcommand)]
@@ -710,14 +723,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             games,
             seed,
             careful,
+            policy,
             record,
             stop_after,
             real_seed,
         } => {
-            let policy = if careful {
-                selfplay::Policy::Careful
-            } else {
-                selfplay::Policy::Uniform
+            let policy = match (careful, policy) {
+                (true, _) | (_, PolicyArg::Careful) => selfplay::Policy::Careful,
+                (_, PolicyArg::Scoring) => selfplay::Policy::Scoring,
+                (_, PolicyArg::Uniform) => selfplay::Policy::Uniform,
             };
             if let Some(dir) = record {
                 let master = (!real_seed).then(|| twilight_pbem::fairness::test_seed(seed));
@@ -734,10 +748,22 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     for (how, n) in &sum.results {
                         println!("  {how}: {n}");
                     }
+                    let per_game = |n: u64| n as f64 / sum.finished.max(1) as f64;
+                    println!("policy: {}", policy.name());
                     println!("mean decisions per game: {:.1}", sum.mean_decisions);
+                    println!("mean final turn: {:.2}", per_game(sum.game_turns));
+                    println!(
+                        "games reaching turn 10: {} ({:.1} %)",
+                        sum.reached_turn_10,
+                        100.0 * per_game(sum.reached_turn_10)
+                    );
                     println!(
                         "games per second: {:.1}",
                         sum.finished as f64 / secs.max(1e-9)
+                    );
+                    println!(
+                        "game-turns per second: {:.1}",
+                        sum.game_turns as f64 / secs.max(1e-9)
                     );
                 }
                 Err(e) => {
@@ -887,6 +913,22 @@ fn moves_value(game: &twilight_pbem::engine::Game, side: Side, text: &str) -> se
     })
 }
 
+/// A progress bar on stderr for verifying `games` games: only on a terminal and for more than
+/// one game, never when stderr is piped or redirected (issue 15).
+fn verify_progress(games: usize) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    if games < 2 || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(games as u64);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(
+        "verifying {bar:40} {pos}/{len} games ({per_sec}, {eta} left)",
+    ) {
+        bar.set_style(style);
+    }
+    Some(bar)
+}
+
 fn verify(
     paths: &[PathBuf],
     head: Option<&str>,
@@ -909,7 +951,15 @@ fn verify(
     }
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let start = Instant::now();
-    let reports = audit::verify_many(&dirs, head.as_ref(), jobs);
+    let bar = verify_progress(dirs.len());
+    let reports = audit::verify_many_with(&dirs, head.as_ref(), jobs, &|_| {
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+    });
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
     let secs = start.elapsed().as_secs_f64();
     if format != Format::Text {
         use serde_json::json;

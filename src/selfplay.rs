@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 
 use crate::data::Side;
-use crate::engine::legal::{legal_answers, random_answer};
-use crate::engine::{Answer, Game, Options, PromptKind, RuleError, SeededChance};
+use crate::engine::legal::{legal_answers, random_answer, random_walk, AsGame};
+use crate::engine::{Answer, CardUse, Game, Options, PromptKind, RuleError, SeededChance};
 
 /// How self-play chooses among legal answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -13,18 +13,86 @@ pub enum Policy {
     /// Uniformly at random among the legal answers (a kind of action first, then an answer).
     #[default]
     Uniform,
+    /// As [`Policy::Uniform`], but a held Scoring card is always played (for its event, or
+    /// as the headline) when a card is to be chosen, so that no game is lost to a Scoring card
+    /// held at the end of a turn (FAQ F030) and more random games reach Turn 10.
+    Scoring,
     /// At random, but avoiding answers that lose the game at once (DEFCON 1 by one's own
     /// hand) and playing a held Scoring card when the rounds left are running out, so games
     /// last longer and reach the Mid and Late War more often.
     Careful,
 }
 
+impl Policy {
+    /// The policy's name on the command line (`uniform`, `scoring`, `careful`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Uniform => "uniform",
+            Policy::Scoring => "scoring",
+            Policy::Careful => "careful",
+        }
+    }
+}
+
 /// Chooses `side`'s answer by `policy`.
 pub fn choose(game: &Game, side: Side, policy: Policy, rng: &mut SeededChance) -> Option<Answer> {
     match policy {
         Policy::Uniform => random_answer(game, side, rng),
+        Policy::Scoring => {
+            scoring_answer(game, side, rng).or_else(|| random_answer(game, side, rng))
+        }
         Policy::Careful => careful_answer(game, side, rng),
     }
+}
+
+/// A legal play of a held Scoring card, chosen uniformly among them, when `side` owes an
+/// action round or a headline; `None` otherwise.
+fn scoring_answer(game: &Game, side: Side, rng: &mut SeededChance) -> Option<Answer> {
+    let mut probe = SeededChance::new(1);
+    let mut g = game;
+    scoring_walk(&mut g, side, rng, |g, a| {
+        g.is_legal(side, a, &mut probe).is_ok()
+    })
+}
+
+/// The plays of held Scoring cards (for the event, or as the headline) in random order, each
+/// offered to `accept` until one is accepted.
+fn scoring_walk<G: AsGame>(
+    game: &mut G,
+    side: Side,
+    rng: &mut SeededChance,
+    mut accept: impl FnMut(&mut G, &Answer) -> bool,
+) -> Option<Answer> {
+    let g = game.game();
+    let headline = match g.prompt_for(side)?.kind {
+        PromptKind::Headline => true,
+        PromptKind::ActionRound { .. } => false,
+        _ => return None,
+    };
+    let mut plays: Vec<Answer> = g
+        .state()
+        .cards
+        .possible_hand(side)
+        .into_iter()
+        .filter(|c| c.is_scoring())
+        .map(|card| {
+            if headline {
+                Answer::Card(card)
+            } else {
+                Answer::Play {
+                    card,
+                    mode: CardUse::Event,
+                }
+            }
+        })
+        .collect();
+    while !plays.is_empty() {
+        let a = plays.swap_remove(rng.below(plays.len() as u32) as usize);
+        if accept(game, &a) {
+            return Some(a);
+        }
+    }
+    None
 }
 
 fn careful_answer(game: &Game, side: Side, rng: &mut SeededChance) -> Option<Answer> {
@@ -75,6 +143,39 @@ fn careful_answer(game: &Game, side: Side, rng: &mut SeededChance) -> Option<Ans
     Some(first)
 }
 
+/// Chooses `side`'s answer by `policy` (uniform or scoring) and applies it: each candidate is
+/// applied at once, a refused one leaving the game as it was, so the answer chosen runs once
+/// rather than once to test it and once more to apply it. A candidate `apply` refuses but
+/// [`Game::is_legal`] accepts is returned with its error (an engine fault self-play reports).
+/// `None` if no candidate is accepted.
+fn apply_random(
+    game: &mut Game,
+    side: Side,
+    policy: Policy,
+    rng: &mut SeededChance,
+    chance: &mut SeededChance,
+) -> Option<(Answer, Result<(), RuleError>)> {
+    let mut fault = None;
+    let mut accept = |g: &mut Game, a: &Answer| match g.apply(side, a.clone(), chance) {
+        Ok(_) => true,
+        Err(e) => {
+            if g.is_legal(side, a, &mut SeededChance::new(0)).is_ok() {
+                fault = Some(e);
+                return true;
+            }
+            false
+        }
+    };
+    let mut chosen = None;
+    if policy == Policy::Scoring {
+        chosen = scoring_walk(game, side, rng, &mut accept);
+    }
+    if chosen.is_none() {
+        chosen = random_walk(game, side, rng, &mut accept);
+    }
+    chosen.map(|a| (a, fault.map_or(Ok(()), Err)))
+}
+
 /// How a self-played game failed: the seed, the decision number and what went wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("seed {seed}, decision {decision}: {message}")]
@@ -92,6 +193,8 @@ pub struct SelfplayError {
 pub struct SelfplayGame {
     /// Decisions answered.
     pub decisions: u64,
+    /// The turn in which it ended, 1–10 (0 if it ended during setup).
+    pub turn: u8,
     /// How it ended, in a few words (`USSR by DEFCON 1`, `draw`).
     pub result: String,
     /// How it ended, the reason only (`DEFCON 1`).
@@ -118,8 +221,8 @@ pub fn play_one_with(
     };
     let mut chance = SeededChance::new(seed);
     let mut rng = SeededChance::new(seed ^ 0x5eed_5eed_5eed_5eed);
-    let (mut game, _) =
-        Game::new(options.clone(), &mut chance).map_err(|e| fail(0, e.to_string()))?;
+    let (game, _) = Game::new(options.clone(), &mut chance).map_err(|e| fail(0, e.to_string()))?;
+    let mut game = game.without_history();
     while game.outcome().is_none() {
         if game.decisions() > 20_000 {
             return Err(fail(game.decisions(), "more than 20,000 decisions".into()));
@@ -131,8 +234,18 @@ pub fn play_one_with(
             ));
         };
         let side = prompt.side;
-        let Some(answer) = choose(&game, side, policy, &mut rng) else {
-            let probe = crate::engine::legal::candidate_groups(&game, prompt, &mut rng, 1);
+        let applied = match policy {
+            Policy::Careful => choose(&game, side, policy, &mut rng).map(|answer| {
+                let r = game.apply(side, answer.clone(), &mut chance);
+                (answer, r.map(|_| ()))
+            }),
+            Policy::Uniform | Policy::Scoring => {
+                apply_random(&mut game, side, policy, &mut rng, &mut chance)
+            }
+        };
+        let Some((answer, result)) = applied else {
+            let prompt = game.prompts()[0].clone();
+            let probe = crate::engine::legal::candidate_groups(&game, &prompt, &mut rng, 1);
             let why = probe
                 .iter()
                 .flatten()
@@ -144,8 +257,8 @@ pub fn play_one_with(
                 format!("no legal answer to `{}` (e.g. {why})", prompt.text),
             ));
         };
-        match game.apply(side, answer.clone(), &mut chance) {
-            Ok(_) => {}
+        match result {
+            Ok(()) => {}
             Err(e @ RuleError::NotImplemented(_)) => {
                 return Err(fail(game.decisions(), e.to_string()))
             }
@@ -164,6 +277,7 @@ pub fn play_one_with(
     };
     Ok(SelfplayGame {
         decisions: game.decisions(),
+        turn: game.state().turn,
         result,
         reason: o.reason.describe().into(),
     })
@@ -178,6 +292,10 @@ pub struct Summary {
     pub results: BTreeMap<String, u64>,
     /// Mean decisions per game.
     pub mean_decisions: f64,
+    /// Game-turns played: the sum over the games of the turn each ended in.
+    pub game_turns: u64,
+    /// Games that reached Turn 10.
+    pub reached_turn_10: u64,
 }
 
 /// Plays seeds `first..first+n`, stopping at the first failure.
@@ -200,6 +318,8 @@ pub fn play_many(
         let g = play_one_with(seed, options, policy)?;
         s.finished += 1;
         total += g.decisions;
+        s.game_turns += g.turn as u64;
+        s.reached_turn_10 += u64::from(g.turn >= 10);
         *s.results.entry(g.result).or_default() += 1;
     }
     s.mean_decisions = if s.finished > 0 {

@@ -334,6 +334,12 @@ impl Session {
         Self::replay(dir, None, false)
     }
 
+    /// [`Session::open_public`] over the log of `dir` already opened (and so checked), e.g.
+    /// by [`Log::verify_bytes`]: the file is not read, hashed or parsed again.
+    pub fn open_public_log(dir: &Path, log: Log) -> Result<Session, SessionError> {
+        Self::replay_log(dir, None, false, log)
+    }
+
     fn replay(
         dir: &Path,
         secret: Option<Secret>,

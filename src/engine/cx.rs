@@ -97,7 +97,20 @@ pub struct Cx<'a> {
     /// What happened, in readable sentences.
     pub notes: Vec<String>,
     moved_to_2: bool,
+    quiet: bool,
 }
+
+/// Records a readable sentence on a [`Cx`] with `format!` arguments, formatting it only when
+/// the context keeps notes (a legality trial with [`Cx::quiet`] formats nothing).
+macro_rules! note {
+    ($cx:expr, $($arg:tt)*) => {{
+        if $cx.noting() {
+            let text = format!($($arg)*);
+            $cx.note(text);
+        }
+    }};
+}
+pub(crate) use note;
 
 impl<'a> Cx<'a> {
     /// A context over `state`, replaying `inputs` and appending new chance outcomes to them.
@@ -113,7 +126,20 @@ impl<'a> Cx<'a> {
             chance,
             notes: Vec::new(),
             moved_to_2: false,
+            quiet: false,
         }
+    }
+
+    /// The same context keeping no notes: for legality trials, whose notes are thrown away
+    /// (the rules run is otherwise identical).
+    pub fn quiet(mut self) -> Self {
+        self.quiet = true;
+        self
+    }
+
+    /// Whether notes are kept (false in a [`Cx::quiet`] context).
+    pub fn noting(&self) -> bool {
+        !self.quiet
     }
 
     /// Whether every input has been consumed.
@@ -278,7 +304,9 @@ impl<'a> Cx<'a> {
 
     /// Records a readable sentence of what happened.
     pub fn note(&mut self, s: impl Into<String>) {
-        self.notes.push(s.into());
+        if !self.quiet {
+            self.notes.push(s.into());
+        }
     }
 
     // ---- cards -------------------------------------------------------------------------
@@ -598,11 +626,12 @@ impl<'a> Cx<'a> {
         }
         self.state.vp += delta;
         let who = if delta > 0 { Side::Us } else { Side::Ussr };
-        self.note(format!(
+        note!(
+            self,
             "{who} gains {} VP (VP now {}).",
             delta.abs(),
             super::vp_text(self.state.vp)
-        ));
+        );
         self.check_vp()
     }
 
@@ -648,7 +677,7 @@ impl<'a> Cx<'a> {
         if d != self.state.defcon {
             self.moved_to_2 |= d == 2;
             self.state.defcon = d;
-            self.note(format!("DEFCON is now {d}."));
+            note!(self, "DEFCON is now {d}.");
         }
         if d == 1 {
             let loser = self.state.phasing;
@@ -677,10 +706,11 @@ impl<'a> Cx<'a> {
     pub fn add_influence(&mut self, country: Country, side: Side, n: u8) {
         if n > 0 {
             self.state.add_influence(country, side, n);
-            self.note(format!(
+            note!(
+                self,
                 "{side} +{n} Influence in {country} ({}).",
                 super::influence_text(self.state, country)
-            ));
+            );
         }
     }
 
@@ -688,10 +718,11 @@ impl<'a> Cx<'a> {
     pub fn remove_influence(&mut self, country: Country, side: Side, n: u8) -> u8 {
         let r = self.state.remove_influence(country, side, n);
         if r > 0 {
-            self.note(format!(
+            note!(
+                self,
                 "{side} -{r} Influence in {country} ({}).",
                 super::influence_text(self.state, country)
-            ));
+            );
         }
         r
     }

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::{BySide, Card, Country, Era, Side, Subregion, ALL_CARDS};
 
-use super::cx::{Cx, Outcome, Step, Stop, VictoryReason};
+use super::cx::{note, Cx, Outcome, Step, Stop, VictoryReason};
 use super::error::RuleError;
 use super::events;
 use super::play;
@@ -180,7 +180,7 @@ fn setup_bonus(cx: &mut Cx, side: Side) -> Step<Activity> {
 
 fn turn_start(cx: &mut Cx) -> Step<Activity> {
     cx.state.action_round = 0;
-    cx.note(format!("Turn {} begins.", cx.state.turn));
+    note!(cx, "Turn {} begins.", cx.state.turn);
     cx.improve_defcon(1)?;
     deal(cx)?;
     Ok(Activity::Headline)
@@ -241,12 +241,12 @@ fn headline(cx: &mut Cx) -> Step<Activity> {
     for (side, card) in &chosen {
         play::take_card(cx, *side, *card)?;
         cx.state.headlines[*side] = Some(*card);
-        cx.note(format!("{side} headlines {card} (#{}).", *card as u8));
+        note!(cx, "{side} headlines {card} (#{}).", *card as u8);
     }
     // Defectors cancels the USSR headline (card 103).
     if cx.state.headlines.us == Some(Card::Defectors) {
         if let Some(c) = cx.state.headlines.ussr.take() {
-            cx.note(format!("Defectors cancels the USSR headline, {c}."));
+            note!(cx, "Defectors cancels the USSR headline, {c}.");
             cx.discard(c);
         }
     }
@@ -342,9 +342,10 @@ fn action_round(cx: &mut Cx, round: u8, side: Side) -> Step<Activity> {
     let china = cx.state.can_play_china(side);
     if hand == 0 && !china {
         events::before_play(cx, side, None)?;
-        cx.note(format!(
+        note!(
+            cx,
             "The {side} has no cards and sits out action round {round} (FAQ F035)."
-        ));
+        );
         return Ok(next_round(cx, round, side));
     }
     let optional_round = round > cx.state.action_rounds();
@@ -361,7 +362,7 @@ fn action_round(cx: &mut Cx, round: u8, side: Side) -> Step<Activity> {
         }
         Answer::Pass => {
             events::before_play(cx, side, None)?;
-            cx.note(format!("The {side} passes action round {round}."))
+            note!(cx, "The {side} passes action round {round}.")
         }
         _ => {
             return Err(RuleError::WrongAnswer {
@@ -393,9 +394,10 @@ fn end_of_turn(cx: &mut Cx) -> Step<Activity> {
             } else {
                 Side::Ussr
             };
-            cx.note(format!(
+            note!(
+                cx,
                 "The {loser} holds a Scoring card at the end of the turn and loses (FAQ F030)."
-            ));
+            );
             return Err(Stop::GameOver(Outcome {
                 winner: Some(loser.opponent()),
                 reason: VictoryReason::ScoringCardHeld,
@@ -409,7 +411,7 @@ fn end_of_turn(cx: &mut Cx) -> Step<Activity> {
     for side in Side::BOTH {
         let short = (defcon - cx.state.milops[side] as i32).max(0);
         if short > 0 {
-            cx.note(format!("The {side} is {short} Military Operations short."));
+            note!(cx, "The {side} is {short} Military Operations short.");
         }
         net += side.opponent().vp_sign() * short;
     }
@@ -429,7 +431,7 @@ fn end_of_turn(cx: &mut Cx) -> Step<Activity> {
             if let Answer::Card(c) = cx.ask(prompt)? {
                 cx.state.cards.take_from_hand(side, c);
                 cx.discard(c);
-                cx.note(format!("The {side} discards {c} (Space Race)."));
+                note!(cx, "The {side} discards {c} (Space Race).");
             }
         }
     }
@@ -451,10 +453,11 @@ fn end_of_turn(cx: &mut Cx) -> Step<Activity> {
         // An exactly empty deck is reshuffled first (FAQ F049, F050).
         cx.reshuffle_if_empty()?;
         let mut cards = era_cards(era, cx.state.options.optional_cards);
-        cx.note(format!(
+        note!(
+            cx,
             "The {} War cards are shuffled into the draw deck.",
             if era == Era::Mid { "Mid" } else { "Late" }
-        ));
+        );
         cx.shuffle_into_deck(&mut cards)?;
     }
     cx.state.turn += 1;

@@ -26,6 +26,7 @@ pub struct Game {
     current: Vec<String>,
     decisions: u64,
     completed: Vec<(Activity, State)>,
+    quiet: bool,
 }
 
 impl Game {
@@ -68,9 +69,18 @@ impl Game {
             current: Vec::new(),
             decisions: 0,
             completed: Vec::new(),
+            quiet: false,
         };
         let chances = g.advance(chance)?;
         Ok((g, chances))
+    }
+
+    /// The same game keeping no history from now on: [`Game::history`] stays as it is, the
+    /// rules run formats no sentences and [`Game::completed`] stays empty (random playouts,
+    /// which never show them). Play is otherwise identical.
+    pub fn without_history(mut self) -> Self {
+        self.quiet = true;
+        self
     }
 
     /// The state as it stands.
@@ -166,7 +176,7 @@ impl Game {
         let mut state = self.base.clone();
         let mut inputs = self.inputs.clone();
         inputs.push(Input::Answer(side, answer.clone()));
-        let mut cx = Cx::new(&mut state, &mut inputs, chance);
+        let mut cx = Cx::new(&mut state, &mut inputs, chance).quiet();
         match flow::run(&mut cx, self.activity) {
             Ok(_) if !cx.inputs_consumed() => {
                 Err(RuleError::Rule("that decision is not needed now".into()))
@@ -177,17 +187,32 @@ impl Game {
         }
     }
 
+    /// After a refused run in [`Game::advance`]: the inputs taken for the run go back (the
+    /// caller truncates them to before the answer), or, when an earlier activity of the same
+    /// advance was committed, the committed state is shown and its (empty) inputs kept.
+    fn restore_after_refusal(&mut self, inputs: Vec<Input>, ran_one: bool) {
+        if ran_one {
+            self.state = self.base.clone();
+        } else {
+            self.inputs = inputs;
+        }
+    }
+
     /// Runs the current activity with the inputs so far, then the activities after it, until a
     /// decision is owed or the game ends. Commits only what ran cleanly.
     fn advance(&mut self, chance: &mut dyn Chance) -> Result<Vec<ChanceOutcome>, RuleError> {
         let mut drawn = Vec::new();
         let mut completed = Vec::new();
+        let mut ran_one = false;
         loop {
             let mut state = self.base.clone();
-            let mut inputs = self.inputs.clone();
+            let mut inputs = std::mem::take(&mut self.inputs);
             let before = inputs.len();
             let (result, notes, consumed) = {
                 let mut cx = Cx::new(&mut state, &mut inputs, chance);
+                if self.quiet {
+                    cx = cx.quiet();
+                }
                 let r = flow::run(&mut cx, self.activity);
                 let consumed = cx.inputs_consumed();
                 (r, std::mem::take(&mut cx.notes), consumed)
@@ -202,16 +227,19 @@ impl Game {
             match result {
                 Ok(next) => {
                     if !consumed {
+                        self.restore_after_refusal(inputs, ran_one);
                         return Err(RuleError::Rule("that decision is not needed now".into()));
                     }
                     drawn.extend(new_chance);
                     self.history.extend(notes);
                     self.current.clear();
-                    completed.push((self.activity, state.clone()));
-                    self.base = state.clone();
-                    self.state = state;
+                    if !self.quiet {
+                        completed.push((self.activity, state.clone()));
+                    }
+                    // `self.state` is set when the run stops (below); `base` is the state.
+                    self.base = state;
+                    ran_one = true;
                     self.activity = next;
-                    self.inputs.clear();
                 }
                 Err(Stop::Suspend(prompts)) => {
                     drawn.extend(new_chance);
@@ -231,11 +259,16 @@ impl Game {
                     self.inputs = inputs;
                     self.prompts.clear();
                     self.outcome = Some(outcome);
-                    completed.push((self.activity, self.state.clone()));
+                    if !self.quiet {
+                        completed.push((self.activity, self.state.clone()));
+                    }
                     self.completed = completed;
                     return Ok(drawn);
                 }
-                Err(Stop::Illegal(e)) => return Err(e),
+                Err(Stop::Illegal(e)) => {
+                    self.restore_after_refusal(inputs, ran_one);
+                    return Err(e);
+                }
             }
         }
     }

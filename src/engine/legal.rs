@@ -19,6 +19,134 @@ pub fn candidate_groups(
     rng: &mut SeededChance,
     samples: usize,
 ) -> Vec<Vec<Answer>> {
+    lazy_groups(game, prompt)
+        .into_iter()
+        .map(|g| match g {
+            Group::Listed(v) => v,
+            Group::Sampled => sampled(game, prompt, rng, samples),
+        })
+        .collect()
+}
+
+/// One kind of action among the candidates: listed in full, or sampled at random when it is
+/// chosen (placements and multi-choices, too many to list).
+enum Group {
+    Listed(Vec<Answer>),
+    Sampled,
+}
+
+/// The groups of [`candidate_groups`], sampling deferred: a random walk draws placements only
+/// for the kind of action it picks. Coups and realignments are offered only where the
+/// opponent has Influence, which both require first (`effects::can_coup`,
+/// `effects::can_realign`; FAQ F104): the rest would be refused anyway.
+fn lazy_groups(game: &Game, prompt: &Prompt) -> Vec<Group> {
+    let state = game.state();
+    let side = prompt.side;
+    let targets = || {
+        ALL_COUNTRIES
+            .into_iter()
+            .filter(|c| state.influence(*c, side.opponent()) > 0)
+    };
+    match &prompt.kind {
+        PromptKind::PlaceInfluence { .. }
+        | PromptKind::RemoveInfluence { .. }
+        | PromptKind::ChooseCountries { .. }
+        | PromptKind::ChooseCards { .. } => vec![Group::Sampled],
+        PromptKind::Headline => {
+            vec![Group::Listed(
+                hand(game, side).into_iter().map(Answer::Card).collect(),
+            )]
+        }
+        PromptKind::ActionRound { may_pass } => {
+            let mut cards = hand(game, side);
+            if state.china.holder == Some(side) {
+                cards.push(Card::ChinaCard);
+            }
+            let mut groups: Vec<Group> = [CardUse::Event, CardUse::Operations, CardUse::SpaceRace]
+                .into_iter()
+                .map(|mode| {
+                    Group::Listed(
+                        cards
+                            .iter()
+                            .map(|c| Answer::Play { card: *c, mode })
+                            .collect(),
+                    )
+                })
+                .collect();
+            if *may_pass {
+                groups.push(Group::Listed(vec![Answer::Pass]));
+            }
+            groups
+        }
+        PromptKind::EventFirst { .. } | PromptKind::YesNo { .. } => {
+            vec![Group::Listed(vec![
+                Answer::YesNo(true),
+                Answer::YesNo(false),
+            ])]
+        }
+        PromptKind::Operations {
+            influence,
+            coup,
+            realign,
+            ..
+        } => {
+            let mut groups = Vec::new();
+            if *influence {
+                groups.push(Group::Sampled);
+            }
+            if *coup {
+                groups.push(Group::Listed(targets().map(Answer::Coup).collect()));
+            }
+            if *realign {
+                groups.push(Group::Listed(targets().map(Answer::Realign).collect()));
+            }
+            groups.push(Group::Listed(vec![Answer::Pass]));
+            groups
+        }
+        PromptKind::Realignment { .. } => {
+            vec![
+                Group::Listed(targets().map(Answer::Realign).collect()),
+                Group::Listed(vec![Answer::Pass]),
+            ]
+        }
+        PromptKind::ChooseCountry {
+            candidates,
+            optional,
+        } => {
+            let mut g = vec![Group::Listed(
+                candidates.iter().copied().map(Answer::Country).collect(),
+            )];
+            if *optional {
+                g.push(Group::Listed(vec![Answer::Pass]));
+            }
+            g
+        }
+        PromptKind::ChooseCard {
+            candidates,
+            optional,
+        } => {
+            let mut g = vec![Group::Listed(
+                candidates.iter().copied().map(Answer::Card).collect(),
+            )];
+            if *optional {
+                g.push(Group::Listed(vec![Answer::Pass]));
+            }
+            g
+        }
+        PromptKind::ChooseOption { options } => {
+            vec![Group::Listed(
+                (0..options.len() as u8).map(Answer::Number).collect(),
+            )]
+        }
+        PromptKind::ChooseNumber { min, max } => {
+            vec![Group::Listed((*min..=*max).map(Answer::Number).collect())]
+        }
+    }
+}
+
+/// `samples` random answers to a prompt whose answers are sampled ([`Group::Sampled`]):
+/// placements, removals, Operations Influence and multi-choices.
+fn sampled(game: &Game, prompt: &Prompt, rng: &mut SeededChance, samples: usize) -> Vec<Answer> {
     let state = game.state();
     let side = prompt.side;
     match &prompt.kind {
@@ -43,7 +171,7 @@ pub fn candidate_groups(
                     |_| u8::MAX,
                 )));
             }
-            vec![v]
+            v
         }
         PromptKind::RemoveInfluence {
             target,
@@ -81,82 +209,24 @@ pub fn candidate_groups(
                     |c| state.influence(c, *target),
                 )));
             }
-            vec![v]
+            v
         }
-        PromptKind::Headline => {
-            vec![hand(game, side).into_iter().map(Answer::Card).collect()]
-        }
-        PromptKind::ActionRound { may_pass } => {
-            let mut cards = hand(game, side);
-            if state.china.holder == Some(side) {
-                cards.push(Card::ChinaCard);
-            }
-            let mut groups: Vec<Vec<Answer>> =
-                [CardUse::Event, CardUse::Operations, CardUse::SpaceRace]
-                    .into_iter()
-                    .map(|mode| {
-                        cards
-                            .iter()
-                            .map(|c| Answer::Play { card: *c, mode })
-                            .collect()
-                    })
-                    .collect();
-            if *may_pass {
-                groups.push(vec![Answer::Pass]);
-            }
-            groups
-        }
-        PromptKind::EventFirst { .. } | PromptKind::YesNo { .. } => {
-            vec![vec![Answer::YesNo(true), Answer::YesNo(false)]]
-        }
-        PromptKind::Operations {
-            ops: value,
-            influence,
-            coup,
-            realign,
-        } => {
-            let mut groups = Vec::new();
-            if *influence {
-                let reachable: Vec<Country> = ALL_COUNTRIES
-                    .into_iter()
-                    .filter(|c| {
-                        ops::in_reach(state, side, *c)
-                            && effects::can_place_with_ops(state, side, *c).is_ok()
-                    })
-                    .collect();
-                let mut v = Vec::new();
-                for _ in 0..samples {
-                    let list = ops_placement(game, side, prompt.card, *value, &reachable, rng);
-                    if !list.is_empty() {
-                        v.push(Answer::Influence(list));
-                    }
+        PromptKind::Operations { ops: value, .. } => {
+            let reachable: Vec<Country> = ALL_COUNTRIES
+                .into_iter()
+                .filter(|c| {
+                    ops::in_reach(state, side, *c)
+                        && effects::can_place_with_ops(state, side, *c).is_ok()
+                })
+                .collect();
+            let mut v = Vec::new();
+            for _ in 0..samples {
+                let list = ops_placement(game, side, prompt.card, *value, &reachable, rng);
+                if !list.is_empty() {
+                    v.push(Answer::Influence(list));
                 }
-                groups.push(v);
             }
-            if *coup {
-                groups.push(ALL_COUNTRIES.into_iter().map(Answer::Coup).collect());
-            }
-            if *realign {
-                groups.push(ALL_COUNTRIES.into_iter().map(Answer::Realign).collect());
-            }
-            groups.push(vec![Answer::Pass]);
-            groups
-        }
-        PromptKind::Realignment { .. } => {
-            vec![
-                ALL_COUNTRIES.into_iter().map(Answer::Realign).collect(),
-                vec![Answer::Pass],
-            ]
-        }
-        PromptKind::ChooseCountry {
-            candidates,
-            optional,
-        } => {
-            let mut g = vec![candidates.iter().copied().map(Answer::Country).collect()];
-            if *optional {
-                g.push(vec![Answer::Pass]);
-            }
-            g
+            v
         }
         PromptKind::ChooseCountries {
             candidates,
@@ -170,17 +240,7 @@ pub fn candidate_groups(
                     rng, candidates, k as usize,
                 )));
             }
-            vec![v]
-        }
-        PromptKind::ChooseCard {
-            candidates,
-            optional,
-        } => {
-            let mut g = vec![candidates.iter().copied().map(Answer::Card).collect()];
-            if *optional {
-                g.push(vec![Answer::Pass]);
-            }
-            g
+            v
         }
         PromptKind::ChooseCards {
             candidates,
@@ -192,12 +252,9 @@ pub fn candidate_groups(
                 let k = *min as u32 + rng.below((*max - *min) as u32 + 1);
                 v.push(Answer::Cards(pick_distinct(rng, candidates, k as usize)));
             }
-            vec![v]
+            v
         }
-        PromptKind::ChooseOption { options } => {
-            vec![(0..options.len() as u8).map(Answer::Number).collect()]
-        }
-        PromptKind::ChooseNumber { min, max } => vec![(*min..=*max).map(Answer::Number).collect()],
+        _ => Vec::new(),
     }
 }
 
@@ -226,16 +283,53 @@ pub fn legal_answers(
 /// A random legal answer of `side`: a kind of action chosen uniformly among those with a legal
 /// answer, then an answer uniformly among its legal ones. `None` if nothing is legal.
 pub fn random_answer(game: &Game, side: Side, rng: &mut SeededChance) -> Option<Answer> {
-    let prompt = game.prompt_for(side)?;
-    let mut groups = candidate_groups(game, prompt, rng, 4);
     let mut probe = SeededChance::new(1);
+    let mut g = game;
+    random_walk(&mut g, side, rng, |g, a| {
+        g.is_legal(side, a, &mut probe).is_ok()
+    })
+}
+
+/// A game the random walk can read: [`Game`] itself, or a shared reference to one.
+pub trait AsGame {
+    /// The game.
+    fn game(&self) -> &Game;
+}
+
+impl AsGame for Game {
+    fn game(&self) -> &Game {
+        self
+    }
+}
+
+impl AsGame for &Game {
+    fn game(&self) -> &Game {
+        self
+    }
+}
+
+/// The walk of [`random_answer`] with the test of each candidate left to `accept`, which may
+/// change the game (self-play applies each candidate at once, so the answer chosen is not run
+/// twice, once to test it and once to apply it). Returns the first accepted answer; `None`
+/// when `accept` refused every candidate. Candidates are drawn as in [`random_answer`].
+pub fn random_walk<G: AsGame>(
+    game: &mut G,
+    side: Side,
+    rng: &mut SeededChance,
+    mut accept: impl FnMut(&mut G, &Answer) -> bool,
+) -> Option<Answer> {
+    let prompt = game.game().prompt_for(side)?.clone();
+    let mut groups = lazy_groups(game.game(), &prompt);
     while !groups.is_empty() {
         let gi = rng.below(groups.len() as u32) as usize;
-        let mut group = groups.swap_remove(gi);
+        let mut group = match groups.swap_remove(gi) {
+            Group::Listed(v) => v,
+            Group::Sampled => sampled(game.game(), &prompt, rng, 4),
+        };
         while !group.is_empty() {
             let i = rng.below(group.len() as u32) as usize;
             let a = group.swap_remove(i);
-            if game.is_legal(side, &a, &mut probe).is_ok() {
+            if accept(game, &a) {
                 return Some(a);
             }
         }

@@ -3,7 +3,7 @@
 
 use crate::data::{Card, Country, Side};
 
-use super::cx::{Cx, Step};
+use super::cx::{note, Cx, Step};
 use super::effects;
 use super::error::RuleError;
 use super::prompt::{merged, Answer, Prompt, PromptKind};
@@ -130,7 +130,7 @@ pub fn conduct_operations(
         }
         Answer::Realign(first) if allow.realign => realignments(cx, side, card, ops, first),
         Answer::Pass => {
-            cx.note(format!("{side} uses no Operations."));
+            note!(cx, "{side} uses no Operations.");
             Ok(())
         }
         _ => Err(
@@ -213,10 +213,9 @@ pub fn realignment_roll(cx: &mut Cx, side: Side, country: Country) -> Step {
     };
     let own = own_die as i32 + realignment_modifier(cx.state, side, country);
     let other = other_die as i32 + realignment_modifier(cx.state, side.opponent(), country);
-    cx.note(format!(
-        "{side} realignment roll in {country}: {side} {own_die} (total {own}), {} {other_die} (total {other}).",
+    note!(cx, "{side} realignment roll in {country}: {side} {own_die} (total {own}), {} {other_die} (total {other}).",
         side.opponent()
-    ));
+    );
     if own > other {
         cx.remove_influence(country, side.opponent(), (own - other) as u8);
     } else if other > own {
@@ -239,23 +238,25 @@ pub enum CoupKind {
 /// Influence, then adds `side`'s (FAQ F101); a Battleground coup lowers DEFCON even when it fails (FAQ F102).
 pub fn coup(cx: &mut Cx, side: Side, country: Country, ops: u8, kind: CoupKind) -> Step {
     if cx.state.effect_side(Card::CubanMissileCrisis) == Some(side.opponent()) {
-        cx.note(format!(
+        note!(
+            cx,
             "{side} coups in {country} under the Cuban Missile Crisis: nuclear war."
-        ));
+        );
         return cx.game_over(Some(side.opponent()), super::cx::VictoryReason::Defcon);
     }
     let die = cx.roll()?;
     let modifier = effects::coup_modifier(cx.state, side, country);
     let total = die as i32 + ops as i32 + modifier;
     let target = 2 * country.info().stability as i32;
-    cx.note(format!(
+    note!(
+        cx,
         "{side} coup in {country} with {ops} Ops: rolled {die}{}, total {total} against {target}.",
         if modifier != 0 {
             format!(" ({modifier:+})")
         } else {
             String::new()
         }
-    ));
+    );
     if total > target {
         let margin = (total - target) as u8;
         let removed = cx.remove_influence(country, side.opponent(), margin);
@@ -344,14 +345,16 @@ pub fn space_race_attempt(cx: &mut Cx, side: Side) -> Step {
     let (_, max, _, _) = SPACE_TRACK[next as usize - 1];
     let die = cx.roll()?;
     if die <= max {
-        cx.note(format!(
+        note!(
+            cx,
             "{side} Space Race: rolled {die} (needs 1–{max}): success."
-        ));
+        );
         advance_space(cx, side, 1)
     } else {
-        cx.note(format!(
+        note!(
+            cx,
             "{side} Space Race: rolled {die} (needs 1–{max}): failure."
-        ));
+        );
         Ok(())
     }
 }
@@ -372,9 +375,10 @@ pub fn advance_space(cx: &mut Cx, side: Side, boxes: u8) -> Step {
     } else {
         first
     };
-    cx.note(format!(
+    note!(
+        cx,
         "{side} reaches Space Race box {to}, {}.",
         SPACE_BOX_NAMES[to as usize - 1]
-    ));
+    );
     cx.add_vp(side, vp)
 }

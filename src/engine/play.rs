@@ -3,7 +3,7 @@
 
 use crate::data::{Card, Side};
 
-use super::cx::{Cx, Step};
+use super::cx::{note, Cx, Step};
 use super::effects;
 use super::error::RuleError;
 use super::events;
@@ -90,7 +90,7 @@ pub fn play_card(cx: &mut Cx, side: Side, card: Card, mode: CardUse) -> Step {
         CardUse::Operations => "for Operations",
         CardUse::SpaceRace => "on the Space Race",
     };
-    cx.note(format!("{side} plays {card} (#{}) {how}.", card as u8));
+    note!(cx, "{side} plays {card} (#{}) {how}.", card as u8);
     card_played(cx, side, card, mode, EventFate::AsPlayed)?;
     let occurred = match mode {
         CardUse::Event => events::run_event(cx, card, side)?,
@@ -200,10 +200,11 @@ pub fn dispose(cx: &mut Cx, side: Side, card: Card, event_occurred: bool) {
         if side == Side::Us && cx.state.remove_effect(Card::FormosanResolution) {
             cx.note("Formosan Resolution ends: the US played the China Card.");
         }
-        cx.note(format!(
+        note!(
+            cx,
             "The China Card passes face down to the {}.",
             side.opponent()
-        ));
+        );
         return;
     }
     if cx.state.cards.discard.contains(&card) || cx.state.cards.removed.contains(&card) {

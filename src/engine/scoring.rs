@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::data::{BySide, Card, Country, Region, Side, Subregion};
 
-use super::cx::{Cx, Outcome, Step, Stop, VictoryReason};
+use super::cx::{note, Cx, Outcome, Step, Stop, VictoryReason};
 use super::prompt::{Answer, Prompt, PromptKind};
 use super::state::State;
 
@@ -137,16 +137,17 @@ pub fn region_score(state: &State, region: Region, ignored: &[Country]) -> Regio
 pub fn score_region(cx: &mut Cx, region: Region) -> Step {
     let ignored = shuttle_diplomacy_exclusion(cx, region)?;
     let score = region_score(cx.state, region, &ignored);
-    cx.note(format!(
+    note!(
+        cx,
         "{} scored: US {} ({}), USSR {} ({}).",
         region.name(),
         score.vp.us,
         level_name(score.level.us),
         score.vp.ussr,
         level_name(score.level.ussr)
-    ));
+    );
     if let Some(side) = score.europe_control {
-        cx.note(format!("The {side} controls Europe and wins."));
+        note!(cx, "The {side} controls Europe and wins.");
         return Err(Stop::GameOver(Outcome {
             winner: Some(side),
             reason: VictoryReason::EuropeControl,
@@ -206,9 +207,7 @@ pub fn score_southeast_asia(cx: &mut Cx) -> Step {
             net += side.vp_sign() * v;
         }
     }
-    cx.note(format!(
-        "Southeast Asia scored: net {net:+} VP toward the US."
-    ));
+    note!(cx, "Southeast Asia scored: net {net:+} VP toward the US.");
     cx.change_vp(net)
 }
 
@@ -220,9 +219,7 @@ pub fn final_scoring(cx: &mut Cx) -> Step {
     for region in Region::ALL {
         let s = region_score(cx.state, region, &[]);
         if let Some(side) = s.europe_control {
-            cx.note(format!(
-                "Final Scoring: the {side} controls Europe and wins."
-            ));
+            note!(cx, "Final Scoring: the {side} controls Europe and wins.");
             return Err(Stop::GameOver(Outcome {
                 winner: Some(side),
                 reason: VictoryReason::EuropeControl,
@@ -234,10 +231,11 @@ pub fn final_scoring(cx: &mut Cx) -> Step {
         net += holder.vp_sign();
     }
     cx.state.vp += net;
-    cx.note(format!(
+    note!(
+        cx,
         "Final Scoring: net {net:+} VP toward the US; VP now {}.",
         super::vp_text(cx.state.vp)
-    ));
+    );
     let winner = match cx.state.vp {
         v if v > 0 => Some(Side::Us),
         v if v < 0 => Some(Side::Ussr),

@@ -153,16 +153,60 @@ impl Cards {
     }
 }
 
+/// Influence of both sides in every country, indexed by `Country as usize`: a fixed array,
+/// so that copying a state (done on every legality trial) allocates nothing for the board.
+/// Serialized as a sequence of `COUNTRY_COUNT` pairs, as a `Vec` would be; a sequence of
+/// another length is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Board(pub [BySide<u8>; COUNTRY_COUNT]);
+
+impl Default for Board {
+    fn default() -> Self {
+        Board([BySide::default(); COUNTRY_COUNT])
+    }
+}
+
+impl std::ops::Index<usize> for Board {
+    type Output = BySide<u8>;
+    fn index(&self, i: usize) -> &BySide<u8> {
+        &self.0[i]
+    }
+}
+
+impl std::ops::IndexMut<usize> for Board {
+    fn index_mut(&mut self, i: usize) -> &mut BySide<u8> {
+        &mut self.0[i]
+    }
+}
+
+impl Serialize for Board {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.as_slice().serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Board {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Board, D::Error> {
+        let v = Vec::<BySide<u8>>::deserialize(d)?;
+        let n = v.len();
+        v.try_into().map(Board).map_err(|_| {
+            serde::de::Error::custom(format!(
+                "expected Influence for {COUNTRY_COUNT} countries, found {n}"
+            ))
+        })
+    }
+}
+
 /// The game state.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct State {
     /// The options the game was created with.
     pub options: Options,
     /// Influence per country (indexed by `Country as usize`) and side.
-    pub influence: Vec<BySide<u8>>,
+    pub influence: Board,
     /// Influence in each country when the current card play began: the base of Influence
     /// placement reach (FAQ F084–F086).
-    pub reach_base: Vec<BySide<u8>>,
+    pub reach_base: Board,
     /// Victory Points; positive = US ahead, negative = USSR ahead.
     pub vp: i32,
     /// DEFCON, 1–5 (1 ends the game).
@@ -322,8 +366,8 @@ impl State {
 pub(crate) fn empty_state(options: Options) -> State {
     State {
         options,
-        influence: vec![BySide::default(); COUNTRY_COUNT],
-        reach_base: vec![BySide::default(); COUNTRY_COUNT],
+        influence: Board::default(),
+        reach_base: Board::default(),
         vp: 0,
         defcon: 5,
         turn: 0,
@@ -352,5 +396,26 @@ pub(crate) fn empty_state(options: Options) -> State {
         extra_rounds: BySide::default(),
         headlines: BySide::default(),
         chernobyl_region: None,
+    }
+}
+
+#[cfg(test)]
+mod board_tests {
+    use super::*;
+
+    #[test]
+    fn a_board_serializes_as_a_sequence_and_refuses_another_length() {
+        let mut b = Board::default();
+        b[Country::Poland as usize].ussr = 4;
+        let json = serde_json::to_string(&b).unwrap();
+        let as_vec: Vec<BySide<u8>> = serde_json::from_str(&json).unwrap();
+        assert_eq!(as_vec.len(), COUNTRY_COUNT);
+        assert_eq!(as_vec[Country::Poland as usize].ussr, 4);
+        assert_eq!(serde_json::from_str::<Board>(&json).unwrap(), b);
+        let short = serde_json::to_string(&as_vec[..3]).unwrap();
+        let err = serde_json::from_str::<Board>(&short)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("found 3"), "{err}");
     }
 }

@@ -149,6 +149,33 @@ impl Log {
             });
         }
         let (report, parsed) = scan(&bytes, None);
+        Log::from_scan(path, bytes, report, parsed)
+    }
+
+    /// A log from `bytes` read from `path`, checked as [`super::verify_chain`] checks them
+    /// (against `expected_head`, a receipt's head hash, if given): the bytes are split, hashed
+    /// and parsed once, for the chain and the entries alike (`verify`; issue 15). Unlike
+    /// [`Log::open`], an empty file is a finding (a game has at least its create entry).
+    ///
+    /// # Errors
+    ///
+    /// [`LogError::Corrupt`] with the full report if the chain does not verify.
+    pub fn verify_bytes(
+        path: impl Into<PathBuf>,
+        bytes: Vec<u8>,
+        expected_head: Option<&Hex32>,
+    ) -> Result<Log, LogError> {
+        let (report, parsed) = scan(&bytes, expected_head);
+        Log::from_scan(path.into(), bytes, report, parsed)
+    }
+
+    /// A log from bytes already scanned: their report and parsed entries.
+    fn from_scan(
+        path: PathBuf,
+        bytes: Vec<u8>,
+        report: Report,
+        parsed: Vec<Option<super::Entry>>,
+    ) -> Result<Log, LogError> {
         if !report.is_clean() {
             return Err(LogError::Corrupt {
                 path,

@@ -17,7 +17,7 @@ use crate::data::{Card, Side};
 
 use super::prompt::CardUse;
 
-use super::cx::{Cx, Step};
+use super::cx::{note, Cx, Step};
 use super::error::RuleError;
 
 /// The shape of an event: `(context, side whose event it is) -> whether it occurred`.
@@ -37,13 +37,13 @@ pub fn event_fn(card: Card) -> Option<EventFn> {
 pub fn run_event(cx: &mut Cx, card: Card, owner: Side) -> Step<bool> {
     if let Some(why) = late::blocked(cx.state, card) {
         cx.note(why);
-        cx.note(format!("{card}: the event does not occur."));
+        note!(cx, "{card}: the event does not occur.");
         return Ok(false);
     }
     let Some(f) = event_fn(card) else {
         return Err(RuleError::NotImplemented(card).into());
     };
-    cx.note(format!("{card}: the {owner} event resolves."));
+    note!(cx, "{card}: the {owner} event resolves.");
     if card == Card::UnIntervention {
         mid::un_intervention_played(cx, owner)?;
     }
@@ -53,7 +53,7 @@ pub fn run_event(cx: &mut Cx, card: Card, owner: Side) -> Step<bool> {
             cx.state.events_occurred.push(card);
         }
     } else {
-        cx.note(format!("{card}: the event does not occur."));
+        note!(cx, "{card}: the event does not occur.");
     }
     Ok(occurred)
 }
@@ -121,6 +121,6 @@ pub fn offer_discard(
         return Err(RuleError::NotInHand { card: c, side }.into());
     }
     cx.discard(c);
-    cx.note(format!("{card}: the {side} discards {c}."));
+    note!(cx, "{card}: the {side} discards {c}.");
     Ok(Some(c))
 }
