@@ -13,8 +13,9 @@ use super::error::RuleError;
 use super::events;
 use super::play;
 use super::prompt::{Answer, Prompt, PromptKind};
+use super::scenario;
 use super::scoring;
-use super::state::State;
+use super::state::{Scenario, State};
 
 /// One step of the sequence of play that runs from its start to its end, asking players as it
 /// goes.
@@ -88,6 +89,9 @@ pub const FIXED_SETUP: [(Country, Side, u8); 15] = [
 ];
 
 fn deal_start(cx: &mut Cx) -> Step<Activity> {
+    if cx.state.options.scenario == Scenario::LateWar {
+        return scenario::late_war_setup(cx);
+    }
     cx.state.turn = 1;
     for (c, side, n) in FIXED_SETUP {
         cx.state.add_influence(c, side, n);
@@ -98,7 +102,7 @@ fn deal_start(cx: &mut Cx) -> Step<Activity> {
         )
         .into());
     }
-    let mut cards = era_cards(Era::Early, cx.state.options.optional_cards);
+    let mut cards = scenario::era_cards(Era::Early, &cx.state.options);
     cx.shuffle_into_deck(&mut cards)?;
     deal(cx)?;
     Ok(Activity::SetupPlacement(Side::Ussr))
@@ -449,7 +453,7 @@ fn end_of_turn(cx: &mut Cx) -> Step<Activity> {
     if let Some(era) = new_era {
         // An exactly empty deck is reshuffled first (FAQ F049, F050).
         cx.reshuffle_if_empty()?;
-        let mut cards = era_cards(era, cx.state.options.optional_cards);
+        let mut cards = scenario::era_cards(era, &cx.state.options);
         cx.note(format!(
             "The {} War cards are shuffled into the draw deck.",
             if era == Era::Mid { "Mid" } else { "Late" }
