@@ -296,6 +296,11 @@ fn check_headline(state: &State, side: Side, card: Card) -> Result<(), RuleError
             "UN Intervention cannot be headlined (FAQ F043)".into(),
         ));
     }
+    if card == Card::FirstLightning {
+        return Err(RuleError::Rule(
+            "First Lightning cannot be headlined: its event needs a card played for Operations with it (FAQ F311)".into(),
+        ));
+    }
     if !state.cards.may_hold(side, card) {
         return Err(RuleError::NotInHand { card, side });
     }
@@ -338,6 +343,11 @@ fn action_round(cx: &mut Cx, round: u8, side: Side) -> Step<Activity> {
     // (North Sea Oil, FAQ F286).
     events::start_of_action_round(cx, side)?;
     if events::trapped_round(cx, side)? {
+        events::end_of_action_round(cx, side)?;
+        return Ok(next_round(cx, round, side));
+    }
+    // Kremlin Flu (promo 121): the USSR's round goes to a Scoring card or is lost (FAQ F312).
+    if side == Side::Ussr && events::promo::kremlin_flu_round(cx)? {
         events::end_of_action_round(cx, side)?;
         return Ok(next_round(cx, round, side));
     }

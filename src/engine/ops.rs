@@ -45,7 +45,7 @@ pub fn in_reach(state: &State, side: Side, country: Country) -> bool {
 pub fn placement_cost(state: &State, side: Side, list: &[(Country, u8)]) -> u32 {
     let mut cost = 0u32;
     for (c, n) in merged(list) {
-        let s = c.info().stability;
+        let s = state.stability(c);
         let own = state.influence(c, side);
         let other = state.influence(c, side.opponent());
         for k in 0..n {
@@ -247,7 +247,7 @@ pub fn coup(cx: &mut Cx, side: Side, country: Country, ops: u8, kind: CoupKind) 
     let die = cx.roll()?;
     let modifier = effects::coup_modifier(cx.state, side, country);
     let total = die as i32 + ops as i32 + modifier;
-    let target = 2 * country.info().stability as i32;
+    let target = 2 * cx.state.stability(country) as i32;
     cx.note(format!(
         "{side} coup in {country} with {ops} Ops: rolled {die}{}, total {total} against {target}.",
         if modifier != 0 {

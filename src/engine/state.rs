@@ -325,10 +325,20 @@ impl State {
         r
     }
 
+    /// `country`'s Stability Number as it stands: the printed one, except Zaire at 3 once
+    /// Mobutu Sese Seko has occurred (promo 118, `promos.yaml`).
+    pub fn stability(&self, country: Country) -> u8 {
+        if country == Country::Zaire && self.has_effect(Card::MobutuSeseSeko) {
+            3
+        } else {
+            country.info().stability
+        }
+    }
+
     /// Who controls `country`: Influence at least the Stability Number *and* at least that
     /// much more than the opponent (FAQ F011–F014).
     pub fn controller(&self, country: Country) -> Option<Side> {
-        let s = country.info().stability;
+        let s = self.stability(country);
         let inf = self.influence[country as usize];
         Side::BOTH.into_iter().find(|&side| {
             let (own, other) = (inf[side], inf[side.opponent()]);

@@ -244,7 +244,7 @@ fn nato_protects(state: &State, attacker: Side, country: Country) -> bool {
 pub fn brush_war(cx: &mut Cx, side: Side) -> Step<bool> {
     let candidates: Vec<Country> = ALL_COUNTRIES
         .into_iter()
-        .filter(|c| c.info().stability <= 2 && !nato_protects(cx.state, side, *c))
+        .filter(|c| cx.state.stability(*c) <= 2 && !nato_protects(cx.state, side, *c))
         .collect();
     let Some(target) = choose_country(
         cx,
