@@ -97,10 +97,9 @@ fn deal_start(cx: &mut Cx) -> Step<Activity> {
         cx.state.add_influence(c, side, n);
     }
     if cx.state.options.chinese_civil_war {
-        return Err(RuleError::Rule(
-            "the Chinese Civil War variant (rulebook section 12) is not implemented yet".into(),
-        )
-        .into());
+        // Nobody holds the China Card until the civil war is won (FAQ F163).
+        cx.state.china.holder = None;
+        cx.state.civil_war = 0;
     }
     let mut cards = scenario::era_cards(Era::Early, &cx.state.options);
     cx.shuffle_into_deck(&mut cards)?;
@@ -304,6 +303,7 @@ fn check_headline(state: &State, side: Side, card: Card) -> Result<(), RuleError
     if !state.cards.may_hold(side, card) {
         return Err(RuleError::NotInHand { card, side });
     }
+    super::civil_war::check_event(state, side, card)?;
     if card == Card::MissileEnvy && state.effect_side(Card::MissileEnvy) == Some(side) {
         return Err(RuleError::Rule(
             "a received Missile Envy must be used for Operations in an action round, not headlined (FAQ F253)".into(),

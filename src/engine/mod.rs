@@ -6,6 +6,7 @@
 //! per card). [`Game`] is the API; [`legal`] enumerates legal answers; [`view`] redacts.
 
 pub mod chance;
+pub mod civil_war;
 pub mod cx;
 pub mod effects;
 pub mod error;

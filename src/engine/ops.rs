@@ -104,6 +104,11 @@ pub fn conduct_operations(
     ops: u8,
     allow: OpsAllow,
 ) -> Step {
+    // The Chinese Civil War space takes USSR Operations first (rule 12; FAQ F163).
+    let (ops, allow) = super::civil_war::operations(cx, side, ops, allow)?;
+    if ops == 0 {
+        return Ok(());
+    }
     let mut prompt = Prompt::new(
         side,
         PromptKind::Operations {

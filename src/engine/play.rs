@@ -48,6 +48,7 @@ pub fn check_play(state: &State, side: Side, card: Card, mode: CardUse) -> Resul
     }
     match mode {
         CardUse::Event => {
+            super::civil_war::check_event(state, side, card)?;
             if card.event_side() == Some(side.opponent()) {
                 return Err(RuleError::Rule(format!(
                     "{card} carries a {} event: play it for Operations (its event then occurs) or on the Space Race, not as an event (FAQ F054)",

@@ -849,6 +849,7 @@ pub fn abm_treaty(cx: &mut Cx, side: Side) -> Step<bool> {
 /// otherwise the USSR gains 1 VP; negated while the China Card is unclaimed (FAQ F160,
 /// F163, F209, F240).
 pub fn cultural_revolution(cx: &mut Cx, _side: Side) -> Step<bool> {
+    // Negated while the Chinese Civil War is unresolved (FAQ F163): nobody holds the card.
     match cx.state.china.holder {
         Some(Side::Us) => {
             cx.state.china.holder = Some(Side::Ussr);
