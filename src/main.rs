@@ -576,7 +576,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if let Some(dir) = record {
                 let mut key = [0u8; 32];
                 key[..8].copy_from_slice(&seed.to_be_bytes());
-                let made = selfplay::record_game(&dir, key, policy, stop_after, Utc::now())?;
+                let made = selfplay::record_game_with(
+                    &dir,
+                    key,
+                    &options,
+                    policy,
+                    stop_after,
+                    Utc::now(),
+                )?;
                 println!("Recorded {made} decisions in {}.", dir.display());
                 return Ok(ExitCode::SUCCESS);
             }

@@ -221,13 +221,25 @@ pub fn record_game(
     stop_after: Option<u64>,
     now: chrono::DateTime<chrono::Utc>,
 ) -> Result<u64, crate::session::SessionError> {
+    record_game_with(dir, seed, &Options::default(), policy, stop_after, now)
+}
+
+/// [`record_game`] with `options` (a variant game: scenario, Chinese Civil War, promos).
+pub fn record_game_with(
+    dir: &std::path::Path,
+    seed: [u8; 32],
+    options: &Options,
+    policy: Policy,
+    stop_after: Option<u64>,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<u64, crate::session::SessionError> {
     use crate::log::Players;
     use crate::session::{Session, SessionError};
     let players = Players {
         us: "us@example.org".into(),
         ussr: "ussr@example.org".into(),
     };
-    let mut session = Session::create_with_seed(dir, &Options::default(), players, seed, now)?;
+    let mut session = Session::create_with_seed(dir, options, players, seed, now)?;
     session.join(Side::Ussr, "example-ussr", now)?;
     session.join(Side::Us, "example-us", now)?;
     let mut rng = SeededChance::new(u64::from_be_bytes(seed[..8].try_into().expect("8 bytes")));

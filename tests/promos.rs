@@ -375,7 +375,21 @@ fn kremlin_flu_gives_the_us_operations_then_the_ussr_must_play_a_scoring_card() 
 fn kremlin_flu_costs_a_ussr_without_a_scoring_card_its_round() {
     // promos.yaml 121: holding none, the USSR loses the action round entirely.
     let mut ch = none();
-    let g = kremlin_flu_played(&[Card::Comecon, Card::Nasser], false, &mut ch);
+    let mut g = kremlin_flu_played(&[Card::Comecon, Card::Nasser], false, &mut ch);
+    // Asked all the same, with nothing to choose, so that public replays stay in step.
+    match owes(&g) {
+        (
+            Side::Ussr,
+            PromptKind::ChooseCard {
+                candidates,
+                optional,
+            },
+        ) => {
+            assert!(candidates.is_empty() && *optional)
+        }
+        other => panic!("{other:?}"),
+    }
+    ok(&mut g, Side::Ussr, Answer::Pass, &mut ch);
     assert_eq!(g.state().cards.hands.ussr.len(), 2);
     assert_eq!(g.state().action_round, 2);
     assert!(matches!(

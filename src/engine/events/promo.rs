@@ -162,8 +162,9 @@ pub fn kremlin_flu(cx: &mut Cx, _side: Side) -> Step<bool> {
 ///
 /// Readings chosen (promos.yaml implementation_notes): "next action round" (not "next
 /// turn"); an obligation left at the end of a turn carries to the next turn's first round.
-/// In public information the USSR may answer that it holds no Scoring card; the moderator's
-/// replay refuses that answer when it does.
+/// The USSR is always asked (a pass when it holds no Scoring card), so that a replay from
+/// public information, which cannot see the hand, follows the same decisions; a pass is
+/// refused when the hand is known to hold a Scoring card.
 pub fn kremlin_flu_round(cx: &mut Cx) -> Step<bool> {
     if cx.state.effect_side(Card::KremlinFlu).is_none() {
         return Ok(false);
@@ -175,22 +176,20 @@ pub fn kremlin_flu_round(cx: &mut Cx) -> Step<bool> {
         .into_iter()
         .filter(|c| c.is_scoring())
         .collect();
-    let card = if candidates.is_empty() {
-        None
-    } else {
-        let prompt = Prompt::new(
-            Side::Ussr,
-            PromptKind::ChooseCard {
-                candidates,
-                optional: true,
-            },
-            "USSR (Kremlin Flu): play a Scoring card now, or pass only if you hold none",
-        )
-        .for_card(Card::KremlinFlu);
-        match cx.ask(prompt)? {
-            Answer::Card(c) => Some(c),
-            _ => None,
-        }
+    // Asked even when the USSR can hold no Scoring card: a replay from public information
+    // cannot tell, so the answer (a pass) must be in the log either way.
+    let prompt = Prompt::new(
+        Side::Ussr,
+        PromptKind::ChooseCard {
+            candidates,
+            optional: true,
+        },
+        "USSR (Kremlin Flu): play a Scoring card now, or pass only if you hold none",
+    )
+    .for_card(Card::KremlinFlu);
+    let card = match cx.ask(prompt)? {
+        Answer::Card(c) => Some(c),
+        _ => None,
     };
     cx.state.remove_effect(Card::KremlinFlu);
     if !cx.state.cards.discard.contains(&Card::KremlinFlu) {
