@@ -224,6 +224,10 @@ struct VariantArgs {
     /// The Chinese Civil War variant (rulebook section 12; FAQ F163).
     #[arg(long)]
     chinese_civil_war: bool,
+    /// Tournament cap: bonus Influence may not take a country more than N beyond Control
+    /// (rule 11.1.4.1 gives 2; no cap by default).
+    #[arg(long, value_name = "N")]
+    bonus_cap: Option<u8>,
     /// Promo packs to shuffle in: `1` (cards 117–120), `2` (cards 121–124), or `all`.
     #[arg(long, num_args = 1.., value_name = "PACK")]
     promos: Vec<String>,
@@ -265,6 +269,7 @@ impl VariantArgs {
             chinese_civil_war: self.chinese_civil_war,
             scenario,
             promos,
+            bonus_cap_over_control: self.bonus_cap,
         };
         options.check().map_err(anyhow::Error::msg)?;
         Ok(options)

@@ -170,8 +170,12 @@ fn setup_bonus(cx: &mut Cx, side: Side) -> Step<Activity> {
             format!("{side} bonus: place {count} Influence in countries that already hold {side} Influence (FAQ F008)"),
         );
         if let Answer::Influence(list) = cx.ask(prompt)? {
-            for (c, n) in list {
-                cx.add_influence(c, side, n);
+            for (c, n) in &list {
+                cx.add_influence(*c, side, *n);
+            }
+            if let Some(cap) = cx.state.options.bonus_cap_over_control {
+                let countries: Vec<Country> = list.iter().map(|(c, _)| *c).collect();
+                check_bonus_cap(cx.state, side, &countries, cap)?;
             }
         }
     }
@@ -179,6 +183,27 @@ fn setup_bonus(cx: &mut Cx, side: Side) -> Step<Activity> {
         Side::Ussr => Activity::SetupBonus(Side::Us),
         Side::Us => Activity::TurnStart,
     })
+}
+
+/// The tournament cap on bonus Influence (`Options::bonus_cap_over_control`): after the
+/// bonus, no country that received some holds more of `side`'s Influence than Control needs
+/// (the Stability Number more than the opponent's) plus `cap` (CZ11 11.1.4.1).
+fn check_bonus_cap(
+    state: &State,
+    side: Side,
+    countries: &[Country],
+    cap: u8,
+) -> Result<(), RuleError> {
+    for &c in countries {
+        let need = state.stability(c) + state.influence(c, side.opponent());
+        if state.influence(c, side) > need + cap {
+            return Err(RuleError::Rule(format!(
+                "bonus Influence may not take {side} Influence in {c} beyond {} ({need} for Control + {cap}; tournament rule 11.1.4.1)",
+                need + cap
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn turn_start(cx: &mut Cx) -> Step<Activity> {

@@ -24,6 +24,12 @@ pub struct Options {
     /// FAQ F186). Absent in logs written before it existed: standard.
     #[serde(skip_serializing_if = "Scenario::is_standard")]
     pub scenario: Scenario,
+    /// The tournament cap on bonus Influence: none of it may take a side's Influence in a
+    /// country more than this many beyond what it needs for Control (`variants.yaml`
+    /// `tournament_rules.bidding.placement`, CZ11 11.1.4.1: 2; WBC allows over-control, so
+    /// it is a setting). Absent: no cap, as in logs written before it existed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bonus_cap_over_control: Option<u8>,
     /// Promo packs in the game, each 1 or 2 (`../shared/reference/promos.yaml`: pack 1 is
     /// cards 117–120, pack 2 cards 121–124), sorted, no repeats; each card goes into the deck
     /// of its war period.
@@ -68,6 +74,7 @@ impl Default for Options {
             chinese_civil_war: false,
             scenario: Scenario::Standard,
             promos: Vec::new(),
+            bonus_cap_over_control: None,
         }
     }
 }
@@ -107,6 +114,9 @@ impl Options {
             if n > 0 {
                 parts.push(format!("{side} +{n} bonus Influence"));
             }
+        }
+        if let Some(cap) = self.bonus_cap_over_control {
+            parts.push(format!("bonus at most {cap} beyond Control"));
         }
         parts.join(" · ")
     }
