@@ -2,7 +2,7 @@
 //! placement; CZ11 11.1.4.1): a recorded setting, off unless chosen.
 
 use twilight_pbem::data::{Country, Side};
-use twilight_pbem::engine::{Activity, Answer, Game, Options, SeededChance};
+use twilight_pbem::engine::{Activity, Answer, Game, Options, PromptKind, SeededChance};
 
 /// A game with a US bonus of 2 and the cap `cap`, at the US bonus placement after the USSR
 /// put its 6 in Poland and the US its 7 in the UK.
@@ -31,10 +31,17 @@ fn with_the_cap_bonus_influence_stops_2_beyond_control() {
     // UK: Stability 5, no USSR Influence: Control needs 5, the cap allows 7; the UK already
     // holds 12, so no bonus may go there.
     let (mut g, mut ch) = at_us_bonus(Some(2));
-    let e = g
+    // The UK is not offered at all.
+    match &g.prompts()[0].kind {
+        PromptKind::PlaceInfluence { allowed, .. } => {
+            assert!(!allowed.contains(&Country::Uk));
+            assert!(allowed.contains(&Country::Iran));
+        }
+        k => panic!("{k:?}"),
+    }
+    assert!(g
         .apply(Side::Us, Answer::Influence(vec![(Country::Uk, 2)]), &mut ch)
-        .unwrap_err();
-    assert!(e.to_string().contains("11.1.4.1"), "{e}");
+        .is_err());
     // Iran (Stability 2, US 1): 1 + 2 = 3 ≤ 2 + 2.
     g.apply(
         Side::Us,
@@ -47,16 +54,17 @@ fn with_the_cap_bonus_influence_stops_2_beyond_control() {
 
 #[test]
 fn a_cap_refuses_what_goes_beyond_it() {
-    // Cap 0: Iran (Stability 2, US 1): 1 + 2 = 3 > 2 + 0 is refused; Japan (Stability 4,
+    // Cap 0: Iran (Stability 2, US 1): 1 + 2 = 3 > 2 + 0 is refused; Israel (Stability 4,
     // US 1): 1 + 2 = 3 ≤ 4 + 0 is accepted.
     let (mut g, mut ch) = at_us_bonus(Some(0));
-    assert!(g
+    let e = g
         .apply(
             Side::Us,
             Answer::Influence(vec![(Country::Iran, 2)]),
-            &mut ch
+            &mut ch,
         )
-        .is_err());
+        .unwrap_err();
+    assert!(e.to_string().contains("11.1.4.1"), "{e}");
     g.apply(
         Side::Us,
         Answer::Influence(vec![(Country::Israel, 2)]),

@@ -160,10 +160,28 @@ fn setup_bonus(cx: &mut Cx, side: Side) -> Step<Activity> {
         Side::Ussr => cx.state.options.ussr_bonus,
     };
     if count > 0 {
+        // With the tournament cap, only countries with room left under it are offered.
+        let cap = cx.state.options.bonus_cap_over_control;
+        let state = &*cx.state;
+        let room = |c: Country| {
+            cap.is_none_or(|cap| {
+                state.influence(c, side)
+                    < state.stability(c) + state.influence(c, side.opponent()) + cap
+            })
+        };
         let allowed: Vec<Country> = crate::data::ALL_COUNTRIES
             .into_iter()
-            .filter(|c| cx.state.influence(*c, side) > 0)
+            .filter(|c| cx.state.influence(*c, side) > 0 && room(*c))
             .collect();
+        if allowed.is_empty() {
+            cx.note(format!(
+                "The {side} has no country left for its bonus Influence under the cap."
+            ));
+            return Ok(match side {
+                Side::Ussr => Activity::SetupBonus(Side::Us),
+                Side::Us => Activity::TurnStart,
+            });
+        }
         let prompt = Prompt::new(
             side,
             PromptKind::PlaceInfluence { count, allowed, max_per_country: None, exact: true },
