@@ -161,19 +161,26 @@ fn setup_bonus(cx: &mut Cx, side: Side) -> Step<Activity> {
     };
     if count > 0 {
         // With the tournament cap, only countries with room left under it are offered.
+        // If the cap leaves less room than the bonus, what fits is placed (reading chosen:
+        // the rule caps each country, it does not forfeit the bid).
         let cap = cx.state.options.bonus_cap_over_control;
         let state = &*cx.state;
-        let room = |c: Country| {
-            cap.is_none_or(|cap| {
-                state.influence(c, side)
-                    < state.stability(c) + state.influence(c, side.opponent()) + cap
-            })
+        let room = |c: Country| -> u32 {
+            match cap {
+                None => u32::from(count),
+                Some(cap) => (u32::from(state.stability(c))
+                    + u32::from(state.influence(c, side.opponent()))
+                    + u32::from(cap))
+                .saturating_sub(u32::from(state.influence(c, side))),
+            }
         };
         let allowed: Vec<Country> = crate::data::ALL_COUNTRIES
             .into_iter()
-            .filter(|c| cx.state.influence(*c, side) > 0 && room(*c))
+            .filter(|c| cx.state.influence(*c, side) > 0 && room(*c) > 0)
             .collect();
-        if allowed.is_empty() {
+        let total_room: u32 = allowed.iter().map(|c| room(*c)).sum();
+        let count = count.min(total_room.min(255) as u8);
+        if allowed.is_empty() || count == 0 {
             cx.note(format!(
                 "The {side} has no country left for its bonus Influence under the cap."
             ));
