@@ -96,15 +96,8 @@ enum Command {
         /// The USSR player's e-mail address.
         #[arg(long)]
         ussr: String,
-        /// Leave out the optional cards 104–110 (they are in by default).
-        #[arg(long)]
-        no_optional_cards: bool,
-        /// Extra US setup Influence (the +2 convention or a bid; FAQ F008).
-        #[arg(long, default_value_t = 2)]
-        us_bonus: u8,
-        /// Extra USSR setup Influence (a bid; FAQ F009).
-        #[arg(long, default_value_t = 0)]
-        ussr_bonus: u8,
+        #[command(flatten)]
+        variant: VariantArgs,
         #[command(flatten)]
         mail: MailArgs,
     },
@@ -270,7 +263,81 @@ enum Command {
         /// players' random choices.
         #[arg(long, requires = "record")]
         real_seed: bool,
+        #[command(flatten)]
+        variant: VariantArgs,
     },
+}
+
+/// The way the game is played: scenario, variants, cards, bonus Influence (shared by `new`
+/// and `selfplay`; recorded in entry 0's `options`).
+#[derive(clap::Args)]
+struct VariantArgs {
+    /// Leave out the optional cards 104–110 (they are in by default).
+    #[arg(long)]
+    no_optional_cards: bool,
+    /// Extra US setup Influence (the +2 convention or a bid; FAQ F008). Default 2 in the
+    /// standard game, 0 (and nothing else allowed) in the Late War scenario.
+    #[arg(long)]
+    us_bonus: Option<u8>,
+    /// Extra USSR setup Influence (a bid; FAQ F009).
+    #[arg(long, default_value_t = 0)]
+    ussr_bonus: u8,
+    /// The starting position: `standard` (1945) or `late-war` (1975–1989, turn 8; FAQ F186).
+    #[arg(long, value_enum, default_value = "standard")]
+    scenario: ScenarioArg,
+    /// The Chinese Civil War variant (rulebook section 12; FAQ F163).
+    #[arg(long)]
+    chinese_civil_war: bool,
+    /// Tournament cap: bonus Influence may not take a country more than N beyond Control
+    /// (rule 11.1.4.1 gives 2; no cap by default).
+    #[arg(long, value_name = "N")]
+    bonus_cap: Option<u8>,
+    /// Promo packs to shuffle in: `1` (cards 117–120), `2` (cards 121–124), or `all`.
+    #[arg(long, num_args = 1.., value_name = "PACK")]
+    promos: Vec<String>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ScenarioArg {
+    Standard,
+    LateWar,
+}
+
+impl VariantArgs {
+    /// The engine options these flags name, checked for combinations the rules exclude.
+    fn options(&self) -> Result<Options> {
+        let scenario = match self.scenario {
+            ScenarioArg::Standard => twilight_pbem::engine::Scenario::Standard,
+            ScenarioArg::LateWar => twilight_pbem::engine::Scenario::LateWar,
+        };
+        let mut promos = Vec::new();
+        for p in &self.promos {
+            match p.as_str() {
+                "all" => promos.extend([1, 2]),
+                "1" => promos.push(1),
+                "2" => promos.push(2),
+                other => bail!("no promo pack `{other}`: give 1, 2 or all"),
+            }
+        }
+        promos.sort();
+        promos.dedup();
+        let default_us = if scenario == twilight_pbem::engine::Scenario::LateWar {
+            0
+        } else {
+            2
+        };
+        let options = Options {
+            optional_cards: !self.no_optional_cards,
+            us_bonus: self.us_bonus.unwrap_or(default_us),
+            ussr_bonus: self.ussr_bonus,
+            chinese_civil_war: self.chinese_civil_war,
+            scenario,
+            promos,
+            bonus_cap_over_control: self.bonus_cap,
+        };
+        options.check().map_err(anyhow::Error::msg)?;
+        Ok(options)
+    }
 }
 
 /// `selfplay --policy`.
@@ -487,17 +554,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             game_dir,
             us,
             ussr,
-            no_optional_cards,
-            us_bonus,
-            ussr_bonus,
+            variant,
             mail,
         } => {
-            let options = Options {
-                optional_cards: !no_optional_cards,
-                us_bonus,
-                ussr_bonus,
-                chinese_civil_war: false,
-            };
+            let options = variant.options()?;
             let s = Session::create(&game_dir, &options, Players { us, ussr }, Utc::now())?;
             println!(
                 "Created {} (seed committed; secret in {}).",
@@ -727,7 +787,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             record,
             stop_after,
             real_seed,
+            variant,
         } => {
+            let options = variant.options()?;
             let policy = match (careful, policy) {
                 (true, _) | (_, PolicyArg::Careful) => selfplay::Policy::Careful,
                 (_, PolicyArg::Scoring) => selfplay::Policy::Scoring,
@@ -736,12 +798,20 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if let Some(dir) = record {
                 let master = (!real_seed).then(|| twilight_pbem::fairness::test_seed(seed));
                 let made =
-                    selfplay::record_game(&dir, master, seed, policy, stop_after, Utc::now())?;
+                    selfplay::record_game_with(
+                    &dir,
+                    master,
+                    seed,
+                    &options,
+                    policy,
+                    stop_after,
+                    Utc::now(),
+                )?;
                 println!("Recorded {made} decisions in {}.", dir.display());
                 return Ok(ExitCode::SUCCESS);
             }
             let start = Instant::now();
-            match selfplay::play_many(seed, games, &Options::default(), policy) {
+            match selfplay::play_many(seed, games, &options, policy) {
                 Ok(sum) => {
                     let secs = start.elapsed().as_secs_f64();
                     println!("games finished: {}", sum.finished);
@@ -830,6 +900,7 @@ fn print_status(s: &Session) {
         twilight_pbem::engine::vp_text(st.vp),
         st.defcon
     );
+    println!("Options: {}", st.options.describe());
     if let Some(o) = game.outcome() {
         match o.winner {
             Some(w) => println!("Game over: {w} wins by {}.", o.reason.describe()),

@@ -44,6 +44,7 @@ pub fn render_view(game: &Game, v: &View) -> String {
     };
     let _ = writeln!(o, "Turn {} · {phase} · phasing {}", v.turn, v.phasing);
     let _ = writeln!(o, "VP {} · DEFCON {}", vp_text(v.vp), v.defcon);
+    let _ = writeln!(o, "Options: {}", game.state().options.describe());
     let _ = writeln!(
         o,
         "Military Operations: US {}/{} · USSR {}/{}",

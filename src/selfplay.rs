@@ -344,6 +344,19 @@ pub fn record_game(
     stop_after: Option<u64>,
     now: chrono::DateTime<chrono::Utc>,
 ) -> Result<u64, crate::session::SessionError> {
+    record_game_with(dir, seed, choices, &Options::default(), policy, stop_after, now)
+}
+
+/// [`record_game`] with `options` (a variant game: scenario, Chinese Civil War, promos).
+pub fn record_game_with(
+    dir: &std::path::Path,
+    seed: Option<[u8; 32]>,
+    choices: u64,
+    options: &Options,
+    policy: Policy,
+    stop_after: Option<u64>,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<u64, crate::session::SessionError> {
     use crate::log::Players;
     use crate::session::{Session, SessionError};
     let players = Players {
@@ -351,8 +364,8 @@ pub fn record_game(
         ussr: "ussr@example.org".into(),
     };
     let mut session = match seed {
-        Some(seed) => Session::create_with_seed(dir, &Options::default(), players, seed, now)?,
-        None => Session::create(dir, &Options::default(), players, now)?,
+        Some(seed) => Session::create_with_seed(dir, options, players, seed, now)?,
+        None => Session::create(dir, options, players, now)?,
     };
     session.join(Side::Ussr, "example-ussr", now)?;
     session.join(Side::Us, "example-us", now)?;

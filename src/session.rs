@@ -469,6 +469,9 @@ impl Session {
                     }
                     self.options =
                         from_value(&options).map_err(|e| fail(format!("bad options: {e}")))?;
+                    self.options
+                        .check()
+                        .map_err(|e| fail(format!("bad options: {e}")))?;
                     self.players = players.clone();
                     if rules_revision != RULES_REVISION {
                         self.notes.push(format!(

@@ -346,20 +346,12 @@ fn chinese_civil_war_is_optional() {
     let g = new_game(Options::default());
     assert_eq!(g.state().china.holder, Some(Side::Ussr));
     assert!(g.state().china.face_up);
-    // The variant itself is not implemented yet: asking for it fails loudly, naming it.
-    let err = Game::new(
-        Options {
-            chinese_civil_war: true,
-            ..Options::default()
-        },
-        &mut SeededChance::new(11),
-    )
-    .map(|_| ())
-    .expect_err("refused");
-    assert!(
-        err.to_string().contains("Chinese Civil War variant"),
-        "{err}"
-    );
+    // With the variant nobody holds it at the start (FAQ F163; tests/variant_chinese_civil_war.rs).
+    let g = new_game(Options {
+        chinese_civil_war: true,
+        ..Options::default()
+    });
+    assert_eq!(g.state().china.holder, None);
 }
 
 #[test]

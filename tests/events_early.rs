@@ -3236,6 +3236,12 @@ fn red_scare_is_barred_for_the_ussr_during_the_chinese_civil_war() {
         CardUse::Operations,
         &mut ch,
     );
+    // The Chinese Civil War space is offered first (rule 12); none of the 4 go there.
+    assert!(matches!(
+        kind(&g),
+        PromptKind::ChooseNumber { min: 0, max: 3 }
+    ));
+    g.apply(Side::Ussr, Answer::Number(0), &mut ch).unwrap();
     assert_eq!(ops_of(&g), 4);
 }
 

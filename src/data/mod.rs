@@ -325,8 +325,7 @@ pub struct CivilWarSpace {
 }
 
 /// The Chinese Civil War space (from `../shared/reference/map.yaml`,
-/// `chinese_civil_war_variant`). The variant's rules are not implemented yet: a game created
-/// with it is refused, naming the variant.
+/// `chinese_civil_war_variant`); the variant's rules are in `engine::civil_war`.
 pub const CHINESE_CIVIL_WAR: CivilWarSpace = CivilWarSpace {
     name: "Chinese Civil War",
     boxes: 3,

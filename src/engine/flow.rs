@@ -13,8 +13,9 @@ use super::error::RuleError;
 use super::events;
 use super::play;
 use super::prompt::{Answer, CardUse, Prompt, PromptKind};
+use super::scenario;
 use super::scoring;
-use super::state::State;
+use super::state::{Scenario, State};
 
 /// One step of the sequence of play that runs from its start to its end, asking players as it
 /// goes.
@@ -88,17 +89,19 @@ pub const FIXED_SETUP: [(Country, Side, u8); 15] = [
 ];
 
 fn deal_start(cx: &mut Cx) -> Step<Activity> {
+    if cx.state.options.scenario == Scenario::LateWar {
+        return scenario::late_war_setup(cx);
+    }
     cx.state.turn = 1;
     for (c, side, n) in FIXED_SETUP {
         cx.state.add_influence(c, side, n);
     }
     if cx.state.options.chinese_civil_war {
-        return Err(RuleError::Rule(
-            "the Chinese Civil War variant (rulebook section 12) is not implemented yet".into(),
-        )
-        .into());
+        // Nobody holds the China Card until the civil war is won (FAQ F163).
+        cx.state.china.holder = None;
+        cx.state.civil_war = 0;
     }
-    let mut cards = era_cards(Era::Early, cx.state.options.optional_cards);
+    let mut cards = scenario::era_cards(Era::Early, &cx.state.options);
     cx.shuffle_into_deck(&mut cards)?;
     deal(cx)?;
     Ok(Activity::SetupPlacement(Side::Ussr))
@@ -157,18 +160,47 @@ fn setup_bonus(cx: &mut Cx, side: Side) -> Step<Activity> {
         Side::Ussr => cx.state.options.ussr_bonus,
     };
     if count > 0 {
+        // With the tournament cap, only countries with room left under it are offered.
+        // If the cap leaves less room than the bonus, what fits is placed (reading chosen:
+        // the rule caps each country, it does not forfeit the bid).
+        let cap = cx.state.options.bonus_cap_over_control;
+        let state = &*cx.state;
+        let room = |c: Country| -> u32 {
+            match cap {
+                None => u32::from(count),
+                Some(cap) => (u32::from(state.stability(c))
+                    + u32::from(state.influence(c, side.opponent()))
+                    + u32::from(cap))
+                .saturating_sub(u32::from(state.influence(c, side))),
+            }
+        };
         let allowed: Vec<Country> = crate::data::ALL_COUNTRIES
             .into_iter()
-            .filter(|c| cx.state.influence(*c, side) > 0)
+            .filter(|c| cx.state.influence(*c, side) > 0 && room(*c) > 0)
             .collect();
+        let total_room: u32 = allowed.iter().map(|c| room(*c)).sum();
+        let count = count.min(total_room.min(255) as u8);
+        if allowed.is_empty() || count == 0 {
+            cx.note(format!(
+                "The {side} has no country left for its bonus Influence under the cap."
+            ));
+            return Ok(match side {
+                Side::Ussr => Activity::SetupBonus(Side::Us),
+                Side::Us => Activity::TurnStart,
+            });
+        }
         let prompt = Prompt::new(
             side,
             PromptKind::PlaceInfluence { count, allowed, max_per_country: None, exact: true },
             format!("{side} bonus: place {count} Influence in countries that already hold {side} Influence (FAQ F008)"),
         );
         if let Answer::Influence(list) = cx.ask(prompt)? {
-            for (c, n) in list {
-                cx.add_influence(c, side, n);
+            for (c, n) in &list {
+                cx.add_influence(*c, side, *n);
+            }
+            if let Some(cap) = cx.state.options.bonus_cap_over_control {
+                let countries: Vec<Country> = list.iter().map(|(c, _)| *c).collect();
+                check_bonus_cap(cx.state, side, &countries, cap)?;
             }
         }
     }
@@ -176,6 +208,27 @@ fn setup_bonus(cx: &mut Cx, side: Side) -> Step<Activity> {
         Side::Ussr => Activity::SetupBonus(Side::Us),
         Side::Us => Activity::TurnStart,
     })
+}
+
+/// The tournament cap on bonus Influence (`Options::bonus_cap_over_control`): after the
+/// bonus, no country that received some holds more of `side`'s Influence than Control needs
+/// (the Stability Number more than the opponent's) plus `cap` (CZ11 11.1.4.1).
+fn check_bonus_cap(
+    state: &State,
+    side: Side,
+    countries: &[Country],
+    cap: u8,
+) -> Result<(), RuleError> {
+    for &c in countries {
+        let need = state.stability(c) + state.influence(c, side.opponent());
+        if state.influence(c, side) > need + cap {
+            return Err(RuleError::Rule(format!(
+                "bonus Influence may not take {side} Influence in {c} beyond {} ({need} for Control + {cap}; tournament rule 11.1.4.1)",
+                need + cap
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn turn_start(cx: &mut Cx) -> Step<Activity> {
@@ -293,9 +346,15 @@ fn check_headline(state: &State, side: Side, card: Card) -> Result<(), RuleError
             "UN Intervention cannot be headlined (FAQ F043)".into(),
         ));
     }
+    if card == Card::FirstLightning {
+        return Err(RuleError::Rule(
+            "First Lightning cannot be headlined: its event needs a card played for Operations with it (FAQ F311)".into(),
+        ));
+    }
     if !state.cards.may_hold(side, card) {
         return Err(RuleError::NotInHand { card, side });
     }
+    super::civil_war::check_event(state, side, card)?;
     if card == Card::MissileEnvy && state.effect_side(Card::MissileEnvy) == Some(side) {
         return Err(RuleError::Rule(
             "a received Missile Envy must be used for Operations in an action round, not headlined (FAQ F253)".into(),
@@ -335,6 +394,11 @@ fn action_round(cx: &mut Cx, round: u8, side: Side) -> Step<Activity> {
     // (North Sea Oil, FAQ F286).
     events::start_of_action_round(cx, side)?;
     if events::trapped_round(cx, side)? {
+        events::end_of_action_round(cx, side)?;
+        return Ok(next_round(cx, round, side));
+    }
+    // Kremlin Flu (promo 121): the USSR's round goes to a Scoring card or is lost (FAQ F312).
+    if side == Side::Ussr && events::promo::kremlin_flu_round(cx)? {
         events::end_of_action_round(cx, side)?;
         return Ok(next_round(cx, round, side));
     }
@@ -452,7 +516,7 @@ fn end_of_turn(cx: &mut Cx) -> Step<Activity> {
     if let Some(era) = new_era {
         // An exactly empty deck is reshuffled first (FAQ F049, F050).
         cx.reshuffle_if_empty()?;
-        let mut cards = era_cards(era, cx.state.options.optional_cards);
+        let mut cards = scenario::era_cards(era, &cx.state.options);
         note!(
             cx,
             "The {} War cards are shuffled into the draw deck.",

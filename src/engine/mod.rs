@@ -6,6 +6,7 @@
 //! per card). [`Game`] is the API; [`legal`] enumerates legal answers; [`view`] redacts.
 
 pub mod chance;
+pub mod civil_war;
 pub mod cx;
 pub mod effects;
 pub mod error;
@@ -17,6 +18,7 @@ pub mod ops;
 pub mod play;
 pub mod position;
 pub mod prompt;
+pub mod scenario;
 pub mod scoring;
 pub mod state;
 pub mod view;
@@ -27,7 +29,7 @@ pub use error::RuleError;
 pub use flow::Activity;
 pub use game::Game;
 pub use prompt::{Answer, CardUse, Prompt, PromptKind};
-pub use state::{Options, State};
+pub use state::{Options, Scenario, State};
 
 use crate::data::{Country, Side};
 

@@ -45,7 +45,7 @@ pub fn in_reach(state: &State, side: Side, country: Country) -> bool {
 pub fn placement_cost(state: &State, side: Side, list: &[(Country, u8)]) -> u32 {
     let mut cost = 0u32;
     for (c, n) in merged(list) {
-        let s = c.info().stability;
+        let s = state.stability(c);
         let own = state.influence(c, side);
         let other = state.influence(c, side.opponent());
         for k in 0..n {
@@ -104,6 +104,11 @@ pub fn conduct_operations(
     ops: u8,
     allow: OpsAllow,
 ) -> Step {
+    // The Chinese Civil War space takes USSR Operations first (rule 12; FAQ F163).
+    let (ops, allow) = super::civil_war::operations(cx, side, ops, allow)?;
+    if ops == 0 {
+        return Ok(());
+    }
     let mut prompt = Prompt::new(
         side,
         PromptKind::Operations {
@@ -247,7 +252,7 @@ pub fn coup(cx: &mut Cx, side: Side, country: Country, ops: u8, kind: CoupKind) 
     let die = cx.roll()?;
     let modifier = effects::coup_modifier(cx.state, side, country);
     let total = die as i32 + ops as i32 + modifier;
-    let target = 2 * country.info().stability as i32;
+    let target = 2 * cx.state.stability(country) as i32;
     note!(
         cx,
         "{side} coup in {country} with {ops} Ops: rolled {die}{}, total {total} against {target}.",

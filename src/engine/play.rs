@@ -48,6 +48,7 @@ pub fn check_play(state: &State, side: Side, card: Card, mode: CardUse) -> Resul
     }
     match mode {
         CardUse::Event => {
+            super::civil_war::check_event(state, side, card)?;
             if card.event_side() == Some(side.opponent()) {
                 return Err(RuleError::Rule(format!(
                     "{card} carries a {} event: play it for Operations (its event then occurs) or on the Space Race, not as an event (FAQ F054)",
@@ -161,9 +162,17 @@ pub fn flower_power_applies(
 /// Operations with `card`; an opponent's event on it occurs too, before or after as the
 /// phasing player chooses (FAQ F055–F059, F063), unless `with_event` is false (UN
 /// Intervention, Quagmire discards). Returns whether that event occurred.
+///
+/// First Lightning (promo 122) played for Operations by either side lowers DEFCON by 1
+/// first, and its event never occurs that way (FAQ F311).
 pub fn play_for_operations(cx: &mut Cx, side: Side, card: Card, with_event: bool) -> Step<bool> {
+    if card == Card::FirstLightning {
+        cx.note("First Lightning is played for Operations: DEFCON drops by 1 (FAQ F311).");
+        cx.degrade_defcon(1)?;
+    }
     let ops_value = effects::ops_value(cx.state, side, card);
-    let opponent_event = with_event && card.event_side() == Some(side.opponent());
+    let opponent_event =
+        with_event && card.event_side() == Some(side.opponent()) && card != Card::FirstLightning;
     if !opponent_event {
         ops::conduct_operations(cx, side, Some(card), ops_value, OpsAllow::ALL)?;
         return Ok(false);

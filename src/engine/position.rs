@@ -24,7 +24,7 @@ use crate::data::{Card, Country, Side};
 use super::chance::Chance;
 use super::flow::Activity;
 use super::game::Game;
-use super::state::{empty_state, Duration, Options, State};
+use super::state::{empty_state, Duration, Options, Scenario, State};
 
 /// A position under construction: an empty board at turn 1, DEFCON 5, VP 0, no cards
 /// anywhere, the China Card face up with the USSR, optional cards in play.
@@ -56,6 +56,30 @@ impl Position {
             p.state.add_influence(*c, *s, *n);
         }
         p
+    }
+
+    /// The Late War scenario's starting position (`../shared/reference/setups.yaml`
+    /// `late_war_scenario`; [`super::scenario::late_war_position`]) with the scenario deck
+    /// as the draw deck, unshuffled, and both hands empty; its options say it is the
+    /// scenario, so its end follows FAQ F186.
+    pub fn late_war() -> Self {
+        let mut p = Self::new().scenario(Scenario::LateWar);
+        let deck = super::scenario::late_war_position(&mut p.state);
+        p.state.cards.deck = deck;
+        p
+    }
+
+    /// Sets the scenario the position belongs to (decides, among others, who wins at the
+    /// end: FAQ F186).
+    pub fn scenario(mut self, scenario: Scenario) -> Self {
+        self.state.options.scenario = scenario;
+        self
+    }
+
+    /// Sets the options.
+    pub fn options(mut self, options: Options) -> Self {
+        self.state.options = options;
+        self
     }
 
     /// Sets the turn (1–10).

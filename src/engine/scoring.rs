@@ -236,11 +236,8 @@ pub fn final_scoring(cx: &mut Cx) -> Step {
         "Final Scoring: net {net:+} VP toward the US; VP now {}.",
         super::vp_text(cx.state.vp)
     );
-    let winner = match cx.state.vp {
-        v if v > 0 => Some(Side::Us),
-        v if v < 0 => Some(Side::Ussr),
-        _ => None,
-    };
+    // The Late War scenario: the US needs 20 VP, else the USSR wins (FAQ F186).
+    let winner = super::scenario::winner_at_end(cx.state, cx.state.vp);
     Err(Stop::GameOver(Outcome {
         winner,
         reason: VictoryReason::FinalScoring,

@@ -20,6 +20,49 @@ pub struct Options {
     pub ussr_bonus: u8,
     /// Chinese Civil War variant (rulebook section 12; FAQ F010, F163).
     pub chinese_civil_war: bool,
+    /// The starting position: the standard 1945 setup or the Late War scenario (1975–1989;
+    /// FAQ F186). Absent in logs written before it existed: standard.
+    #[serde(skip_serializing_if = "Scenario::is_standard")]
+    pub scenario: Scenario,
+    /// The tournament cap on bonus Influence: none of it may take a side's Influence in a
+    /// country more than this many beyond what it needs for Control (`variants.yaml`
+    /// `tournament_rules.bidding.placement`, CZ11 11.1.4.1: 2; WBC allows over-control, so
+    /// it is a setting). Absent: no cap, as in logs written before it existed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bonus_cap_over_control: Option<u8>,
+    /// Promo packs in the game, each 1 or 2 (`../shared/reference/promos.yaml`: pack 1 is
+    /// cards 117–120, pack 2 cards 121–124), sorted, no repeats; each card goes into the deck
+    /// of its war period.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub promos: Vec<u8>,
+}
+
+/// How a game starts (entry 0's `scenario`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scenario {
+    /// The standard game from 1945: the Deluxe setup, turn 1 (rulebook section 3).
+    #[default]
+    Standard,
+    /// Volko Ruhnke's Late War scenario: turn 8 to 10 from a fixed position; the US needs
+    /// 20 VP at the end of the game (`../shared/reference/setups.yaml` `late_war_scenario`;
+    /// FAQ F186).
+    LateWar,
+}
+
+impl Scenario {
+    /// Whether this is the standard game (serde's skip test).
+    pub fn is_standard(&self) -> bool {
+        *self == Scenario::Standard
+    }
+
+    /// The name used on the command line and in the log (`standard`, `late-war`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Scenario::Standard => "standard",
+            Scenario::LateWar => "late-war",
+        }
+    }
 }
 
 impl Default for Options {
@@ -29,7 +72,75 @@ impl Default for Options {
             us_bonus: 2,
             ussr_bonus: 0,
             chinese_civil_war: false,
+            scenario: Scenario::Standard,
+            promos: Vec::new(),
+            bonus_cap_over_control: None,
         }
+    }
+}
+
+impl Options {
+    /// Whether promo `card` (117–124) is in this game: its pack was chosen.
+    pub fn has_promo(&self, card: Card) -> bool {
+        let n = card as u8;
+        let pack = match n {
+            117..=120 => 1,
+            121..=124 => 2,
+            _ => return false,
+        };
+        self.promos.contains(&pack)
+    }
+
+    /// The options in a line, as `status` and `view` show them: `standard game · optional
+    /// cards · US +2 bonus Influence`, `Late War scenario · promo packs 1, 2`, ….
+    pub fn describe(&self) -> String {
+        let mut parts = vec![match self.scenario {
+            Scenario::Standard => "standard game".to_string(),
+            Scenario::LateWar => "Late War scenario (US needs 20 VP at the end, FAQ F186)".into(),
+        }];
+        if self.chinese_civil_war {
+            parts.push("Chinese Civil War".into());
+        }
+        parts.push(if self.optional_cards {
+            "optional cards".into()
+        } else {
+            "no optional cards".into()
+        });
+        if !self.promos.is_empty() {
+            let packs: Vec<String> = self.promos.iter().map(|p| p.to_string()).collect();
+            parts.push(format!("promo packs {}", packs.join(", ")));
+        }
+        for (side, n) in [("US", self.us_bonus), ("USSR", self.ussr_bonus)] {
+            if n > 0 {
+                parts.push(format!("{side} +{n} bonus Influence"));
+            }
+        }
+        if let Some(cap) = self.bonus_cap_over_control {
+            parts.push(format!("bonus at most {cap} beyond Control"));
+        }
+        parts.join(" · ")
+    }
+
+    /// Checks that the chosen options may be played together (`../shared/reference/
+    /// setups.yaml` and `variants.yaml` compatibility notes; FAQ F313). Errors name the rule.
+    pub fn check(&self) -> Result<(), String> {
+        if let Some(p) = self.promos.iter().find(|p| !matches!(p, 1 | 2)) {
+            return Err(format!(
+                "there is no promo pack {p}: the packs are 1 (cards 117–120) and 2 (cards 121–124)"
+            ));
+        }
+        if self.promos.windows(2).any(|w| w[0] >= w[1]) {
+            return Err("promo packs must be listed once each, in order".into());
+        }
+        if self.scenario == Scenario::LateWar {
+            if self.chinese_civil_war {
+                return Err("the Late War scenario starts with the China Card in the USSR's hand, so it cannot be played with the Chinese Civil War variant (setups.yaml chinese_civil_war_setup.not_combined_with)".into());
+            }
+            if self.us_bonus > 0 || self.ussr_bonus > 0 {
+                return Err("the Late War scenario has a fixed starting position and no bonus Influence (setups.yaml late_war_scenario.bidding)".into());
+            }
+        }
+        Ok(())
     }
 }
 
@@ -268,10 +379,20 @@ impl State {
         r
     }
 
+    /// `country`'s Stability Number as it stands: the printed one, except Zaire at 3 once
+    /// Mobutu Sese Seko has occurred (promo 118, `promos.yaml`).
+    pub fn stability(&self, country: Country) -> u8 {
+        if country == Country::Zaire && self.has_effect(Card::MobutuSeseSeko) {
+            3
+        } else {
+            country.info().stability
+        }
+    }
+
     /// Who controls `country`: Influence at least the Stability Number *and* at least that
     /// much more than the opponent (FAQ F011–F014).
     pub fn controller(&self, country: Country) -> Option<Side> {
-        let s = country.info().stability;
+        let s = self.stability(country);
         let inf = self.influence[country as usize];
         Side::BOTH.into_iter().find(|&side| {
             let (own, other) = (inf[side], inf[side.opponent()]);

@@ -185,7 +185,7 @@ fn take_over(cx: &mut Cx, side: Side, country: Country) {
 
 /// Whether the Chinese Civil War variant is unresolved (FAQ F163).
 fn civil_war_unresolved(state: &State) -> bool {
-    state.options.chinese_civil_war && state.china.holder.is_none()
+    crate::engine::civil_war::unresolved(state)
 }
 
 // ---- Scoring cards ---------------------------------------------------------------------
@@ -725,11 +725,13 @@ pub fn decolonization(cx: &mut Cx, _side: Side) -> Step<bool> {
 /// F223). The USSR may not play it as an event while the Chinese Civil War is unresolved
 /// (FAQ F163).
 pub fn red_scare_purge(cx: &mut Cx, side: Side) -> Step<bool> {
+    // A USSR play as an event or headline is refused earlier (`civil_war::check_event`);
+    // an event brought about otherwise does not occur.
     if side == Side::Ussr && civil_war_unresolved(cx.state) {
-        return Err(RuleError::Rule(
-            "the USSR may not play Red Scare/Purge as an event until the Chinese Civil War is resolved (FAQ F163)".into(),
-        )
-        .into());
+        cx.note(
+            "Red Scare/Purge: no USSR event while the Chinese Civil War is unresolved (FAQ F163).",
+        );
+        return Ok(false);
     }
     // Pushed, not replaced: a second Red Scare/Purge in the turn stacks (FAQ F222).
     cx.state.effects.push(crate::engine::state::Effect {
@@ -847,6 +849,10 @@ pub fn nuclear_test_ban(cx: &mut Cx, side: Side) -> Step<bool> {
 /// #35 Formosan Resolution (US): while in effect a US-controlled Taiwan is a Battleground
 /// when Asia is scored (FAQ F210); ends when the US next plays the China Card (FAQ F209).
 pub fn formosan_resolution(cx: &mut Cx, _side: Side) -> Step<bool> {
+    if civil_war_unresolved(cx.state) {
+        cx.note("Formosan Resolution: not while the Chinese Civil War is unresolved (rule 12).");
+        return Ok(false);
+    }
     cx.state
         .add_effect(Card::FormosanResolution, Side::Us, Duration::Lasting);
     Ok(true)

@@ -642,11 +642,8 @@ pub fn wargames(cx: &mut Cx, side: Side) -> Step<bool> {
     }
     cx.state.vp += side.opponent().vp_sign() * 6;
     let vp = cx.state.vp;
-    let winner = match vp {
-        v if v > 0 => Some(Side::Us),
-        v if v < 0 => Some(Side::Ussr),
-        _ => None,
-    };
+    // The Late War scenario: the US needs 20 VP, else the USSR wins (FAQ F186).
+    let winner = crate::engine::scenario::winner_at_end(cx.state, vp);
     cx.note(format!(
         "Wargames: the {} gains 6 VP (VP now {}) and the game ends (FAQ F294).",
         side.opponent(),

@@ -244,7 +244,7 @@ fn nato_protects(state: &State, attacker: Side, country: Country) -> bool {
 pub fn brush_war(cx: &mut Cx, side: Side) -> Step<bool> {
     let candidates: Vec<Country> = ALL_COUNTRIES
         .into_iter()
-        .filter(|c| c.info().stability <= 2 && !nato_protects(cx.state, side, *c))
+        .filter(|c| cx.state.stability(*c) <= 2 && !nato_protects(cx.state, side, *c))
         .collect();
     let Some(target) = choose_country(
         cx,
@@ -866,6 +866,7 @@ pub fn abm_treaty(cx: &mut Cx, side: Side) -> Step<bool> {
 /// otherwise the USSR gains 1 VP; negated while the China Card is unclaimed (FAQ F160,
 /// F163, F209, F240).
 pub fn cultural_revolution(cx: &mut Cx, _side: Side) -> Step<bool> {
+    // Negated while the Chinese Civil War is unresolved (FAQ F163): nobody holds the card.
     match cx.state.china.holder {
         Some(Side::Us) => {
             cx.state.china.holder = Some(Side::Ussr);

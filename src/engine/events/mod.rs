@@ -11,6 +11,7 @@
 pub mod early;
 pub mod late;
 pub mod mid;
+pub mod promo;
 pub mod war;
 
 use crate::data::{Card, Side};
@@ -28,6 +29,7 @@ pub fn event_fn(card: Card) -> Option<EventFn> {
     early::event(card)
         .or_else(|| mid::event(card))
         .or_else(|| late::event(card))
+        .or_else(|| promo::event(card))
 }
 
 /// Resolves `card`'s event for `owner`. Errors with [`RuleError::NotImplemented`] for a card
