@@ -236,7 +236,7 @@ fn reply_bytes() -> &'static [u8] {
 fn mail_never_panics(raw: &[u8], pick: usize) {
     if let Ok(r) = read_message(raw) {
         let _ = game_from_subject(&r.subject);
-        let ex = extract(&r.body);
+        let ex = extract(&r.body, &r.all_text);
         for line in &ex.moves {
             line_never_panics(line, pick);
         }
