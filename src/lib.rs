@@ -13,6 +13,7 @@ pub mod import;
 pub mod log;
 pub mod mail;
 pub mod notation;
+pub mod picture;
 pub mod render;
 pub mod selfplay;
 pub mod session;

@@ -22,6 +22,8 @@ use twilight_pbem::render::{render_moves, render_view};
 use twilight_pbem::selfplay;
 use twilight_pbem::session::{Session, SessionError};
 
+mod picture_cli;
+
 /// Twilight Struggle by email: a complete rules engine, a sealed append-only log.
 #[derive(Parser)]
 #[command(name = "twilight", version, about, propagate_version = true)]
@@ -58,6 +60,10 @@ enum Format {
     Text,
     Yaml,
     Json,
+    /// The board picture as SVG (issue 16).
+    Svg,
+    /// The board picture as PNG (issue 16; feature `png`).
+    Png,
 }
 
 #[derive(Subcommand)]
@@ -110,6 +116,18 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+        /// Write to this file instead of standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// A self-contained HTML replay of a game from its public log; on a folder of games, one
+    /// page per game and an index page with the standings.
+    Export {
+        /// A game folder, or a folder of game folders.
+        path: PathBuf,
+        /// The HTML file to write (for a folder: the index page; game pages go beside it).
+        #[arg(long)]
+        html: PathBuf,
     },
     /// The decision a player owes and its legal answers in the notation.
     Moves {
@@ -365,6 +383,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             game_dir,
             role,
             format,
+            out,
         } => {
             let s = match role {
                 RoleArg::Public => open(&game_dir)?,
@@ -380,12 +399,33 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 RoleArg::Moderator => Role::Moderator,
             };
             let v = view(game, role);
-            match format {
-                Format::Text => print!("{}", render_view(game, &v)),
-                Format::Yaml => print!("{}", serde_yaml::to_string(&v)?),
-                Format::Json => println!("{}", serde_json::to_string_pretty(&v)?),
+            let bytes = match format {
+                Format::Text => render_view(game, &v).into_bytes(),
+                Format::Yaml => serde_yaml::to_string(&v)?.into_bytes(),
+                Format::Json => format!("{}\n", serde_json::to_string_pretty(&v)?).into_bytes(),
+                Format::Svg | Format::Png => {
+                    let (_, steps) = Session::open_public_traced(&game_dir)?;
+                    let (changed, caption) = picture_cli::last_move(&steps);
+                    let l = twilight_pbem::picture::Layout::standard();
+                    let svg = twilight_pbem::picture::svg::board_svg_with(
+                        l,
+                        &v,
+                        &changed,
+                        caption.as_deref(),
+                    );
+                    match format {
+                        Format::Png => picture_cli::png(&svg)?,
+                        _ => svg.into_bytes(),
+                    }
+                }
+            };
+            match out {
+                Some(p) => std::fs::write(&p, &bytes)
+                    .with_context(|| format!("cannot write {}", p.display()))?,
+                None => std::io::Write::write_all(&mut std::io::stdout(), &bytes)?,
             }
         }
+        Command::Export { path, html } => picture_cli::export(&path, &html)?,
         Command::Moves { game_dir, side } => {
             let s = open_moderator(&game_dir)?;
             if s.is_revealed() && s.game().is_some_and(|g| g.outcome().is_none()) {

@@ -15,6 +15,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::data::{BySide, Card, Side};
+use crate::engine::view::Role;
 use crate::engine::{
     Answer, Chance, ChanceOutcome, ChanceRequest, Game, Options, PromptKind, RecordedChance,
     RuleError,
@@ -196,6 +197,24 @@ pub struct Session {
     applied: Vec<String>,
     happened: Vec<String>,
     recorded: Option<String>,
+    /// When set, every replayed decision's view for this role (the replay page, issue 16).
+    trace: Option<(Role, Vec<ReplayStep>)>,
+}
+
+/// One replayed step, for the replay page (issue 16): the entry that made it (seq, hash,
+/// author, notation as logged; seq of the second join for the setup) and the board after it.
+#[derive(Debug, Clone)]
+pub struct ReplayStep {
+    /// The entry's sequence number.
+    pub seq: u64,
+    /// The entry's SHA-256.
+    pub hash: Hex32,
+    /// Who decided (`None` for the start of play).
+    pub side: Option<Side>,
+    /// The move as written in the log.
+    pub notation: String,
+    /// The view after the step.
+    pub view: crate::engine::view::View,
 }
 
 fn read_secret(dir: &Path) -> Result<Option<Secret>, SessionError> {
@@ -329,10 +348,27 @@ impl Session {
         Self::replay(dir, None, false)
     }
 
+    /// Opens `dir` like [`Session::open_public`] and also returns the board after every
+    /// decision, as the public sees it, or as the moderator does once the seed is revealed.
+    pub fn open_public_traced(dir: &Path) -> Result<(Session, Vec<ReplayStep>), SessionError> {
+        let mut s = Self::replay_with(dir, None, false, true)?;
+        let steps = s.trace.take().map(|(_, t)| t).unwrap_or_default();
+        Ok((s, steps))
+    }
+
     fn replay(
         dir: &Path,
         secret: Option<Secret>,
         use_secret: bool,
+    ) -> Result<Session, SessionError> {
+        Self::replay_with(dir, secret, use_secret, false)
+    }
+
+    fn replay_with(
+        dir: &Path,
+        secret: Option<Secret>,
+        use_secret: bool,
+        traced: bool,
     ) -> Result<Session, SessionError> {
         let log = Log::open(dir.join("log.yaml"))?;
         let revealed_seed = log.entries().iter().find_map(|e| match &e.entry.payload {
@@ -374,6 +410,14 @@ impl Session {
             happened: Vec::new(),
             notes: Vec::new(),
             recorded: None,
+            trace: traced.then(|| {
+                let role = if revealed_seed.is_some() {
+                    Role::Moderator
+                } else {
+                    Role::Public
+                };
+                (role, Vec::new())
+            }),
             log,
         };
         s.run_replay()?;
@@ -468,6 +512,7 @@ impl Session {
                         .map_err(|e| fail(e.to_string()))?;
                         self.check_records(seq, &drawn, &records);
                         self.game = Some(game);
+                        self.trace_step(se, None, "start of play");
                     }
                 }
                 Payload::Decision {
@@ -501,6 +546,7 @@ impl Session {
                         .map_err(|e| fail(format!("`{notation}` by the {side} is refused: {e}")))?;
                     self.decisions += 1;
                     self.check_records(seq, &drawn, &records);
+                    self.trace_step(se, Some(*side), notation);
                     if is_headline {
                         if let (Some(seed), Answer::Card(card)) = (self.seed, &answer) {
                             if let Some(pos) = headline_commits
@@ -584,6 +630,18 @@ impl Session {
             }
         }
         Ok(())
+    }
+
+    fn trace_step(&mut self, se: &StoredEntry, side: Option<Side>, notation: &str) {
+        if let (Some((role, steps)), Some(game)) = (self.trace.as_mut(), self.game.as_ref()) {
+            steps.push(ReplayStep {
+                seq: se.entry.seq,
+                hash: se.hash,
+                side,
+                notation: notation.to_string(),
+                view: crate::engine::view::view(game, *role),
+            });
+        }
     }
 
     /// Compares the chance outcomes the engine drew with the log's public records: die rolls

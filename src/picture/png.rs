@@ -1,0 +1,85 @@
+//! SVG to PNG with resvg and the bundled DejaVu Sans Condensed faces (regular and bold, Bitstream
+//! Vera licence, `assets/fonts/LICENSE-DejaVu.txt`), so the picture is the same on every
+//! machine: no system font is ever consulted (ecosystem.md §7: with no font loaded resvg drops
+//! every text silently).
+
+use std::sync::{Arc, OnceLock};
+
+use resvg::{tiny_skia, usvg};
+
+use crate::data::Country;
+use crate::engine::view::View;
+
+use super::layout::Layout;
+use super::svg;
+
+/// The scale of the picture in a mail: 1780 × 1080 user units become 1068 × 648 pixels, which a
+/// phone shows full width and zooms sharply; about 150 KB.
+pub const MAIL_SCALE: f32 = 0.6;
+
+/// Why a picture could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum PictureError {
+    /// The SVG did not parse (a bug in the renderer: the message says where).
+    #[error("the board picture's SVG does not parse: {0}")]
+    Svg(String),
+    /// The requested size is empty or too large.
+    #[error("cannot make a {0} × {1} pixel picture")]
+    Size(u32, u32),
+    /// PNG encoding failed.
+    #[error("PNG encoding failed: {0}")]
+    Encode(String),
+}
+
+fn options() -> &'static usvg::Options<'static> {
+    static O: OnceLock<usvg::Options<'static>> = OnceLock::new();
+    O.get_or_init(|| {
+        let mut db = usvg::fontdb::Database::new();
+        db.load_font_data(include_bytes!("../../assets/fonts/DejaVuSansCondensed.ttf").to_vec());
+        db.load_font_data(
+            include_bytes!("../../assets/fonts/DejaVuSansCondensed-Bold.ttf").to_vec(),
+        );
+        let family = svg::FONT_FAMILY.to_string();
+        db.set_sans_serif_family(family.clone());
+        let mut o = usvg::Options {
+            font_family: family,
+            ..usvg::Options::default()
+        };
+        o.fontdb = Arc::new(db);
+        o
+    })
+}
+
+/// Renders an SVG document to PNG bytes at `scale` (1.0 = one pixel per user unit).
+pub fn svg_to_png(svg: &str, scale: f32) -> Result<Vec<u8>, PictureError> {
+    let tree =
+        usvg::Tree::from_str(svg, options()).map_err(|e| PictureError::Svg(e.to_string()))?;
+    let size = tree.size();
+    let (w, h) = (
+        (size.width() * scale).ceil() as u32,
+        (size.height() * scale).ceil() as u32,
+    );
+    let mut pixmap = tiny_skia::Pixmap::new(w, h).ok_or(PictureError::Size(w, h))?;
+    resvg::render(
+        &tree,
+        tiny_skia::Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
+    pixmap
+        .encode_png()
+        .map_err(|e| PictureError::Encode(e.to_string()))
+}
+
+/// The board picture of `v` as PNG at `scale`, the countries in `changed` highlighted and
+/// `caption` (the last move) under the title.
+pub fn board_png(
+    v: &View,
+    changed: &[Country],
+    caption: Option<&str>,
+    scale: f32,
+) -> Result<Vec<u8>, PictureError> {
+    svg_to_png(
+        &svg::board_svg_with(Layout::standard(), v, changed, caption),
+        scale,
+    )
+}
