@@ -58,6 +58,9 @@ pub struct Outgoing {
     pub text: String,
     /// The redacted view, YAML.
     pub view_yaml: String,
+    /// The board picture of the same view as PNG (issue 16; `None` when built without the
+    /// `png` feature), shown inline in the HTML part.
+    pub picture_png: Option<Vec<u8>>,
     /// Message-ID, without angle brackets.
     pub message_id: String,
     /// The previous mail of this thread, without angle brackets.
@@ -288,6 +291,7 @@ pub fn compose(
     );
 
     let view_yaml = serde_yaml::to_string(&v).map_err(|e| MailError::Build(e.to_string()))?;
+    let picture_png = crate::picture::mail::picture(&v)?;
 
     let n = rec.sent + 1;
     let domain = id_safe(&domain_of(&from));
@@ -314,6 +318,7 @@ pub fn compose(
         subject,
         text: t,
         view_yaml,
+        picture_png,
         message_id: message_id.clone(),
         in_reply_to: rec.last_id.clone(),
         references,
@@ -371,10 +376,12 @@ pub fn to_message(o: &Outgoing, game_id: &str) -> Result<Message, MailError> {
     }
     let yaml_type = ContentType::parse("application/yaml; charset=utf-8")
         .map_err(|e| MailError::Build(e.to_string()))?;
+    let body = match &o.picture_png {
+        Some(png) => MultiPart::mixed().multipart(crate::picture::mail::alternative(o, png)?),
+        None => MultiPart::mixed().singlepart(SinglePart::plain(o.text.clone())),
+    };
     b.multipart(
-        MultiPart::mixed()
-            .singlepart(SinglePart::plain(o.text.clone()))
-            .singlepart(Attachment::new("view.yaml".into()).body(o.view_yaml.clone(), yaml_type)),
+        body.singlepart(Attachment::new("view.yaml".into()).body(o.view_yaml.clone(), yaml_type)),
     )
     .map_err(|e| MailError::Build(e.to_string()))
 }

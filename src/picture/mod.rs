@@ -7,6 +7,7 @@
 //! so a player's picture can show nothing the player may not see.
 
 pub mod layout;
+pub mod mail;
 #[cfg(feature = "png")]
 pub mod png;
 pub mod replay;

@@ -234,7 +234,7 @@ pub fn game_page(
 <style>{CSS}</style></head>
 <body>
 <header><h1>Twilight Struggle · {gid}</h1><p>US {us} · USSR {ussr} · {status_e}. {info}</p></header>
-<nav><button id="first" title="first (Home)">⏮</button><button id="prev" title="back (←)">◀</button><span id="pos"></span><button id="next" title="forward (→)">▶</button><button id="last" title="last (End)">⏭</button><input id="slider" type="range" min="0" max="{max}" value="0" aria-label="step"></nav>
+<nav><button id="first" title="first (Home)">« first</button><button id="prev" title="back (←)">‹ back</button><span id="pos"></span><button id="next" title="forward (→)">next ›</button><button id="last" title="last (End)">last »</button><input id="slider" type="range" min="0" max="{max}" value="0" aria-label="step"></nav>
 <main><div id="board" aria-live="polite"></div><ol id="moves">{items}</ol></main>
 <footer>Keys: ← → step, PageUp/PageDown ten steps, Home/End. Click a move to jump. Each hash is the SHA-256 of that entry's bytes in log.yaml; <code>twilight verify</code> checks the chain.</footer>
 <script type="application/json" id="data">{data}</script>
@@ -340,7 +340,7 @@ const CSS: &str = r##"
 body{margin:0;font:15px/1.35 system-ui,-apple-system,"Segoe UI",sans-serif;background:#eef2f5;color:#1e2227}
 header{background:#22262c;color:#fff;padding:8px 14px}header h1{font-size:20px;margin:0}header p{margin:2px 0 0;color:#c9d1da;font-size:13px}
 nav{position:sticky;top:0;z-index:2;display:flex;gap:6px;align-items:center;padding:6px 14px;background:#fff;border-bottom:1px solid #c9d1da}
-nav button{font-size:18px;padding:2px 10px;border:1px solid #9aa3ad;border-radius:5px;background:#f7f9fb;cursor:pointer}
+nav button{font-size:15px;padding:2px 10px;border:1px solid #9aa3ad;border-radius:5px;background:#f7f9fb;cursor:pointer}
 nav #pos{min-width:9em;text-align:center;font-variant-numeric:tabular-nums}nav input{flex:1}
 main{display:flex;gap:10px;padding:10px;align-items:flex-start}
 #board{flex:3;min-width:0}#board svg{width:100%;height:auto;display:block;border-radius:6px;box-shadow:0 1px 4px #0003}
@@ -368,7 +368,7 @@ function show(i,scroll){
   parts.push("</svg>");board.innerHTML=parts.join("");
   if(cur>=0&&items[cur])items[cur].classList.remove("now");
   cur=i;var li=items[i];
-  if(li){li.classList.add("now");if(scroll)li.scrollIntoView({block:"nearest"});
+  if(li){li.classList.add("now");if(scroll){var ml=li.parentNode,t=li.offsetTop-ml.offsetTop;if(t<ml.scrollTop||t+li.offsetHeight>ml.scrollTop+ml.clientHeight)ml.scrollTop=t-ml.clientHeight/3;}
     if(history.replaceState)history.replaceState(null,"","#"+li.id);}
   pos.textContent="step "+(i+1)+" / "+n;slider.value=String(i);
   document.body.setAttribute("data-step",String(i));

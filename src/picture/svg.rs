@@ -99,6 +99,11 @@ pub fn static_layer(l: &Layout) -> String {
         r##"<rect width="{w}" height="{h}" fill="#eef2f5"/><rect width="{w}" height="{hd}" fill="#22262c"/>"##,
         hd = l.header
     );
+    let [px, py, pw, ph] = l.tracks_panel;
+    let _ = write!(
+        o,
+        r##"<rect x="{px}" y="{py}" width="{pw}" height="{ph}" fill="#30353c"/>"##
+    );
     // Region grounds: each country's box grown by a margin, in its region's colour.
     for r in Region::ALL {
         let (ground, _) = region_colours(r);
@@ -374,7 +379,7 @@ pub fn pieces(l: &Layout, v: &View, changed: &[Country], caption: Option<&str>) 
     out.push(title_piece(l, v, caption));
     out.push(vp_piece(l, v.vp));
     out.push(defcon_piece(l, v.defcon));
-    out.push(tracks_piece(l, v));
+    out.extend(tracks_pieces(l, v));
     out.push(cards_piece(l, v));
     out
 }
@@ -504,13 +509,11 @@ fn defcon_piece(l: &Layout, defcon: u8) -> String {
     o
 }
 
-fn tracks_piece(l: &Layout, v: &View) -> String {
-    let [px, py, pw, ph] = l.tracks_panel;
-    let mut o = String::new();
-    let _ = write!(
-        o,
-        r##"<g><rect x="{px}" y="{py}" width="{pw}" height="{ph}" fill="#30353c"/>"##
-    );
+/// The header's second row as four pieces: Space Race, Military Operations, hands and piles,
+/// and who owes a decision (or the outcome).
+fn tracks_pieces(l: &Layout, v: &View) -> Vec<String> {
+    let py = l.tracks_panel[1];
+    let mut o = String::from("<g>");
     let cell = 26.0;
     let row = |o: &mut String, x0: f32, y: f32, side: Side, n: u8, max: u8, need: Option<u8>| {
         let (dark, light) = side_colours(side);
@@ -552,6 +555,8 @@ fn tracks_piece(l: &Layout, v: &View) -> String {
     );
     row(&mut o, 200.0, py + 6.0, Side::Us, v.space.us, 8, None);
     row(&mut o, 200.0, py + 32.0, Side::Ussr, v.space.ussr, 8, None);
+    o.push_str("</g>");
+    let space = std::mem::replace(&mut o, String::from("<g>"));
     let need = v.defcon.min(5);
     let _ = write!(
         o,
@@ -575,15 +580,19 @@ fn tracks_piece(l: &Layout, v: &View) -> String {
         5,
         Some(need),
     );
+    o.push_str("</g>");
+    let milops = std::mem::take(&mut o);
     let _ = write!(
         o,
-        r##"<text x="880" y="{t1}" font-size="14" fill="#ffffff">Hands: US {} · USSR {}</text><text x="880" y="{t2}" font-size="14" fill="#c9d1da">Deck {} · Discard {} · Removed {}</text>"##,
+        r##"<g><text x="880" y="{t1}" font-size="14" fill="#ffffff">Hands: US {} · USSR {}</text><text x="880" y="{t2}" font-size="14" fill="#c9d1da">Deck {} · Discard {} · Removed {}</text>"##,
         v.hand_sizes.us,
         v.hand_sizes.ussr,
         v.deck_size,
         v.discard.len(),
         v.removed.len()
     );
+    o.push_str("</g>");
+    let counts = std::mem::take(&mut o);
     let status = if let Some(out) = &v.outcome {
         match out.winner {
             Some(w) => format!("Game over: {} wins ({})", w.name(), out.reason.describe()),
@@ -597,7 +606,7 @@ fn tracks_piece(l: &Layout, v: &View) -> String {
     };
     let _ = write!(
         o,
-        r##"<text x="1110" y="{}" font-size="18" font-weight="bold" fill="{}">{}</text></g>"##,
+        r##"<text x="1110" y="{}" font-size="18" font-weight="bold" fill="{}">{}</text>"##,
         py + 37.0,
         if v.outcome.is_some() {
             HIGHLIGHT
@@ -606,7 +615,7 @@ fn tracks_piece(l: &Layout, v: &View) -> String {
         },
         esc(&status)
     );
-    o
+    vec![space, milops, counts, o]
 }
 
 fn cards_piece(l: &Layout, v: &View) -> String {
