@@ -487,3 +487,26 @@ fn move_effects_are_described_in_the_games_terms() {
     }
     let _ = Path::new(".");
 }
+
+/// The mail's budget is 300 KB in all: the picture of the busiest position of every bundled
+/// game, base64-encoded, must leave room for the text and the view attachment.
+#[cfg(feature = "png")]
+#[test]
+fn the_mail_picture_of_every_bundled_games_busiest_position_fits_the_mail_budget() {
+    for g in bundled_games() {
+        let (_, steps) = Session::open_public_traced(&g).unwrap();
+        let busiest = steps
+            .iter()
+            .max_by_key(|s| s.view.board.len() * 8 + s.view.effects.len())
+            .unwrap();
+        let png = picture::board_png(&busiest.view, &[], Some("x"), picture::MAIL_SCALE).unwrap();
+        let base64 = png.len().div_ceil(3) * 4 * 78 / 76;
+        eprintln!("{}: {} byte PNG", g.display(), png.len());
+        assert!(
+            base64 < 220_000,
+            "{}: a {} byte PNG",
+            g.display(),
+            png.len()
+        );
+    }
+}

@@ -11,7 +11,7 @@ use crate::mail::MailError;
 
 use super::svg::esc;
 
-/// The recipient's board picture as PNG at [`super::MAIL_SCALE`] (about 150 KB), or `None` when
+/// The recipient's board picture as PNG at [`super::MAIL_SCALE`] (100–120 KB), or `None` when
 /// the binary is built without the `png` feature. A rendering failure is an error, never a
 /// silently missing picture.
 pub fn picture(v: &View) -> Result<Option<Vec<u8>>, MailError> {

@@ -221,7 +221,7 @@ pub fn game_page(
         "frames": frames,
     }));
     let info = if revealed {
-        "The seed is revealed: this replay shows everything, hands included."
+        "The seed is revealed: every roll, shuffle and deal of this replay is verified from it."
     } else {
         "Public information only: hands and the deck stay hidden."
     };

@@ -75,7 +75,7 @@ fn role_name(r: Role) -> &'static str {
         Role::Us => "the US player's view",
         Role::Ussr => "the USSR player's view",
         Role::Public => "public view",
-        Role::Moderator => "moderator's view (everything)",
+        Role::Moderator => "full view (seed revealed or moderator)",
     }
 }
 
