@@ -70,7 +70,8 @@ pub fn svg_to_png(svg: &str, scale: f32) -> Result<Vec<u8>, PictureError> {
 
 /// PNG of an opaque pixmap as 8-bit RGB (the picture has an opaque background, so alpha
 /// carries nothing), each channel rounded to 16 levels (the picture's colours are flat; only
-/// anti-aliased edges use the levels between) and best compression: about 40 % smaller than
+/// anti-aliased edges use the levels between) and zlib level 3 (level 6 and up cost 1.5–6 times
+/// the time for 2–4 % less): about 35 % smaller than
 /// tiny-skia's RGBA encoder, which keeps a busy board's mail under 300 KB.
 fn encode_rgb(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, PictureError> {
     let rgb: Vec<u8> = pixmap
@@ -82,11 +83,11 @@ fn encode_rgb(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, PictureError> {
         })
         .collect();
     let mut out = Vec::with_capacity(rgb.len() / 4);
-    let mut enc = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
-    enc.set_color(png::ColorType::Rgb);
-    enc.set_depth(png::BitDepth::Eight);
-    enc.set_compression(png::Compression::High);
-    let err = |e: png::EncodingError| PictureError::Encode(e.to_string());
+    let mut enc = ::png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
+    enc.set_color(::png::ColorType::Rgb);
+    enc.set_depth(::png::BitDepth::Eight);
+    enc.set_deflate_compression(::png::DeflateCompression::Level(3));
+    let err = |e: ::png::EncodingError| PictureError::Encode(e.to_string());
     let mut w = enc.write_header().map_err(err)?;
     w.write_image_data(&rgb).map_err(err)?;
     w.finish().map_err(err)?;
