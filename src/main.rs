@@ -26,14 +26,14 @@ use twilight_pbem::session::{Session, SessionError};
 // (`twilight status G | head`). These shadow the std macros in this file; a write error on a
 // closed stream is ignored, so a command that changes a game still finishes its work.
 macro_rules! println {
-    () => { emit(false, format_args!("\n")) };
-    ($($arg:tt)*) => { emit(false, format_args!("{}\n", format_args!($($arg)*))) };
+    () => { crate::emit(false, format_args!("\n")) };
+    ($($arg:tt)*) => { crate::emit(false, format_args!("{}\n", format_args!($($arg)*))) };
 }
 macro_rules! print {
-    ($($arg:tt)*) => { emit(false, format_args!($($arg)*)) };
+    ($($arg:tt)*) => { crate::emit(false, format_args!($($arg)*)) };
 }
 macro_rules! eprintln {
-    ($($arg:tt)*) => { emit(true, format_args!("{}\n", format_args!($($arg)*))) };
+    ($($arg:tt)*) => { crate::emit(true, format_args!("{}\n", format_args!($($arg)*))) };
 }
 
 /// Writes to stdout (or stderr), ignoring errors such as a reader that closed the pipe.
@@ -45,6 +45,8 @@ fn emit(to_stderr: bool, args: std::fmt::Arguments<'_>) {
         std::io::stdout().lock().write_fmt(args)
     };
 }
+
+mod picture_cli;
 
 /// Twilight Struggle by email: a complete rules engine, a sealed append-only log.
 #[derive(Parser)]
@@ -82,6 +84,10 @@ enum Format {
     Text,
     Yaml,
     Json,
+    /// The board picture as SVG (issue 16).
+    Svg,
+    /// The board picture as PNG (issue 16; feature `png`).
+    Png,
 }
 
 #[derive(Subcommand)]
@@ -132,6 +138,18 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
+        /// Write to this file instead of standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// A self-contained HTML replay of a game from its public log; on a folder of games, one
+    /// page per game and an index page with the standings.
+    Export {
+        /// A game folder, or a folder of game folders.
+        path: PathBuf,
+        /// The HTML file to write (for a folder: the index page; game pages go beside it).
+        #[arg(long)]
+        html: PathBuf,
     },
     /// The decision a player owes and its legal answers in the notation.
     Moves {
@@ -600,6 +618,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             game_dir,
             role,
             format,
+            out,
         } => {
             let s = match role {
                 RoleArg::Public => open(&game_dir)?,
@@ -615,12 +634,33 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 RoleArg::Moderator => Role::Moderator,
             };
             let v = view(game, role);
-            match format {
-                Format::Text => print!("{}", render_view(game, &v)),
-                Format::Yaml => print!("{}", serde_yaml::to_string(&v)?),
-                Format::Json => println!("{}", serde_json::to_string_pretty(&v)?),
+            let bytes = match format {
+                Format::Text => render_view(game, &v).into_bytes(),
+                Format::Yaml => serde_yaml::to_string(&v)?.into_bytes(),
+                Format::Json => format!("{}\n", serde_json::to_string_pretty(&v)?).into_bytes(),
+                Format::Svg | Format::Png => {
+                    let (_, steps) = Session::open_public_traced(&game_dir)?;
+                    let (changed, caption) = picture_cli::last_move(&steps);
+                    let l = twilight_pbem::picture::Layout::standard();
+                    let svg = twilight_pbem::picture::svg::board_svg_with(
+                        l,
+                        &v,
+                        &changed,
+                        caption.as_deref(),
+                    );
+                    match format {
+                        Format::Png => picture_cli::png(&svg)?,
+                        _ => svg.into_bytes(),
+                    }
+                }
+            };
+            match out {
+                Some(p) => std::fs::write(&p, &bytes)
+                    .with_context(|| format!("cannot write {}", p.display()))?,
+                None => std::io::Write::write_all(&mut std::io::stdout(), &bytes)?,
             }
         }
+        Command::Export { path, html } => picture_cli::export(&path, &html)?,
         Command::Moves {
             game_dir,
             side,

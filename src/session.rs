@@ -14,6 +14,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::data::{BySide, Card, Side};
+use crate::engine::view::Role;
 use crate::engine::{Answer, ChanceOutcome, Game, Options, PromptKind, RecordedChance, RuleError};
 use crate::fairness;
 use crate::gamefs;
@@ -165,6 +166,24 @@ pub struct Session {
     dice_checked: Option<u32>,
     /// Whether entry 0 marks the seed as a test seed.
     test_seed: bool,
+    /// When set, every replayed decision's view for this role (the replay page, issue 16).
+    trace: Option<(Role, Vec<ReplayStep>)>,
+}
+
+/// One replayed step, for the replay page (issue 16): the entry that made it (seq, hash,
+/// author, notation as logged; seq of the second join for the setup) and the board after it.
+#[derive(Debug, Clone)]
+pub struct ReplayStep {
+    /// The entry's sequence number.
+    pub seq: u64,
+    /// The entry's SHA-256.
+    pub hash: Hex32,
+    /// Who decided (`None` for the start of play).
+    pub side: Option<Side>,
+    /// The move as written in the log.
+    pub notation: String,
+    /// The view after the step.
+    pub view: crate::engine::view::View,
 }
 
 fn read_secret(dir: &Path) -> Result<Option<Secret>, SessionError> {
@@ -337,7 +356,15 @@ impl Session {
     /// [`Session::open_public`] over the log of `dir` already opened (and so checked), e.g.
     /// by [`Log::verify_bytes`]: the file is not read, hashed or parsed again.
     pub fn open_public_log(dir: &Path, log: Log) -> Result<Session, SessionError> {
-        Self::replay_log(dir, None, false, log)
+        Self::replay_log(dir, None, false, log, false)
+    }
+
+    /// Opens `dir` like [`Session::open_public`] and also returns the board after every
+    /// decision, as the public sees it, or as the moderator does once the seed is revealed.
+    pub fn open_public_traced(dir: &Path) -> Result<(Session, Vec<ReplayStep>), SessionError> {
+        let mut s = Self::replay_with(dir, None, false, true)?;
+        let steps = s.trace.take().map(|(_, t)| t).unwrap_or_default();
+        Ok((s, steps))
     }
 
     fn replay(
@@ -345,20 +372,31 @@ impl Session {
         secret: Option<Secret>,
         use_secret: bool,
     ) -> Result<Session, SessionError> {
+        Self::replay_with(dir, secret, use_secret, false)
+    }
+
+    fn replay_with(
+        dir: &Path,
+        secret: Option<Secret>,
+        use_secret: bool,
+        traced: bool,
+    ) -> Result<Session, SessionError> {
         gamefs::refuse_symlink(dir).map_err(|e| SessionError::File {
             path: dir.into(),
             message: e.to_string(),
         })?;
         let log = Log::open(dir.join("log.yaml"))?;
-        Self::replay_log(dir, secret, use_secret, log)
+        Self::replay_log(dir, secret, use_secret, log, traced)
     }
 
-    /// Replays `log` (as read, or with staged entries of the move being made).
+    /// Replays `log` (as read, or with staged entries of the move being made); `traced` keeps
+    /// the board after every decision ([`Session::open_public_traced`]).
     fn replay_log(
         dir: &Path,
         secret: Option<Secret>,
         use_secret: bool,
         log: Log,
+        traced: bool,
     ) -> Result<Session, SessionError> {
         let revealed_seed = log.entries().iter().find_map(|e| match &e.entry.payload {
             Payload::Reveal { seed } => Some(*seed.as_bytes()),
@@ -404,6 +442,14 @@ impl Session {
             dice: DiceLedger::default(),
             dice_checked: None,
             test_seed: false,
+            trace: traced.then(|| {
+                let role = if revealed_seed.is_some() {
+                    Role::Moderator
+                } else {
+                    Role::Public
+                };
+                (role, Vec::new())
+            }),
             log,
         };
         s.run_replay()?;
@@ -519,6 +565,7 @@ impl Session {
                         .map_err(|e| fail(e.to_string()))?;
                         self.check_records(seq, &drawn, &records);
                         self.game = Some(game);
+                        self.trace_step(se, None, "start of play");
                     }
                 }
                 Payload::Decision {
@@ -556,6 +603,7 @@ impl Session {
                     self.decisions += 1;
                     self.dice.record(r, u32::from(turn), &drawn);
                     self.check_records(seq, &drawn, &records);
+                    self.trace_step(se, Some(*side), notation);
                     if is_headline {
                         if let (Some(seed), Answer::Card(card)) = (self.seed, &answer) {
                             if let Some(pos) = headline_commits
@@ -711,6 +759,18 @@ impl Session {
             }
         }
         Ok(())
+    }
+
+    fn trace_step(&mut self, se: &StoredEntry, side: Option<Side>, notation: &str) {
+        if let (Some((role, steps)), Some(game)) = (self.trace.as_mut(), self.game.as_ref()) {
+            steps.push(ReplayStep {
+                seq: se.entry.seq,
+                hash: se.hash,
+                side,
+                notation: notation.to_string(),
+                view: crate::engine::view::view(game, *role),
+            });
+        }
     }
 
     /// Compares the chance outcomes the engine drew with the log's public records: die rolls
@@ -1042,6 +1102,7 @@ impl Session {
             self.secret.clone(),
             true,
             self.log.clone(),
+            false,
         )?;
         self.secret_after_commit = after;
         Ok(())

@@ -115,14 +115,16 @@ pub fn mail_html(text: &str, board_heading: &str, v: &View, inline: &[InlinePart
             in_board = line == board_heading;
             let _ = writeln!(h, "<h2>{}</h2>", escape(line.trim_matches(['=', ' '])));
             if in_board {
-                h.push_str(&board_tables(v));
+                // The picture first, full width and scaled down on a phone (issue 16); the
+                // tables after it say the same for a client that shows no images.
                 for p in inline {
                     let _ = writeln!(
                         h,
-                        "<p><img src=\"cid:{}\" alt=\"the board\"></p>",
+                        "<p><img src=\"cid:{}\" alt=\"The board: Influence and Control in all 84 countries, VP, DEFCON, turn, Space Race, Military Operations, China Card and effects in play\" width=\"1068\" style=\"display:block;width:100%;max-width:1068px;height:auto;border:0\"></p>",
                         escape(&p.content_id)
                     );
                 }
+                h.push_str(&board_tables(v));
             }
             continue;
         }

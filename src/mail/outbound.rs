@@ -63,6 +63,9 @@ pub struct Outgoing {
     pub html: String,
     /// The redacted view, YAML.
     pub view_yaml: String,
+    /// The board picture of the same view as PNG (issue 16; `None` when built without the
+    /// `png` feature), shown inline in the HTML part.
+    pub picture_png: Option<Vec<u8>>,
     /// Message-ID, without angle brackets.
     pub message_id: String,
     /// The previous mail of this thread, without angle brackets.
@@ -194,19 +197,20 @@ pub fn compose(
     receipt_part(&mut t, session, side, token.as_deref());
 
     let view_yaml = serde_yaml::to_string(&v).map_err(|e| MailError::Build(e.to_string()))?;
-    let html = super::html::mail_html(&t, BOARD_HEADING, &v, &[]);
+    let picture_png = crate::picture::mail::picture(&v)?;
     let n = rec.sent + 1;
     let (message_id, root, references) =
         thread_ids(&rec, gid, side, &from, token.as_deref(), n, seq);
-    let out = Outgoing {
+    let mut out = Outgoing {
         side,
         purpose,
         from,
         to,
         subject,
         text: t,
-        html,
+        html: String::new(),
         view_yaml,
+        picture_png,
         message_id: message_id.clone(),
         in_reply_to: rec.last_id.clone(),
         references,
@@ -215,6 +219,8 @@ pub fn compose(
         log_since: super::receipt::log_since(session, rec.last_seq.unwrap_or(0))?,
         delivered: None,
     };
+    // The HTML shows the picture inline (issue 16) above the board as tables (issue 13).
+    out.html = super::html::mail_html(&out.text, BOARD_HEADING, &v, &inline_parts(&out));
     let p = state.player_mut(side);
     p.sent = n;
     p.root_id = Some(root);
@@ -355,6 +361,19 @@ fn receipt_part(t: &mut String, session: &Session, side: Side, token: Option<&st
     );
 }
 
+/// The parts shown inside a mail's HTML: its board picture, if drawn, as
+/// `cid:board.<message-id>` ([`crate::picture::mail::content_id`]).
+fn inline_parts(o: &Outgoing) -> Vec<super::html::InlinePart> {
+    o.picture_png
+        .iter()
+        .map(|png| super::html::InlinePart {
+            content_id: crate::picture::mail::content_id(o),
+            content_type: "image/png".into(),
+            bytes: png.clone(),
+        })
+        .collect()
+}
+
 /// The mail's Message-ID (`ts.<game>.<side>.k<tag>.<n>.s<seq>@domain`, the `k` part bound to
 /// the reply token so that a reply naming this mail in `In-Reply-To` is authenticated even
 /// without the quoted token: `reply::message_id_tag`), the thread's root and its References.
@@ -452,8 +471,9 @@ pub fn to_message(o: &Outgoing, game_id: &str) -> Result<Message, MailError> {
     }
     let yaml_type = ContentType::parse("application/yaml; charset=utf-8")
         .map_err(|e| MailError::Build(e.to_string()))?;
+    let inline = inline_parts(o);
     let mut parts = MultiPart::mixed()
-        .multipart(super::html::alternative_body(&o.text, &o.html, &[])?)
+        .multipart(super::html::alternative_body(&o.text, &o.html, &inline)?)
         .singlepart(
             Attachment::new("view.yaml".into()).body(o.view_yaml.clone(), yaml_type.clone()),
         );

@@ -1,0 +1,43 @@
+//! Board pictures (issue 16): one PNG for a mail (target < 50 ms) and the replay page of a
+//! complete game (target < 2 s). Run with `cargo bench --bench picture`.
+
+use std::path::PathBuf;
+
+use twilight_pbem::picture::{self, replay, MAIL_SCALE};
+use twilight_pbem::session::Session;
+
+fn main() {
+    divan::main();
+}
+
+fn game() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games/example-complete")
+}
+
+/// The final position of the bundled complete game, drawn and encoded as the mail's PNG.
+#[divan::bench(sample_count = 30)]
+fn board_png_mail(bencher: divan::Bencher) {
+    let (_, steps) = Session::open_public_traced(&game()).unwrap();
+    let v = steps.last().unwrap().view.clone();
+    picture::board_png(&v, &[], None, MAIL_SCALE).unwrap();
+    bencher.bench_local(|| picture::board_png(&v, &[], None, MAIL_SCALE).unwrap());
+}
+
+/// The same at full size (`view --format png`).
+#[divan::bench(sample_count = 20)]
+fn board_png_full(bencher: divan::Bencher) {
+    let (_, steps) = Session::open_public_traced(&game()).unwrap();
+    let v = steps.last().unwrap().view.clone();
+    bencher.bench_local(|| picture::board_png(&v, &[], None, 1.0).unwrap());
+}
+
+/// `export --html` of the complete game: replay from the log and write the page.
+#[divan::bench(sample_count = 10)]
+fn export_complete_game(bencher: divan::Bencher) {
+    bencher.bench_local(|| {
+        let (s, steps) = Session::open_public_traced(&game()).unwrap();
+        replay::game_page(s.game_id(), ("us", "ussr"), &steps, s.is_revealed())
+            .html
+            .len()
+    });
+}
