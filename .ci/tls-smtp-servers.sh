@@ -10,7 +10,7 @@
 #
 # TWILIGHT_TEST_REQUIRE_TLS_SMTP=1 makes tests/mail_tls.rs fail (not skip) without the servers.
 
-command -v openssl >/dev/null || { apt-get install -y -qq openssl >/dev/null || exit 1; }
+command -v openssl >/dev/null || { apt-get update -qq && apt-get install -y -qq openssl >/dev/null; } || exit 1
 if ! python3 -c 'import aiosmtpd' 2>/dev/null; then
   python3 -m pip install --quiet aiosmtpd==1.4.6
 fi
