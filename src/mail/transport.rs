@@ -281,8 +281,23 @@ impl Transport {
             Transport::Smtp(t, d) => t
                 .send(message)
                 .map(|_| d.clone())
-                .map_err(|e| MailError::Send(e.to_string())),
+                .map_err(|e| MailError::Send(explain_send_error(e.to_string()))),
         }
+    }
+}
+
+/// Adds what to do to a send error whose cause is not evident from rustls' wording: a server
+/// certificate that is itself a CA certificate (`CaUsedAsEndEntity`, what `openssl req -x509`
+/// makes by default for a self-signed relay), which rustls never accepts as a server's.
+fn explain_send_error(message: String) -> String {
+    if message.contains("CaUsedAsEndEntity") {
+        format!(
+            "{message} (the server's certificate is marked as a CA certificate, which is never accepted as a server's: \
+             give the relay a certificate from a CA and name the CA in TWILIGHT_SMTP_CA_FILE, or make its \
+             self-signed certificate with `-addext basicConstraints=critical,CA:FALSE`)"
+        )
+    } else {
+        message
     }
 }
 
@@ -349,5 +364,15 @@ mod tests {
         assert_eq!(s.port, 4650);
         assert!(!format!("{s:?}").contains("hunter2"));
         assert!(SmtpSettings::from_lookup(env(&[])).unwrap().is_none());
+    }
+
+    #[test]
+    fn a_ca_certificate_served_as_the_servers_is_explained() {
+        let e = explain_send_error(
+            "network error: invalid peer certificate: Other(OtherError(CaUsedAsEndEntity))".into(),
+        );
+        assert!(e.contains("basicConstraints=critical,CA:FALSE"), "{e}");
+        let other = "network error: invalid peer certificate: UnknownIssuer";
+        assert_eq!(explain_send_error(other.into()), other);
     }
 }
