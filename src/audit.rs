@@ -193,7 +193,7 @@ pub fn verify_game(dir: &Path, head: Option<&Hex32>) -> GameReport {
                 r.vp = g.state().vp;
                 r.turn = g.state().turn;
                 if r.in_progress {
-                    r.stopped_at = Some(stop_position(g));
+                    r.stopped_at = Some(stop_position(g, sealed_headline(&s)));
                 }
             }
             if r.recorded_from.is_some() {
@@ -341,17 +341,44 @@ pub fn duplicates(reports: &[GameReport]) -> Vec<Duplicate> {
     out
 }
 
-/// Where a game without a result stands: turn, round, DEFCON, who owes what.
-pub fn stop_position(game: &crate::engine::Game) -> String {
+/// The side whose first headline is sealed in the log and not yet played: the last `headline`
+/// commitment when no `decision` entry follows it (FAIRNESS.md §9). The public replay does not
+/// see that card, but the log shows that side has chosen.
+pub fn sealed_headline(s: &Session) -> Option<Side> {
+    let mut sealed = None;
+    for stored in s.log().entries() {
+        match &stored.entry.payload {
+            Payload::Commitment {
+                kind: crate::log::CommitmentKind::Headline,
+                side,
+                ..
+            } => sealed = *side,
+            Payload::Decision { .. } => sealed = None,
+            _ => {}
+        }
+    }
+    sealed
+}
+
+/// Where a game without a result stands: turn, round, DEFCON, who owes what. `sealed` is the
+/// side whose headline is sealed in the log ([`sealed_headline`]): it owes nothing more, and
+/// the line says so.
+pub fn stop_position(game: &crate::engine::Game, sealed: Option<Side>) -> String {
     let st = game.state();
     let round = if st.action_round == 0 {
         "headline phase".to_string()
     } else {
         format!("{} action round {}", st.phasing, st.action_round)
     };
-    let waiting: Vec<String> = game.prompts().iter().map(|p| p.side.to_string()).collect();
+    let waiting: Vec<String> = game
+        .prompts()
+        .iter()
+        .filter(|p| Some(p.side) != sealed)
+        .map(|p| p.side.to_string())
+        .collect();
+    let sealed = sealed.map_or(String::new(), |side| format!("{side} headline sealed; "));
     format!(
-        "turn {}, {round}, DEFCON {} (waiting for {})",
+        "turn {}, {round}, DEFCON {} ({sealed}waiting for {})",
         st.turn,
         st.defcon,
         waiting.join(" and ")

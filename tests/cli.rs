@@ -429,3 +429,49 @@ fn moderator_commands_need_the_secret() {
         .assert()
         .success();
 }
+
+/// What the public `verify` shows must be what the log holds: once the USSR's first headline is
+/// sealed (a `headline` commitment with no decision after it), it owes nothing more.
+#[test]
+fn verify_shows_a_sealed_first_headline() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    let d = dir.to_str().unwrap();
+    twilight()
+        .args([
+            "selfplay",
+            "--seed",
+            "7",
+            "--stop-after",
+            "27",
+            "--record",
+            d,
+        ])
+        .assert()
+        .success();
+    twilight().args(["verify", d]).assert().success().stdout(
+        predicate::str::contains("headline phase")
+            .and(predicate::str::contains("(waiting for USSR and US)")),
+    );
+    let moves = twilight()
+        .args(["moves", "--as", "ussr", d])
+        .output()
+        .unwrap();
+    let moves = String::from_utf8(moves.stdout).unwrap();
+    let headline = moves
+        .lines()
+        .map(str::trim)
+        .find(|l| l.starts_with("headline "))
+        .expect("a headline answer");
+    twilight()
+        .args(["play", "--no-mail", "--as", "ussr", d, headline])
+        .assert()
+        .success();
+    twilight()
+        .args(["verify", d])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "(USSR headline sealed; waiting for US)",
+        ));
+}
