@@ -302,13 +302,21 @@ fn every_prompt_mail_carries_the_picture_inline_and_stays_under_300_kb() {
         } else {
             Role::Ussr
         };
-        let want = picture::board_png(
-            &view(s.game().unwrap(), role),
-            &[],
-            None,
-            picture::MAIL_SCALE,
-        )
-        .unwrap();
+        let own = view(s.game().unwrap(), role);
+        // The last move is highlighted as `view`/`export` do it: the countries whose Influence
+        // the last decision changed, by the replay's own steps.
+        let (changed, caption) = picture::mail::last_move(&s, &own);
+        let (_, steps) = Session::open_public_traced(&game).unwrap();
+        let [.., a, b] = &steps[..] else {
+            panic!("a game in progress has steps")
+        };
+        assert_eq!(changed, changed_countries(&a.view, &b.view));
+        assert_eq!(
+            caption.as_deref(),
+            Some(format!("{}: {}", b.side.unwrap().name(), b.notation).as_str())
+        );
+        let want =
+            picture::board_png(&own, &changed, caption.as_deref(), picture::MAIL_SCALE).unwrap();
         assert_eq!(
             png, want,
             "the {side}'s picture is drawn from the {side}'s view"

@@ -197,7 +197,8 @@ pub fn compose(
     receipt_part(&mut t, session, side, token.as_deref());
 
     let view_yaml = serde_yaml::to_string(&v).map_err(|e| MailError::Build(e.to_string()))?;
-    let picture_png = crate::picture::mail::picture(&v)?;
+    let (changed, caption) = crate::picture::mail::last_move(session, &v);
+    let picture_png = crate::picture::mail::picture(&v, &changed, caption.as_deref())?;
     let n = rec.sent + 1;
     let (message_id, root, references) =
         thread_ids(&rec, gid, side, &from, token.as_deref(), n, seq);
