@@ -533,6 +533,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             for n in &report.deferred {
                 eprintln!("busy: {n}");
             }
+            for n in &report.held {
+                eprintln!("error: {n}");
+            }
             for e in &report.send_errors {
                 eprintln!("error: {e}");
             }

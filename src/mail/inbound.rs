@@ -533,6 +533,11 @@ pub struct InboxReport {
     pub recovered: Vec<String>,
     /// Mails left in place because their game was busy (another command held its lock).
     pub deferred: Vec<String>,
+    /// Mails left in place because their game could not be opened or written (a damaged
+    /// `log.yaml`, `secret.yaml` or `mail-state.yaml`, a file the OS refused): one line each,
+    /// naming the mail and the error. They wait in `new/` until the game is repaired; the
+    /// other games' mails go on.
+    pub held: Vec<String>,
 }
 
 impl InboxReport {
@@ -542,7 +547,13 @@ impl InboxReport {
             .iter()
             .map(|p| p.verdict.exit_code())
             .find(|c| *c != 0)
-            .unwrap_or(if self.send_errors.is_empty() { 0 } else { 3 })
+            .unwrap_or(if !self.held.is_empty() {
+                2
+            } else if self.send_errors.is_empty() {
+                0
+            } else {
+                3
+            })
     }
 }
 
@@ -911,7 +922,18 @@ pub fn run(opts: &InboxOptions, sources: &[PathBuf]) -> Result<InboxReport, Mail
                     .push(format!("{}: left for the next run: {e}", file.display()));
                 continue;
             }
-            other => other?,
+            // A game whose files cannot be read or written stops only its own mail, which
+            // stays in place for the run after the game is repaired (issue 12: one bad game
+            // never stops the loop).
+            Err(e) => {
+                report.recovered.extend(ctx.recovered.take());
+                report.held.push(format!(
+                    "{}: left in place, its game could not be processed: {e}",
+                    file.display()
+                ));
+                continue;
+            }
+            Ok(judged) => judged,
         };
         report.recovered.extend(ctx.recovered.take());
         if ctx.gone {
@@ -972,10 +994,23 @@ pub fn run(opts: &InboxOptions, sources: &[PathBuf]) -> Result<InboxReport, Mail
                 ));
                 continue;
             }
-            Err(e) => return Err(e.into()),
+            Err(e) => {
+                report
+                    .send_errors
+                    .push(format!("{}: prompts not sent: {e}", dir.display()));
+                continue;
+            }
         };
         report.recovered.extend(recovered);
-        let session = Session::open(&dir)?;
+        let session = match Session::open(&dir) {
+            Ok(s) => s,
+            Err(e) => {
+                report
+                    .send_errors
+                    .push(format!("{}: prompts not sent: {e}", dir.display()));
+                continue;
+            }
+        };
         let transport = Transport::choose(&dir.join("outbox"), opts.force_outbox)?;
         match send_due(&session, &transport, false, opts.now) {
             Ok(sent) => report.sent.extend(sent),
