@@ -96,15 +96,43 @@ pub fn write_game(dir: &Path, imported: &Imported, now: DateTime<Utc>) -> Result
         path: dir.to_path_buf(),
         message: e.to_string(),
     })?;
-    if dir.join("log.yaml").exists() {
-        return Err(ImportError::File {
-            path: dir.join("log.yaml"),
-            message: "already exists".into(),
-        });
-    }
     // One transaction: the whole recorded game reaches the disk in one write, or nothing does.
     let _lock = crate::gamefs::GameLock::acquire(dir).map_err(|e| ImportError::File {
         path: dir.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    // An import a crash stopped left an empty log, or a torn one with its journal: set the
+    // torn bytes aside (never deleted) and import again into the log that holds no entry.
+    let path = dir.join("log.yaml");
+    if let Some(note) = Log::recover(&path)? {
+        eprintln!("note: {note}");
+    }
+    crate::gamefs::remove_stale_temps(dir);
+    match std::fs::symlink_metadata(&path) {
+        Ok(m) if m.is_file() && m.len() == 0 => {
+            std::fs::remove_file(&path).map_err(|e| ImportError::File {
+                path: path.clone(),
+                message: e.to_string(),
+            })?
+        }
+        Ok(_) => {
+            return Err(ImportError::File {
+                path,
+                message: "already exists".into(),
+            })
+        }
+        Err(_) => {}
+    }
+    // The report first, written whole: a log on disk always has its report beside it.
+    let report = imported.report();
+    let text = serde_yaml::to_string(&report).expect("a report serializes");
+    crate::gamefs::atomic_write(
+        &dir.join("import-report.yaml"),
+        text.as_bytes(),
+        "import-report",
+    )
+    .map_err(|e| ImportError::File {
+        path: dir.join("import-report.yaml"),
         message: e.to_string(),
     })?;
     let mut log = Log::create(dir.join("log.yaml"))?;
@@ -155,11 +183,5 @@ pub fn write_game(dir: &Path, imported: &Imported, now: DateTime<Utc>) -> Result
         }
     }
     log.commit()?;
-    let report = imported.report();
-    let text = serde_yaml::to_string(&report).expect("a report serializes");
-    std::fs::write(dir.join("import-report.yaml"), text).map_err(|e| ImportError::File {
-        path: dir.join("import-report.yaml"),
-        message: e.to_string(),
-    })?;
     Ok(())
 }

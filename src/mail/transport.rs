@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use lettre::transport::smtp::authentication::{Credentials, Mechanism};
 use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
-use lettre::{FileTransport, Message, SmtpTransport, Transport as _};
+use lettre::{Message, SmtpTransport, Transport as _};
 
 use super::MailError;
 
@@ -209,9 +209,27 @@ impl SmtpSettings {
     }
 }
 
+/// A fresh outbox file name: a random (version 4) UUID, as lettre's `FileTransport` names
+/// its files.
+fn outbox_name() -> Result<String, MailError> {
+    let mut b = [0u8; 16];
+    getrandom::fill(&mut b).map_err(|e| MailError::Send(format!("no random name: {e}")))?;
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    let h = hex::encode(b);
+    Ok(format!(
+        "{}-{}-{}-{}-{}",
+        &h[..8],
+        &h[8..12],
+        &h[12..16],
+        &h[16..20],
+        &h[20..]
+    ))
+}
+
 /// Where a game's mails go.
 pub enum Transport {
-    /// `.eml` files in a folder (lettre's `FileTransport`; names are `<uuid>.eml`).
+    /// `.eml` files in a folder (names are `<uuid>.eml`), each written atomically, mode 0600.
     Outbox(PathBuf),
     /// An SMTP relay.
     Smtp(Box<SmtpTransport>, String),
@@ -266,16 +284,12 @@ impl Transport {
                 #[cfg(unix)]
                 std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
                 builder.create(dir).map_err(|e| ferr(dir, e))?;
-                let id = FileTransport::new(dir)
-                    .send(message)
+                // Written as a whole (temporary file 0600, fsync, rename): a full disk or a
+                // crash never leaves a cut mail, nor one readable by others for a moment.
+                crate::gamefs::remove_stale_temps(dir);
+                let file = dir.join(format!("{}.eml", outbox_name()?));
+                crate::gamefs::atomic_write(&file, &message.formatted(), "outbox-mail")
                     .map_err(|e| MailError::Send(e.to_string()))?;
-                let file = dir.join(format!("{id}.eml"));
-                #[cfg(unix)]
-                {
-                    use std::os::unix::fs::PermissionsExt;
-                    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600))
-                        .map_err(|e| ferr(&file, e))?;
-                }
                 Ok(format!("outbox file {}", file.display()))
             }
             Transport::Smtp(t, d) => t
