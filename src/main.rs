@@ -398,6 +398,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 us_bonus,
                 ussr_bonus,
                 chinese_civil_war: false,
+                ..Options::default()
             };
             let s = Session::create(&game_dir, &options, Players { us, ussr }, Utc::now())?;
             println!(

@@ -463,6 +463,7 @@ impl Session {
                     }
                     self.options =
                         from_value(&options).map_err(|e| fail(format!("bad options: {e}")))?;
+                    self.options.revision = crate::recorded::revision_of(rules_revision);
                     self.players = players.clone();
                     if rules_revision != RULES_REVISION {
                         self.notes.push(format!(

@@ -20,6 +20,32 @@ pub struct Options {
     pub ussr_bonus: u8,
     /// Chinese Civil War variant (rulebook section 12; FAQ F010, F163).
     pub chinese_civil_war: bool,
+    /// The engine revision whose decisions the game is played under: set from the log's
+    /// `create.rules_revision` ([`crate::recorded::revision_of`]), never written with the
+    /// options. New games use [`Revision::CURRENT`].
+    #[serde(skip)]
+    pub revision: Revision,
+}
+
+/// Engine revisions that change which decisions a game asks for. A log replays under the
+/// revision that wrote it, so an old log is asked exactly what it answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub enum Revision {
+    /// Up to `deluxe-faq-2026.11-r3`: a discard offer (Blockade, Latin American Debt
+    /// Crisis), a trapped round (Quagmire, Bear Trap) and Missile Envy's gift are asked
+    /// only when the hand holds an eligible card; the event-first question is asked for
+    /// every opponent's event on a card played for Operations.
+    HandDependent,
+    /// `deluxe-faq-2026.12-r4`: whether such a decision is owed depends only on public
+    /// information (the hand's size, never its contents), and the event-first question
+    /// is asked only when the opponent's event can occur (FAQ F062, F081, F218).
+    #[default]
+    PublicPrompts,
+}
+
+impl Revision {
+    /// The revision new games are played under.
+    pub const CURRENT: Revision = Revision::PublicPrompts;
 }
 
 impl Default for Options {
@@ -29,6 +55,7 @@ impl Default for Options {
             us_bonus: 2,
             ussr_bonus: 0,
             chinese_civil_war: false,
+            revision: Revision::CURRENT,
         }
     }
 }

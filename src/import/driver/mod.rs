@@ -308,6 +308,7 @@ pub fn import_digital_edition(text: &str, source: &str) -> Result<Imported, Stri
         us_bonus: src.header.us_bonus,
         ussr_bonus: src.header.ussr_bonus,
         chinese_civil_war: false,
+        ..Options::default()
     };
     let (game, _) = Game::new_public(options.clone(), &mut RecordedChance::default())
         .map_err(|e| format!("the engine cannot start the game: {e}"))?;
