@@ -352,6 +352,7 @@ impl VariantArgs {
             scenario,
             promos,
             bonus_cap_over_control: self.bonus_cap,
+            ..Options::default()
         };
         options.check().map_err(anyhow::Error::msg)?;
         Ok(options)

@@ -518,6 +518,7 @@ impl Session {
                     self.options
                         .check()
                         .map_err(|e| fail(format!("bad options: {e}")))?;
+                    self.options.revision = crate::recorded::revision_of(rules_revision);
                     self.players = players.clone();
                     if rules_revision != RULES_REVISION {
                         self.notes.push(format!(

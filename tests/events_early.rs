@@ -847,6 +847,14 @@ fn blockade_without_a_3_ops_card_removes_all_us_influence_in_west_germany() {
         &mut ch,
     );
     play(&mut g, Side::Ussr, Card::Blockade, CardUse::Event, &mut ch);
+    // The offer is owed (the hand is not empty, rules revision r4); only the pass answers.
+    refused(
+        &mut g,
+        Side::Us,
+        Answer::Card(Card::IndependentReds),
+        &mut ch,
+    );
+    act(&mut g, Side::Us, Answer::Pass, &mut ch);
     assert_eq!(inf_of(&g, Country::WestGermany), (0, 1));
     assert!(removed(&g, Card::Blockade));
     assert_eq!(side_of(&g), Side::Us);
@@ -905,6 +913,12 @@ fn blockade_threshold_uses_modified_ops() {
         &mut ch,
     );
     play(&mut g, Side::Ussr, Card::Blockade, CardUse::Event, &mut ch);
+    // Asked (the hand is not empty, rules revision r4) with no eligible card.
+    assert!(
+        matches!(kind(&g), PromptKind::ChooseCard { candidates, optional: true } if candidates.is_empty())
+    );
+    refused(&mut g, Side::Us, Answer::Card(Card::DuckAndCover), &mut ch);
+    act(&mut g, Side::Us, Answer::Pass, &mut ch);
     assert_eq!(inf_of(&g, Country::WestGermany), (0, 0));
     assert_eq!(g.state().cards.hands.us, vec![Card::DuckAndCover]);
 }
@@ -1180,7 +1194,8 @@ fn arab_israeli_war_fires_with_the_ussr_controlling_israel() {
 
 #[test]
 fn arab_israeli_war_after_camp_david_never_occurs() {
-    // FAQ F191: Ops only, discarded, no Military Operations.
+    // FAQ F191: Ops only, discarded, no Military Operations; the event cannot occur, so
+    // no event-first question is asked (FAQ F062, F081; rules revision r4).
     let mut ch = none();
     let mut g = us_round(
         Position::new()
@@ -1196,7 +1211,7 @@ fn arab_israeli_war_after_camp_david_never_occurs() {
         CardUse::Operations,
         &mut ch,
     );
-    act(&mut g, Side::Us, Answer::YesNo(true), &mut ch);
+    assert_eq!(ops_of(&g), 2);
     assert_eq!(g.state().milops.ussr, 0);
     act(&mut g, Side::Us, Answer::Pass, &mut ch);
     assert_eq!(inf_of(&g, Country::Israel), (1, 0));
@@ -3995,7 +4010,7 @@ fn cambridge_five_never_fires_in_the_late_war() {
         CardUse::Operations,
         &mut ch,
     );
-    act(&mut g, Side::Us, Answer::YesNo(true), &mut ch);
+    // The event cannot occur: no event-first question (rules revision r4).
     assert_eq!(side_of(&g), Side::Us);
     assert_eq!(ops_of(&g), 2);
 }

@@ -1672,7 +1672,12 @@ fn debt_crisis_with_no_qualifying_card_goes_straight_to_the_ussr() {
         CardUse::Event,
         &mut ch,
     );
-    assert!(g.prompt_for(Side::Us).is_none());
+    // Asked, the hand not being empty (rules revision r4): no card qualifies, the US passes.
+    assert!(matches!(
+        &g.prompt_for(Side::Us).unwrap().kind,
+        PromptKind::ChooseCard { candidates, optional: true } if candidates.is_empty()
+    ));
+    ok(&mut g, Side::Us, Answer::Pass, &mut ch);
     ok(
         &mut g,
         Side::Ussr,
@@ -2639,8 +2644,15 @@ fn awacs_us_plays_muslim_revolution_for_ops_safely_faq_f309() {
         .influence(Country::Iran, Side::Us, 2)
         .hand(Side::Us, &[Card::MuslimRevolution]);
     let mut g = round(p, Side::Us, &mut ch);
-    ops_event_first(&mut g, Side::Us, Card::MuslimRevolution, &mut ch);
-    // No USSR choice is asked: the US goes straight to its 4 Ops.
+    // The event cannot occur: no event-first question (rules revision r4), no USSR choice;
+    // the US goes straight to its 4 Ops.
+    play(
+        &mut g,
+        Side::Us,
+        Card::MuslimRevolution,
+        CardUse::Operations,
+        &mut ch,
+    );
     assert!(g.prompt_for(Side::Ussr).is_none());
     assert!(matches!(
         g.prompt_for(Side::Us).unwrap().kind,

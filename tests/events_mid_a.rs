@@ -502,6 +502,9 @@ fn quagmire_no_eligible_card_passes_and_keeps_cards() {
         .effect(Card::Quagmire, USSR, Duration::Lasting)
         .hand(US, &[Card::Summit, Card::KitchenDebates])
         .action_round(1, US, &mut ch);
+    // Asked, the hand not being empty (rules revision r4); only the pass answers.
+    refused(&mut g, US, Answer::Card(Card::Summit), &mut ch);
+    ok(&mut g, US, Answer::Pass, &mut ch);
     assert_eq!(action_round_of(&g), USSR);
     assert_eq!(
         g.state().cards.hands.us,
@@ -593,11 +596,13 @@ fn quagmire_opponent_event_discarded_without_event_and_china_never() {
 fn quagmire_red_scare_raises_the_threshold() {
     // FAQ F276: under Red Scare/Purge a 2 Ops card is worth 1.
     let mut ch = dice(&[]);
-    let g = pos()
+    let mut g = pos()
         .effect(Card::Quagmire, USSR, Duration::Lasting)
         .effect(Card::RedScarePurge, USSR, Duration::Turn)
         .hand(US, &[Card::Junta, Card::Summit])
         .action_round(1, US, &mut ch);
+    refused(&mut g, US, Answer::Card(Card::Junta), &mut ch);
+    ok(&mut g, US, Answer::Pass, &mut ch);
     assert_eq!(action_round_of(&g), USSR); // passed: no eligible card
     assert_eq!(g.state().cards.hands.us.len(), 2);
 }

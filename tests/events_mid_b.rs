@@ -80,7 +80,7 @@ fn missile_envy_own_event_received_fires_and_envy_goes_over_with_obligation() {
         .hand(USSR, &[Card::MissileEnvy, Card::Fidel])
         .hand(US, &[Card::MuslimRevolution, Card::Allende])
         .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::MissileEnvy, &mut ch);
+    envy(&mut g, USSR, &mut ch);
     assert_eq!(owed(&g).0, USSR);
     assert_eq!(owed(&g).2, Some(Card::MuslimRevolution));
     ok(
@@ -131,7 +131,7 @@ fn missile_envy_opponent_event_gives_ops_not_event() {
         .hand(USSR, &[Card::MissileEnvy, Card::Fidel])
         .hand(US, &[Card::CampDavidAccords, Card::Summit])
         .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::MissileEnvy, &mut ch);
+    envy(&mut g, USSR, &mut ch);
     let (side, kind, _) = owed(&g);
     assert_eq!(side, USSR);
     assert_eq!(
@@ -165,7 +165,7 @@ fn missile_envy_received_card_on_the_space_race() {
         .hand(USSR, &[Card::MissileEnvy, Card::Fidel])
         .hand(US, &[Card::CampDavidAccords])
         .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::MissileEnvy, &mut ch);
+    envy(&mut g, USSR, &mut ch);
     ok(&mut g, USSR, Answer::Number(1), &mut ch);
     assert_eq!(g.state().space.ussr, 1);
     assert_eq!(g.state().vp, -2);
@@ -182,7 +182,7 @@ fn missile_envy_ties_chosen_by_the_giver() {
             &[Card::MuslimRevolution, Card::WeWillBuryYou, Card::Allende],
         )
         .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::MissileEnvy, &mut ch);
+    envy(&mut g, USSR, &mut ch);
     let (side, kind, card) = owed(&g);
     assert_eq!((side, card), (US, Some(Card::MissileEnvy)));
     assert_eq!(
@@ -207,7 +207,7 @@ fn missile_envy_values_after_the_givers_modifiers() {
         .hand(USSR, &[Card::MissileEnvy, Card::Fidel])
         .hand(US, &[Card::MuslimRevolution, Card::Opec])
         .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::MissileEnvy, &mut ch);
+    envy(&mut g, USSR, &mut ch);
     assert_eq!(
         owed(&g).1,
         PromptKind::ChooseCard {
@@ -227,7 +227,7 @@ fn missile_envy_received_event_that_cannot_occur_gives_nothing() {
         .hand(USSR, &[Card::MissileEnvy, Card::Fidel])
         .hand(US, &[Card::Opec])
         .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::MissileEnvy, &mut ch);
+    envy(&mut g, USSR, &mut ch);
     assert_eq!(g.state().vp, 0);
     assert!(discarded(&g, Card::Opec));
     assert_eq!(action_round_of(&g), US);
@@ -241,7 +241,7 @@ fn missile_envy_scoring_card_only_if_nothing_else() {
         .hand(USSR, &[Card::MissileEnvy, Card::Fidel])
         .hand(US, &[Card::AsiaScoring, Card::Allende])
         .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::MissileEnvy, &mut ch);
+    envy(&mut g, USSR, &mut ch);
     // Allende (1 Op, USSR event) is given and fires for the USSR.
     assert_eq!(inf(&g, Country::Chile, USSR), 2);
     assert_eq!(
@@ -259,7 +259,7 @@ fn missile_envy_on_an_empty_hand_still_passes() {
         .hand(US, &[])
         .china(US, true)
         .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::MissileEnvy, &mut ch);
+    envy(&mut g, USSR, &mut ch);
     assert_eq!(g.state().cards.hands.us, vec![Card::MissileEnvy]);
     assert_eq!(g.state().effect_side(Card::MissileEnvy), Some(US));
 }
@@ -315,7 +315,7 @@ fn missile_envy_defcon_1_from_the_received_card_loses_for_its_player() {
         .hand(USSR, &[Card::MissileEnvy, Card::Fidel])
         .hand(US, &[Card::WeWillBuryYou])
         .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::MissileEnvy, &mut ch);
+    envy(&mut g, USSR, &mut ch);
     assert_eq!(g.outcome().unwrap().winner, Some(US));
 }
 
@@ -329,7 +329,7 @@ fn missile_envy_war_card_to_us_under_flower_power() {
         .hand(US, &[Card::MissileEnvy, Card::DuckAndCover])
         .hand(USSR, &[Card::BrushWar, Card::Fidel])
         .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::MissileEnvy, &mut ch);
+    envy(&mut g, US, &mut ch);
     ok(&mut g, US, Answer::Country(Country::Greece), &mut ch);
     assert_eq!(g.state().vp, -2); // war lost (1), Flower Power 2
     assert_eq!(g.state().milops.us, 3);
@@ -699,7 +699,7 @@ fn muslim_revolution_blocked_by_awacs() {
         .hand(US, &[Card::MuslimRevolution, Card::DuckAndCover])
         .action_round(1, US, &mut ch);
     for_ops(&mut g, US, Card::MuslimRevolution, &mut ch);
-    ok(&mut g, US, Answer::YesNo(true), &mut ch);
+    // The event cannot occur: no event-first question (rules revision r4).
     assert!(matches!(owed(&g).1, PromptKind::Operations { ops: 4, .. }));
     assert_eq!(inf(&g, Country::Iran, US), 3);
 }
@@ -865,4 +865,25 @@ fn cultural_revolution_from_us_ops_play() {
     for_ops(&mut g, US, Card::CulturalRevolution, &mut ch);
     ok(&mut g, US, Answer::YesNo(true), &mut ch);
     assert_eq!(g.state().china.holder, Some(USSR));
+}
+
+/// Plays Missile Envy as `side`'s event; the giver is asked for its card (rules revision r4:
+/// whether only one card is highest is hidden) and, holding one highest card, gives it.
+fn envy(g: &mut Game, side: Side, ch: &mut RecordedChance) {
+    event(g, side, Card::MissileEnvy, ch);
+    let giver = side.opponent();
+    if let Some(p) = g.prompt_for(giver).cloned() {
+        if let (
+            PromptKind::ChooseCard {
+                candidates,
+                optional: false,
+            },
+            Some(Card::MissileEnvy),
+        ) = (&p.kind, p.card)
+        {
+            if candidates.len() == 1 {
+                ok(g, giver, Answer::Card(candidates[0]), ch);
+            }
+        }
+    }
 }

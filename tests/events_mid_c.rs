@@ -1554,10 +1554,12 @@ fn we_will_bury_you_un_intervention_for_ops_does_not_stop_it() {
 fn bear_trap_no_eligible_card_passes_still_trapped() {
     // FAQ F272 (Bear Trap), F276: Brezhnev does not matter here; 1 Ops cards only.
     let mut ch = dice(&[]);
-    let g = pos()
+    let mut g = pos()
         .effect(Card::BearTrap, US, Duration::Lasting)
         .hand(USSR, &[Card::Allende, Card::LoneGunman])
         .action_round(2, USSR, &mut ch);
+    // Asked, the hand not being empty (rules revision r4); only the pass answers.
+    ok(&mut g, USSR, Answer::Pass, &mut ch);
     assert_eq!(action_round_of(&g), US);
     assert_eq!(
         g.state().cards.hands.ussr,

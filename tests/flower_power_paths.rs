@@ -177,7 +177,7 @@ fn missile_envy_received_war_event_scores_2() {
         .hand(US, &[Card::MissileEnvy, Card::DuckAndCover])
         .hand(USSR, &[Card::BrushWar, Card::Fidel])
         .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::MissileEnvy, &mut ch);
+    envy(&mut g, US, &mut ch);
     country(&mut g, Country::Greece, &mut ch);
     assert_eq!(g.state().vp, -2);
 }
@@ -191,7 +191,7 @@ fn missile_envy_received_ussr_war_card_used_for_operations_scores_nothing() {
         .hand(US, &[Card::MissileEnvy, Card::DuckAndCover])
         .hand(USSR, &[Card::KoreanWar, Card::Fidel])
         .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::MissileEnvy, &mut ch);
+    envy(&mut g, US, &mut ch);
     if matches!(owed(&g).1, PromptKind::ChooseCard { .. }) {
         ok(&mut g, USSR, Answer::Card(Card::KoreanWar), &mut ch);
     }
@@ -244,4 +244,25 @@ fn a_won_us_war_at_ussr_18_is_netted_faq_f178() {
     country(&mut g, Country::Greece, &mut ch);
     assert_eq!(g.outcome(), None);
     assert_eq!(g.state().vp, -19);
+}
+
+/// Plays Missile Envy as `side`'s event; the giver is asked for its card (rules revision r4:
+/// whether only one card is highest is hidden) and, holding one highest card, gives it.
+fn envy(g: &mut Game, side: Side, ch: &mut RecordedChance) {
+    event(g, side, Card::MissileEnvy, ch);
+    let giver = side.opponent();
+    if let Some(p) = g.prompt_for(giver).cloned() {
+        if let (
+            PromptKind::ChooseCard {
+                candidates,
+                optional: false,
+            },
+            Some(Card::MissileEnvy),
+        ) = (&p.kind, p.card)
+        {
+            if candidates.len() == 1 {
+                ok(g, giver, Answer::Card(candidates[0]), ch);
+            }
+        }
+    }
 }

@@ -1470,6 +1470,8 @@ fn s146_blockade_without_a_3_ops_card() {
         play(Card::Blockade, CardUse::Event),
         &mut chance,
     );
+    // The offer is owed (the hand is not empty, rules revision r4); the US passes.
+    game.apply(Side::Us, Answer::Pass, &mut chance).unwrap();
     let s = game.state();
     assert_eq!(inf(&game, Country::WestGermany), (0, 1));
     assert!(s.cards.removed.contains(&Card::Blockade));

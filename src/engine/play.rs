@@ -9,7 +9,7 @@ use super::error::RuleError;
 use super::events;
 use super::ops::{self, OpsAllow};
 use super::prompt::{Answer, CardUse, Prompt, PromptKind};
-use super::state::State;
+use super::state::{Revision, State};
 
 /// Whether `side` may play `card` from hand (or the China Card) in an action round as `mode`.
 /// Rules checked: the card is held (in public information: could be held); the China Card
@@ -177,6 +177,12 @@ pub fn play_for_operations(cx: &mut Cx, side: Side, card: Card, with_event: bool
         ops::conduct_operations(cx, side, Some(card), ops_value, OpsAllow::ALL)?;
         return Ok(false);
     }
+    if !event_order_matters(cx.state, card) {
+        // The event cannot occur before or after: no question, the Operations, then the
+        // event's note that it does not occur (FAQ F218).
+        ops::conduct_operations(cx, side, Some(card), ops_value, OpsAllow::ALL)?;
+        return events::run_event(cx, card, side.opponent());
+    }
     let prompt = Prompt::new(
         side,
         PromptKind::EventFirst { card },
@@ -197,6 +203,21 @@ pub fn play_for_operations(cx: &mut Cx, side: Side, card: Card, with_event: bool
         occurred = events::run_event(cx, card, side.opponent())?;
     }
     Ok(occurred)
+}
+
+/// Whether the phasing player, playing an opponent's event card for Operations, is asked
+/// whether the event resolves first (FAQ F055–F059): always under rules revision r3
+/// ([`Revision::HandDependent`]); from r4 only when the event can occur — an event whose
+/// prerequisite is unmet, or that another card blocks, does not occur at either time, so
+/// the order cannot matter (FAQ F062, F081, F218, F251). A condition the card's own
+/// Operations could still meet (Control, DEFCON: [`events::occur::Unmet`]) keeps the question.
+pub fn event_order_matters(state: &State, card: Card) -> bool {
+    match state.options.revision {
+        Revision::HandDependent => true,
+        Revision::PublicPrompts => {
+            events::occur::unmet(state, card).is_none_or(|u| u.operations_may_meet)
+        }
+    }
 }
 
 /// Where a played card goes: the China Card to the opponent face down (FAQ F156, F159); an

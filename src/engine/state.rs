@@ -35,6 +35,11 @@ pub struct Options {
     /// of its war period.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub promos: Vec<u8>,
+    /// The engine revision whose decisions the game is played under: set from the log's
+    /// `create.rules_revision` ([`crate::recorded::revision_of`]), never written with the
+    /// options. New games use [`Revision::CURRENT`].
+    #[serde(skip)]
+    pub revision: Revision,
 }
 
 /// How a game starts (entry 0's `scenario`).
@@ -65,6 +70,27 @@ impl Scenario {
     }
 }
 
+/// Engine revisions that change which decisions a game asks for. A log replays under the
+/// revision that wrote it, so an old log is asked exactly what it answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub enum Revision {
+    /// Up to `deluxe-faq-2026.11-r3`: a discard offer (Blockade, Latin American Debt
+    /// Crisis), a trapped round (Quagmire, Bear Trap) and Missile Envy's gift are asked
+    /// only when the hand holds an eligible card; the event-first question is asked for
+    /// every opponent's event on a card played for Operations.
+    HandDependent,
+    /// `deluxe-faq-2026.12-r4`: whether such a decision is owed depends only on public
+    /// information (the hand's size, never its contents), and the event-first question
+    /// is asked only when the opponent's event can occur (FAQ F062, F081, F218).
+    #[default]
+    PublicPrompts,
+}
+
+impl Revision {
+    /// The revision new games are played under.
+    pub const CURRENT: Revision = Revision::PublicPrompts;
+}
+
 impl Default for Options {
     fn default() -> Self {
         Options {
@@ -75,6 +101,7 @@ impl Default for Options {
             scenario: Scenario::Standard,
             promos: Vec::new(),
             bonus_cap_over_control: None,
+            revision: Revision::CURRENT,
         }
     }
 }

@@ -241,10 +241,6 @@ pub fn five_year_plan(cx: &mut Cx, _side: Side) -> Step<bool> {
 /// #7 Socialist Governments (USSR): remove 3 US Influence from Western Europe, at most 2 per
 /// country. Never occurs once The Iron Lady's event has (FAQ F224).
 pub fn socialist_governments(cx: &mut Cx, _side: Side) -> Step<bool> {
-    if cx.state.events_occurred.contains(&Card::TheIronLady) {
-        cx.note("Socialist Governments is blocked by The Iron Lady (FAQ F224).");
-        return Ok(false);
-    }
     remove(
         cx,
         Side::Ussr,
@@ -332,12 +328,6 @@ pub fn romanian_abdication(cx: &mut Cx, _side: Side) -> Step<bool> {
 /// 2 Military Operations either way (FAQ F138, F188). Never occurs after Camp David Accords
 /// (FAQ F191).
 pub fn arab_israeli_war(cx: &mut Cx, _side: Side) -> Step<bool> {
-    if cx.state.events_occurred.contains(&Card::CampDavidAccords)
-        || cx.state.has_effect(Card::CampDavidAccords)
-    {
-        cx.note("Arab-Israeli War is prevented by Camp David Accords (FAQ F191).");
-        return Ok(false);
-    }
     let extra_modifier = -i32::from(cx.state.controls(Side::Us, Country::Israel));
     war::war(
         cx,
@@ -523,11 +513,6 @@ pub fn olympic_games(cx: &mut Cx, side: Side) -> Step<bool> {
 /// European country (FAQ F219), France and West Germany excepted after De Gaulle or Willy
 /// Brandt (FAQ F197). Removed, its effect lasting (FAQ F073).
 pub fn nato(cx: &mut Cx, _side: Side) -> Step<bool> {
-    let occurred = &cx.state.events_occurred;
-    if !occurred.contains(&Card::MarshallPlan) && !occurred.contains(&Card::WarsawPactFormed) {
-        cx.note("NATO needs Marshall Plan or Warsaw Pact Formed first (FAQ F217, F218).");
-        return Ok(false);
-    }
     cx.state.add_effect(Card::Nato, Side::Us, Duration::Lasting);
     Ok(true)
 }
@@ -885,10 +870,6 @@ pub fn defectors(cx: &mut Cx, _side: Side) -> Step<bool> {
 /// Scoring cards in its hand (a headlined one is not in it; FAQ F045); the USSR may add 1
 /// Influence to one country of a region named on one of them.
 pub fn the_cambridge_five(cx: &mut Cx, _side: Side) -> Step<bool> {
-    if cx.state.turn >= 8 {
-        cx.note("The Cambridge Five cannot occur in the Late War (FAQ F299).");
-        return Ok(false);
-    }
     // The revealed Scoring cards are public: the moderator records them, a public replay
     // reads them from the record (the US hand is not known there).
     let scoring = cx.reveal_scoring_cards(Side::Us)?;
@@ -931,10 +912,6 @@ pub fn the_cambridge_five(cx: &mut Cx, _side: Side) -> Step<bool> {
 /// 1 US Influence in one country adjacent to the UK; with NATO, 2 in one Western European
 /// country (France and West Germany too) and 2 VP (FAQ F300).
 pub fn special_relationship(cx: &mut Cx, _side: Side) -> Step<bool> {
-    if !cx.state.controls(Side::Us, Country::Uk) {
-        cx.note("Special Relationship: the US does not control the UK (FAQ F301).");
-        return Ok(false);
-    }
     if cx.state.has_effect(Card::Nato) {
         let candidates: Vec<Country> = Subregion::WesternEurope.countries().collect();
         if let Some(c) = choose_country(

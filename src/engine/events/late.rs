@@ -182,10 +182,6 @@ pub fn reagan_bombs_libya(cx: &mut Cx, _side: Side) -> Step<bool> {
 /// its own conditions; a US or neutral event resolves for the US, a USSR event for the USSR
 /// (its owner). The picked card then goes where a played card goes.
 pub fn star_wars(cx: &mut Cx, _side: Side) -> Step<bool> {
-    if cx.state.space.us <= cx.state.space.ussr {
-        cx.note("Star Wars: the US is not ahead on the Space Race (FAQ F288).");
-        return Ok(false);
-    }
     let mut candidates: Vec<Card> = cx
         .state
         .cards
@@ -618,13 +614,6 @@ pub fn pershing_ii_deployed(cx: &mut Cx, _side: Side) -> Step<bool> {
 /// and whoever leads on VP wins at once, no Final Scoring, 0 a draw (FAQ F294). Declining
 /// changes nothing but the event occurred and the card is removed (FAQ F293).
 pub fn wargames(cx: &mut Cx, side: Side) -> Step<bool> {
-    if cx.state.defcon != 2 {
-        cx.note(format!(
-            "Wargames: DEFCON is {}, not 2 (FAQ F293).",
-            cx.state.defcon
-        ));
-        return Ok(false);
-    }
     let prompt = Prompt::new(
         side,
         PromptKind::YesNo {
@@ -662,10 +651,6 @@ pub fn wargames(cx: &mut Cx, side: Side) -> Step<bool> {
 /// #101 Solidarity (US, asterisk): only once John Paul II Elected Pope is in effect (otherwise
 /// it does not occur and is discarded, FAQ F295, F042): add 3 US Influence to Poland.
 pub fn solidarity(cx: &mut Cx, _side: Side) -> Step<bool> {
-    if !cx.state.has_effect(Card::JohnPaulIIElectedPope) {
-        cx.note("Solidarity: John Paul II Elected Pope is not in effect (FAQ F295).");
-        return Ok(false);
-    }
     cx.add_influence(Country::Poland, Side::Us, 3);
     Ok(true)
 }

@@ -25,7 +25,7 @@ use super::super::ops::{self, CoupKind, OpsAllow};
 use super::super::play;
 use super::super::prompt::{Answer, CardUse, Prompt, PromptKind};
 use super::super::scoring::{self, Level};
-use super::super::state::{Duration, State};
+use super::super::state::{Duration, Revision, State};
 use super::war::{self, War};
 use super::{run_event, EventFn};
 
@@ -184,16 +184,11 @@ fn choose_option(
 }
 
 /// Battlegrounds `side` controls map-wide.
-fn battlegrounds_controlled(state: &State, side: Side) -> usize {
+pub(super) fn battlegrounds_controlled(state: &State, side: Side) -> usize {
     ALL_COUNTRIES
         .into_iter()
         .filter(|c| c.is_battleground() && state.controls(side, *c))
         .count()
-}
-
-/// Whether an event that says "once X has been played" is blocked by `card`.
-fn blocked_by(state: &State, card: Card) -> bool {
-    state.has_effect(card) || state.events_occurred.contains(&card)
 }
 
 // ---- Scoring cards ---------------------------------------------------------------------
@@ -390,25 +385,50 @@ pub fn trapped_round(cx: &mut Cx, side: Side) -> Step<bool> {
     let rounds_left =
         (flow::rounds_for(cx, side) + 1).saturating_sub(cx.state.action_round) as usize;
     let mut candidates = eligible.clone();
-    if eligible.is_empty() || (!scoring.is_empty() && scoring.len() >= rounds_left) {
+    // A hand with hidden cards may hold a Scoring card that must be played: the public
+    // replay accepts every card the hand may hold that the rules might allow.
+    let hidden = cx.state.cards.unknown_in_hand[side] > 0;
+    let public_prompts = cx.state.options.revision >= Revision::PublicPrompts;
+    if eligible.is_empty()
+        || (!scoring.is_empty() && scoring.len() >= rounds_left)
+        || (public_prompts && hidden)
+    {
         candidates.extend(scoring.iter().copied());
     }
-    if candidates.is_empty() {
+    // From rules revision r4 the round is asked whenever the hand is not empty (whether it
+    // holds a card of 2+ Ops is hidden); the pass is an answer only when it holds none.
+    let owed = if public_prompts {
+        cx.state.cards.hand_size(side) > 0
+    } else {
+        !candidates.is_empty()
+    };
+    let passed = |cx: &mut Cx| {
         cx.note(format!(
             "{trap}: the {side} has no card of 2 or more Ops and passes, still trapped (FAQ F272)."
         ));
+    };
+    if !owed {
+        passed(cx);
         return Ok(true);
     }
+    let optional = public_prompts && (candidates.is_empty() || hidden);
     let prompt = Prompt::new(
         side,
         PromptKind::ChooseCard {
             candidates,
-            optional: false,
+            optional,
         },
-        format!("{trap}: discard a card of 2 or more Ops (then roll 1-4 to escape), or play a Scoring card"),
+        if optional {
+            format!("{trap}: discard a card of 2 or more Ops (then roll 1-4 to escape), play a Scoring card, or pass if you hold neither")
+        } else {
+            format!("{trap}: discard a card of 2 or more Ops (then roll 1-4 to escape), or play a Scoring card")
+        },
     )
     .for_card(trap);
-    let card = cx.ask_card(prompt)?;
+    let Answer::Card(card) = cx.ask(prompt)? else {
+        passed(cx);
+        return Ok(true);
+    };
     if card.is_scoring() {
         cx.state.reach_base = cx.state.influence.clone();
         play::play_card(cx, side, card, CardUse::Event)?;
@@ -618,14 +638,6 @@ pub fn junta(cx: &mut Cx, side: Side) -> Step<bool> {
 /// #48 Kitchen Debates: if the US controls more Battlegrounds than the USSR, the US gains
 /// 2 VP; otherwise the event does not occur (FAQ F066, F081, F249).
 pub fn kitchen_debates(cx: &mut Cx, _side: Side) -> Step<bool> {
-    let us = battlegrounds_controlled(cx.state, Side::Us);
-    let ussr = battlegrounds_controlled(cx.state, Side::Ussr);
-    if us <= ussr {
-        cx.note(format!(
-            "Kitchen Debates: the US controls {us} Battlegrounds, the USSR {ussr}."
-        ));
-        return Ok(false);
-    }
     cx.add_vp(Side::Us, 2)?;
     Ok(true)
 }
@@ -644,7 +656,11 @@ pub fn missile_envy(cx: &mut Cx, side: Side) -> Step<bool> {
         ));
     } else {
         let non_scoring: Vec<Card> = hand.iter().copied().filter(|c| !c.is_scoring()).collect();
-        let pool = if non_scoring.is_empty() {
+        let hidden = cx.state.cards.unknown_in_hand[giver] > 0;
+        let public_prompts = cx.state.options.revision >= Revision::PublicPrompts;
+        // A hand with hidden cards may hold only Scoring cards: the public replay accepts
+        // any card it may hold.
+        let pool = if non_scoring.is_empty() || (public_prompts && hidden) {
             hand.clone()
         } else {
             non_scoring
@@ -661,7 +677,9 @@ pub fn missile_envy(cx: &mut Cx, side: Side) -> Step<bool> {
         } else {
             pool
         };
-        let card = if candidates.len() == 1 {
+        // From rules revision r4 the giver is always asked (that only one card is highest
+        // is known to its holder alone); before, a single candidate was given unasked.
+        let card = if candidates.len() == 1 && !public_prompts {
             candidates[0]
         } else {
             let prompt = Prompt::new(
@@ -806,9 +824,6 @@ pub fn allende(cx: &mut Cx, _side: Side) -> Step<bool> {
 /// #55 Willy Brandt: USSR +1 VP and +1 Influence in West Germany; West Germany loses NATO's
 /// protection. Cannot occur once Tear Down This Wall has occurred (FAQ F197, F219, F291).
 pub fn willy_brandt(cx: &mut Cx, _side: Side) -> Step<bool> {
-    if blocked_by(cx.state, Card::TearDownThisWall) {
-        return Ok(false);
-    }
     cx.add_vp(Side::Ussr, 1)?;
     cx.add_influence(Country::WestGermany, Side::Ussr, 1);
     cx.state
@@ -831,9 +846,6 @@ pub const MUSLIM_REVOLUTION_COUNTRIES: [Country; 8] = [
 /// #56 Muslim Revolution: the USSR removes all US Influence from two listed countries;
 /// blocked for good by AWACS Sale to Saudis (FAQ F063, F085, F251, F309).
 pub fn muslim_revolution(cx: &mut Cx, _side: Side) -> Step<bool> {
-    if blocked_by(cx.state, Card::AwacsSaleToSaudis) {
-        return Ok(false);
-    }
     let prompt = Prompt::new(
         Side::Ussr,
         PromptKind::ChooseCountries {
@@ -884,9 +896,6 @@ pub fn cultural_revolution(cx: &mut Cx, _side: Side) -> Step<bool> {
 /// by An Evil Empire (FAQ F178, F191, F242–F244). The event side is in [`war::war`], the
 /// Operations side in [`before_play`].
 pub fn flower_power(cx: &mut Cx, _side: Side) -> Step<bool> {
-    if cx.state.has_effect(Card::AnEvilEmpire) {
-        return Ok(false);
-    }
     cx.state
         .add_effect(Card::FlowerPower, Side::Ussr, Duration::Lasting);
     Ok(true)
@@ -923,9 +932,6 @@ pub const OPEC_COUNTRIES: [Country; 7] = [
 
 /// #61 OPEC: USSR +1 VP per controlled OPEC country; blocked by North Sea Oil (FAQ F251).
 pub fn opec(cx: &mut Cx, _side: Side) -> Step<bool> {
-    if blocked_by(cx.state, Card::NorthSeaOil) {
-        return Ok(false);
-    }
     let n = OPEC_COUNTRIES
         .iter()
         .filter(|c| cx.state.controls(Side::Ussr, **c))
@@ -1320,14 +1326,6 @@ pub fn che(cx: &mut Cx, _side: Side) -> Step<bool> {
 /// deck (FAQ F051, F066, F297, F298, F307, F308). Only the US sees the drawn cards: they are
 /// set aside face down, and only the discards become public.
 pub fn our_man_in_tehran(cx: &mut Cx, _side: Side) -> Step<bool> {
-    if cx
-        .state
-        .controlled_in(Side::Us, Region::MiddleEast)
-        .next()
-        .is_none()
-    {
-        return Ok(false);
-    }
     // The cards are drawn face down: only the US sees them, and only the discards become
     // public (named by the US answer). In public information the drawn cards stay unknown
     // in the pool (FAQ F307).

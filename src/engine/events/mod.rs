@@ -11,10 +11,13 @@
 pub mod early;
 pub mod late;
 pub mod mid;
+pub mod occur;
 pub mod promo;
 pub mod war;
 
 use crate::data::{Card, Side};
+
+use super::state::Revision;
 
 use super::prompt::CardUse;
 
@@ -46,6 +49,11 @@ pub fn run_event(cx: &mut Cx, card: Card, owner: Side) -> Step<bool> {
         return Err(RuleError::NotImplemented(card).into());
     };
     note!(cx, "{card}: the {owner} event resolves.");
+    if let Some(unmet) = occur::prerequisite(cx.state, card) {
+        cx.note(unmet.why);
+        note!(cx, "{card}: the event does not occur.");
+        return Ok(false);
+    }
     if card == Card::UnIntervention {
         mid::un_intervention_played(cx, owner)?;
     }
@@ -90,6 +98,12 @@ pub fn before_play(cx: &mut Cx, side: Side, play: Option<(Card, CardUse)>) -> St
 /// (never a Scoring card; the China Card is never in a hand): the discarded card's event does
 /// not occur (FAQ F070, F097, F148, F192). Returns the card discarded, or `None` when `side`
 /// passes or holds no such card. Blockade and Latin American Debt Crisis use it.
+///
+/// Whether the offer is made depends only on public information (rules revision r4,
+/// [`Revision::PublicPrompts`]): it is made whenever `side`'s hand is not empty, listing the
+/// eligible cards (none, perhaps); passing, taking the penalty, is always an answer and an
+/// ineligible card is refused (FAQ F072: an empty hand cannot avoid the penalty). Under
+/// [`Revision::HandDependent`] the offer is made only when the hand holds an eligible card.
 pub fn offer_discard(
     cx: &mut Cx,
     side: Side,
@@ -104,7 +118,11 @@ pub fn offer_discard(
         .into_iter()
         .filter(|c| !c.is_scoring() && super::effects::ops_value(cx.state, side, *c) >= min_ops)
         .collect();
-    if candidates.is_empty() {
+    let owed = match cx.state.options.revision {
+        Revision::HandDependent => !candidates.is_empty(),
+        Revision::PublicPrompts => cx.state.cards.hand_size(side) > 0,
+    };
+    if !owed {
         return Ok(None);
     }
     let prompt = super::prompt::Prompt::new(
