@@ -838,8 +838,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             if let Some(dir) = record {
                 let master = (!real_seed).then(|| twilight_pbem::fairness::test_seed(seed));
-                let made =
-                    selfplay::record_game_with(
+                let made = selfplay::record_game_with(
                     &dir,
                     master,
                     seed,

@@ -246,11 +246,11 @@ pub fn render_moves(game: &Game, side: Side) -> String {
         };
         let limit = max_per_country
             .map(|m| format!(", at most {m} per country"))
-            .unwrap_or_default();
+            .unwrap_or_else(|| ", any number in one country".into());
         let names: Vec<&str> = allowed.iter().map(|c| c.name()).collect();
         let _ = writeln!(
             o,
-            "  Countries where you may {verb} Influence ({count} in all, 1 Influence each{limit}): {}",
+            "  Countries where you may {verb} Influence ({count} Influence in all{limit}): {}",
             names.join(", ")
         );
     }

@@ -344,7 +344,15 @@ pub fn record_game(
     stop_after: Option<u64>,
     now: chrono::DateTime<chrono::Utc>,
 ) -> Result<u64, crate::session::SessionError> {
-    record_game_with(dir, seed, choices, &Options::default(), policy, stop_after, now)
+    record_game_with(
+        dir,
+        seed,
+        choices,
+        &Options::default(),
+        policy,
+        stop_after,
+        now,
+    )
 }
 
 /// [`record_game`] with `options` (a variant game: scenario, Chinese Civil War, promos).

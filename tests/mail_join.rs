@@ -77,6 +77,17 @@ fn a_game_starts_by_mail_from_new_alone() {
     );
     let (subject, text) = &inv_ussr[0];
     assert!(subject.contains("[TS g1] Invitation"), "{subject}");
+    // The invitation's text holds `—`: its charset must be declared (RFC 2045 §5.2 reads an
+    // undeclared body as US-ASCII), and it carries a Message-ID a reply can name.
+    for f in files_in(&outbox) {
+        let raw = String::from_utf8_lossy(&std::fs::read(&f).unwrap()).into_owned();
+        let head = raw.split("\r\n\r\n").next().unwrap().to_ascii_lowercase();
+        assert!(
+            head.contains("content-type: text/plain; charset=utf-8"),
+            "{head}"
+        );
+        assert!(head.contains("message-id: <"), "{head}");
+    }
     for want in [
         "You play: the USSR",
         "Your opponent: the US (us-g1@ts.test)",

@@ -57,7 +57,7 @@ fn the_prompt_has_a_complete_text_part_and_an_html_part_with_the_board_as_tables
     // The setup prompt lists where the Influence may go, and its board says Setup.
     assert!(
         m.text
-            .contains("Countries where you may place Influence (6 in all, 1 Influence each"),
+            .contains("Countries where you may place Influence (6 Influence in all, any number in one country)"),
         "{}",
         m.text
     );

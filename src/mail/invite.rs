@@ -8,6 +8,7 @@
 use std::fmt::Write as _;
 
 use chrono::{DateTime, Utc};
+use lettre::message::header::ContentType;
 use lettre::message::Mailbox;
 use lettre::Message;
 
@@ -27,11 +28,15 @@ fn mailbox(s: &str) -> Result<Mailbox, MailError> {
         .map_err(|e| MailError::Config(format!("bad address `{s}`: {e}")))
 }
 
+/// A plain-text mail with its charset declared (the text holds `—`; without a `Content-Type`
+/// a reader must take it as US-ASCII, RFC 2045 §5.2) and a Message-ID a reply can name.
 fn plain(from: &str, to: &str, subject: String, text: String) -> Result<Message, MailError> {
     Message::builder()
         .from(mailbox(from)?)
         .to(mailbox(to)?)
         .subject(subject)
+        .message_id(None)
+        .header(ContentType::TEXT_PLAIN)
         .body(text)
         .map_err(|e| MailError::Build(e.to_string()))
 }
