@@ -58,7 +58,10 @@ pub fn last_move(session: &Session, now: &View) -> (Vec<Country>, Option<String>
         .ok()
         .and_then(|log| Session::open_public_log(session.dir(), log).ok());
     match before.as_ref().and_then(|s| s.game()) {
-        Some(g) => (super::changed_countries(&view(g, Role::Public), now), caption),
+        Some(g) => (
+            super::changed_countries(&view(g, Role::Public), now),
+            caption,
+        ),
         None => (Vec::new(), caption),
     }
 }
