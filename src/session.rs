@@ -1016,6 +1016,9 @@ impl Session {
             self.append_records(&drawn, now)?;
             self.game = Some(game);
             self.append_hand_commitments(now)?;
+            // A game that starts after turn 1 (the Late War scenario, turn 8) publishes the
+            // keys of the turns before its first with the opening deal (FAIRNESS.md §3.4).
+            self.append_dice_keys(seed, now)?;
         }
         self.commit()?;
         self.reload()

@@ -151,3 +151,22 @@ fn recorded_variant_games_verify_in_full() {
             .stdout(predicate::str::contains("full (seed revealed)"));
     }
 }
+
+/// The Late War scenario starts at turn 8: the dice keys of turns 1–7, never played, are logged
+/// with the opening deal, so a turn-8 die is keyed by "1 + the dice keys before it"
+/// (FAIRNESS.md §3.4) and a public verify of the game in progress has no finding.
+#[test]
+fn a_late_war_game_logs_the_keys_of_the_turns_before_its_first_at_the_deal() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("lw");
+    new_game(&dir, &["--scenario", "late-war"]).success();
+    join_both(&dir);
+    let log = std::fs::read_to_string(dir.join("log.yaml")).unwrap();
+    assert_eq!(log.matches("dice_key:").count(), 7, "{log}");
+    twilight()
+        .args(["verify", dir.to_str().unwrap()])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("dice checked: turns 1–7"))
+        .stdout(predicate::str::contains("0 with findings"));
+}

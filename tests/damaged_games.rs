@@ -142,7 +142,6 @@ fn a_game_with_damaged_files_fails_only_its_own_mail() {
         assert_eq!(names(&maildir.join("cur")), ["to-good:2,S"], "{what}");
         let failed = maildir.join("twilight-failed");
         assert!(failed.join("to-bad").is_file(), "{what}: kept, not lost");
-        assert_eq!(decisions(&bad), bad_before, "{what}: nothing applied");
 
         // The moderator repairs the file and puts the mail back: it is applied, exactly once.
         match original {
