@@ -712,10 +712,10 @@ mod tests {
     #[test]
     fn inline_replies_between_quotes_are_read() {
         let e = ex(
-            "> Your decision: headline\nheadline Five Year Plan\n> Token: ZZZZ-YYYY-XXXX-WWWW\n",
+            "> Your decision: headline\nheadline Five Year Plan\n> Token: ZZZZ-YYYY-WWWW-VVVV\n",
         );
         assert_eq!(e.moves, vec!["headline Five Year Plan".to_string()]);
-        assert_eq!(e.token(), Some("ZZZZ-YYYY-XXXX-WWWW"));
+        assert_eq!(e.token(), Some("ZZZZ-YYYY-WWWW-VVVV"));
     }
 
     #[test]
