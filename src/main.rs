@@ -48,6 +48,27 @@ fn emit(to_stderr: bool, args: std::fmt::Arguments<'_>) {
 
 mod picture_cli;
 
+/// Each distinct line once, in first-seen order, with how many times it came.
+fn counted(lines: &[String]) -> Vec<(&str, usize)> {
+    let mut out: Vec<(&str, usize)> = Vec::new();
+    for l in lines {
+        match out.iter_mut().find(|(s, _)| *s == l.as_str()) {
+            Some((_, n)) => *n += 1,
+            None => out.push((l.as_str(), 1)),
+        }
+    }
+    out
+}
+
+/// ` (×N)` for a line that came N > 1 times.
+fn times(n: usize) -> String {
+    if n > 1 {
+        format!(" (×{n})")
+    } else {
+        String::new()
+    }
+}
+
 /// Twilight Struggle by email: a complete rules engine, a sealed append-only log.
 #[derive(Parser)]
 #[command(name = "twilight", version, about, propagate_version = true)]
@@ -254,7 +275,8 @@ enum Command {
     },
     /// Print the manual page (roff) to stdout, e.g. `twilight man > twilight.1`.
     Man,
-    /// Play random games with uniformly random legal decisions and print a summary.
+    /// Play random legal games (a policy of `--policy`, any variant) and print games/s,
+    /// game-turns/s and how the games ended; or record one sealed example game (`--record`).
     Selfplay {
         /// How many games.
         #[arg(long, default_value_t = 10)]
@@ -658,7 +680,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             match out {
                 Some(p) => std::fs::write(&p, &bytes)
                     .with_context(|| format!("cannot write {}", p.display()))?,
-                None => std::io::Write::write_all(&mut std::io::stdout(), &bytes)?,
+                // A reader that closed the pipe (`view --format png | head`) is not an error.
+                None => match std::io::Write::write_all(&mut std::io::stdout(), &bytes) {
+                    Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
+                    _ => {}
+                },
             }
         }
         Command::Export { path, html } => picture_cli::export(&path, &html)?,
@@ -797,11 +823,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 r.game.as_deref().unwrap_or("?"),
                 r.entries.saturating_sub(1)
             );
-            for c in &r.confirmed {
-                println!("  ok: {c}");
+            // The same confirmation or finding from several mails is said once, with its count.
+            for (c, n) in counted(&r.confirmed) {
+                println!("  ok: {c}{}", times(n));
             }
-            for f in &r.findings {
-                println!("  - {f}");
+            for (f, n) in counted(&r.findings) {
+                println!("  - {f}{}", times(n));
             }
             println!(
                 "{}",
@@ -1096,10 +1123,18 @@ fn verify(
         });
     }
     let mut bad = 0;
+    // A note that several games share (e.g. all written under an older rules revision) is said
+    // once after the list, with its count, instead of under every game.
+    let mut note_count: std::collections::BTreeMap<&str, usize> = Default::default();
+    for r in reports.iter().filter(|r| r.findings.is_empty()) {
+        for n in &r.notes {
+            *note_count.entry(n.as_str()).or_default() += 1;
+        }
+    }
     for r in &reports {
         if r.findings.is_empty() {
             println!("{}: OK · {}", r.dir.display(), r.summary());
-            for n in &r.notes {
+            for n in r.notes.iter().filter(|n| note_count[n.as_str()] < 2) {
                 println!("  note: {n}");
             }
             for f in &r.source_findings {
@@ -1132,6 +1167,9 @@ fn verify(
         reports.len(),
         secs * 1000.0
     );
+    for (n, count) in note_count.iter().filter(|(_, c)| **c >= 2) {
+        println!("note, for {count} of these games: {n}");
+    }
     let same = audit::duplicates(&reports);
     if !same.is_empty() {
         println!("\nThe same game in several folders:");

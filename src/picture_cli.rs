@@ -50,7 +50,21 @@ fn page_of(dir: &Path) -> Result<(replay::GamePage, (String, String))> {
     Ok((page, players))
 }
 
+/// Writes one page: its folder is made when missing; an existing file that is not an HTML page
+/// (a `log.yaml`, say) is never overwritten.
 fn write(path: &Path, text: &str) -> Result<()> {
+    let is_html = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"));
+    if path.exists() && !is_html {
+        bail!(
+            "{} exists and is not an HTML page; not overwritten (name the page NAME.html)",
+            path.display()
+        );
+    }
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
     std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
 }
 

@@ -77,11 +77,11 @@ pub fn invitation_text(session: &Session, side: Side) -> Result<String, MailErro
         side.opponent(),
         address(session, side.opponent())
     );
-    let opts = serde_yaml::to_string(options).unwrap_or_default();
-    let _ = writeln!(t, "Options:");
-    for line in opts.lines() {
-        let _ = writeln!(t, "  {line}");
-    }
+    // The options in words, as `status` and `view` say them (the log holds them as YAML).
+    let opts = serde_yaml::from_value::<crate::engine::Options>(options.clone())
+        .map(|o| o.describe())
+        .unwrap_or_else(|_| serde_yaml::to_string(options).unwrap_or_default());
+    let _ = writeln!(t, "Options: {}", opts.trim_end());
     let _ = writeln!(t, "Seed commitment: {seed_commitment}");
     if let Some(end) = dice_chain_end {
         let _ = writeln!(t, "Dice-key chain end: {end}");

@@ -294,15 +294,7 @@ fn decision_part(t: &mut String, game: &Game, side: Side, p: &Prompt, token: &st
         "Several decisions at once: one per line; they are applied in order, all or none."
     );
     let _ = writeln!(t);
-    let _ = writeln!(t, "== Your options ==");
-    t.push_str(&render_moves(game, side));
-    let ex = examples(game, side, seq);
-    if !ex.is_empty() {
-        let _ = writeln!(t, "Moves you can send as they are, for example:");
-        for e in &ex {
-            let _ = writeln!(t, "  {e}");
-        }
-    }
+    options_part(t, game, side, seq);
     let _ = writeln!(
         t,
         "Notation: `headline CARD`, `play CARD event`, `play CARD ops influence COUNTRY 2, COUNTRY 1`,"
@@ -315,6 +307,34 @@ fn decision_part(t: &mut String, game: &Game, side: Side, p: &Prompt, token: &st
         t,
         "Cards by number, name or unambiguous prefix; countries by name or prefix; any case."
     );
+}
+
+/// `== Your options ==`: the legal moves as `moves` lists them, then examples that can be sent as
+/// they are. When the examples are the whole list (a headline's cards, a yes/no), the list is
+/// not printed twice: only the examples are.
+pub(crate) fn options_part(t: &mut String, game: &Game, side: Side, seq: u64) {
+    let _ = writeln!(t, "== Your options ==");
+    let listed = render_moves(game, side);
+    let ex = examples(game, side, seq);
+    let shown: std::collections::HashSet<&str> = ex.iter().map(|e| e.trim()).collect();
+    let whole_list_in_examples = !ex.is_empty()
+        && listed
+            .lines()
+            .skip(1)
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.ends_with(':'))
+            .all(|l| shown.contains(l));
+    if whole_list_in_examples {
+        let _ = writeln!(t, "{}", listed.lines().next().unwrap_or_default());
+    } else {
+        t.push_str(&listed);
+    }
+    if !ex.is_empty() {
+        let _ = writeln!(t, "Moves you can send as they are, for example:");
+        for e in &ex {
+            let _ = writeln!(t, "  {e}");
+        }
+    }
 }
 
 /// No decision owed: the result, or what the mail is for.

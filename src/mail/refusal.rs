@@ -12,11 +12,10 @@ use lettre::message::{Mailbox, SinglePart};
 use lettre::Message;
 
 use super::inbound::Refusal;
-use super::outbound::{examples, subject_tag};
+use super::outbound::subject_tag;
 use super::reply::message_id_tag;
 use super::{bare_address, MailConfig, MailError};
 use crate::data::Side;
-use crate::render::render_moves;
 use crate::session::Session;
 
 /// What the refusal can offer the player to answer it: the decision owed, the legal moves and a
@@ -83,15 +82,7 @@ fn retry_part(t: &mut String, r: &Retry) {
     let _ = writeln!(t);
     let _ = writeln!(t, "Token: {token}");
     let _ = writeln!(t);
-    let _ = writeln!(t, "== Your options ==");
-    t.push_str(&render_moves(game, r.side));
-    let ex = examples(game, r.side, r.session.log().next_seq());
-    if !ex.is_empty() {
-        let _ = writeln!(t, "Moves you can send as they are, for example:");
-        for e in &ex {
-            let _ = writeln!(t, "  {e}");
-        }
-    }
+    super::outbound::options_part(t, game, r.side, r.session.log().next_seq());
 }
 
 /// A subject without any leading `Re:`/`Fwd:`/`AW:`/`SV:` (any case, any number), without the
