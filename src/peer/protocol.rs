@@ -992,9 +992,11 @@ impl Party {
                         Some(c) if pool.contains(&c) && !self.seen.contains(&c) => {
                             new_hand.push(((*shuffle, *p), c))
                         }
-                        _ => return Err(fault(format!(
+                        _ => {
+                            return Err(fault(format!(
                             "position {p} of shuffle {shuffle} does not open as a card of the deck"
-                        ))),
+                        )))
+                        }
                     }
                 }
             }
@@ -1413,22 +1415,18 @@ pub fn verify_transcript(steps: &[Step], setup: &Setup) -> Result<Verified, Faul
                     claim: Claim::HighestOps,
                 },
                 ..
-            } => {
-                if hidden_cards(&t, s.from)
-                    .iter()
-                    .any(|c| c.ops() > card.ops())
-                {
-                    return Err(fault(format!(
-                        "{card} was given as the highest Ops card, but the hand held a higher one"
-                    )));
-                }
+            } if hidden_cards(&t, s.from)
+                .iter()
+                .any(|c| c.ops() > card.ops()) =>
+            {
+                return Err(fault(format!(
+                    "{card} was given as the highest Ops card, but the hand held a higher one"
+                )));
             }
             Body::Claim {
                 claim: Claim::NoScoringCard,
-            } => {
-                if hidden_cards(&t, s.from).iter().any(|c| c.is_scoring()) {
-                    return Err(fault("claimed no Scoring card while holding one".into()));
-                }
+            } if hidden_cards(&t, s.from).iter().any(|c| c.is_scoring()) => {
+                return Err(fault("claimed no Scoring card while holding one".into()));
             }
             Body::HeadlineReveal { turn, salt, .. } => {
                 let want = fairness::headline_salt(&seed, side_str(s.from), *turn);
