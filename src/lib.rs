@@ -14,6 +14,7 @@ pub mod import;
 pub mod log;
 pub mod mail;
 pub mod notation;
+pub mod peer;
 pub mod picture;
 pub mod recorded;
 pub mod render;
