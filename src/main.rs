@@ -46,6 +46,7 @@ fn emit(to_stderr: bool, args: std::fmt::Arguments<'_>) {
     };
 }
 
+mod peer_cli;
 mod picture_cli;
 
 /// Each distinct line once, in first-seen order, with how many times it came.
@@ -118,28 +119,40 @@ enum Command {
         /// The game folder to create (its name is the game id).
         game_dir: PathBuf,
         /// The US player's e-mail address.
-        #[arg(long)]
-        us: String,
+        #[arg(long, required_unless_present = "peer")]
+        us: Option<String>,
         /// The USSR player's e-mail address.
-        #[arg(long)]
-        ussr: String,
+        #[arg(long, required_unless_present = "peer")]
+        ussr: Option<String>,
         #[command(flatten)]
         variant: VariantArgs,
         #[command(flatten)]
         mail: MailArgs,
+        #[command(flatten)]
+        peer: peer_cli::PeerNewArgs,
     },
     /// A player joins with a nonce of their choosing (it feeds every later shuffle and roll).
     Join {
         /// The game folder.
         game_dir: PathBuf,
         /// Which side joins.
-        #[arg(long = "as")]
-        side: SideArg,
+        #[arg(long = "as", required_unless_present = "peer")]
+        side: Option<SideArg>,
         /// Any text the player chooses.
-        #[arg(long)]
-        nonce: String,
+        #[arg(long, required_unless_present = "peer")]
+        nonce: Option<String>,
         #[command(flatten)]
         mail: MailArgs,
+        #[command(flatten)]
+        peer: peer_cli::PeerJoinArgs,
+    },
+    /// Make a peer-mode key pair (Ed25519): a private key file (0600, never mailed) and the
+    /// public key's fingerprint to compare with your opponent by another channel.
+    Keygen(peer_cli::KeygenArgs),
+    /// Peer mode (no host): take in the opponent's mails, send, status.
+    Peer {
+        #[command(subcommand)]
+        command: peer_cli::PeerCommand,
     },
     /// One screen: turn, action round, VP, DEFCON, who owes what.
     Status {
@@ -597,7 +610,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             ussr,
             variant,
             mail,
+            peer,
         } => {
+            if peer.peer {
+                return peer_cli::new(&game_dir, &peer, mail.outbox);
+            }
+            let (Some(us), Some(ussr)) = (us, ussr) else {
+                bail!("--us and --ussr are required");
+            };
             let options = variant.options()?;
             let s = Session::create(&game_dir, &options, Players { us, ussr }, Utc::now())?;
             println!(
@@ -624,7 +644,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             side,
             nonce,
             mail,
+            peer,
         } => {
+            if peer.peer {
+                return peer_cli::join(&game_dir, &peer, mail.outbox);
+            }
+            let (Some(side), Some(nonce)) = (side, nonce) else {
+                bail!("--as and --nonce are required");
+            };
             let mut s = open(&game_dir)?;
             s.join(side.into(), &nonce, Utc::now())?;
             println!("The {} joined.", Side::from(side));
@@ -801,7 +828,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
             head,
             jobs,
             format,
-        } => return verify(&paths, head.as_deref(), jobs, format),
+        } => {
+            if paths
+                .iter()
+                .any(|p| twilight_pbem::peer::replica::is_peer_folder(p))
+            {
+                return peer_cli::verify(&paths);
+            }
+            return verify(&paths, head.as_deref(), jobs, format);
+        }
+        Command::Keygen(args) => return peer_cli::keygen(&args),
+        Command::Peer { command } => return peer_cli::run(&command),
         Command::Completions { shell } => {
             // Rendered in memory first: a closed pipe must not panic (issue 12).
             let mut cmd = <Cli as clap::CommandFactory>::command();

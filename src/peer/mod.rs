@@ -1,14 +1,23 @@
-//! Peer mode's protocol core: two players, no host (issue 19; schemas/DEALERLESS.md).
+//! Peer mode: two players, no host (issue 19; schemas/DEALERLESS.md).
 //!
+//! Protocol core:
 //! * [`derive`]: every secret from the player's `secret_seed`;
 //! * [`deck`]: the commutative cipher over ristretto255 and the two-pass shuffle;
 //! * [`dice`]: the hash-chain dice;
 //! * [`protocol`]: the messages ([`protocol::Step`]), one player's side ([`protocol::Party`])
 //!   and the after-the-end check ([`protocol::verify_transcript`]).
+//!
+//! Transport: [`identity`] (Ed25519 keys), [`signed_log`], [`replica`], [`sync`] (mail bundles,
+//! acknowledgements) and [`dispute`] (verify one or two replicas).
 
 pub mod deck;
 pub mod derive;
 pub mod dice;
+pub mod dispute;
+pub mod identity;
 pub mod protocol;
+pub mod replica;
+pub mod signed_log;
+pub mod sync;
 
 pub use protocol::{Fault, Party, PeerError, Step};

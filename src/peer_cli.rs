@@ -1,0 +1,453 @@
+//! The peer-mode commands of `twilight` (issue 19): `keygen`, `new --peer`, `join --peer`,
+//! `peer inbox`, `peer send`, `peer status`, and `verify` of peer folders.
+//!
+//! Exit codes of `peer inbox` (the first problem's): 0 every mail taken in (or a duplicate), 20 a fork (two different
+//! signed entries after one head), 21 an entry with a bad signature or link (forged, altered,
+//! replayed), 22 an acknowledgement of another history, 23 a mail without a readable bundle
+//! or for another game or side (left in new/), 2 a file error. `verify`: 0, or 1 with every
+//! finding.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
+
+use twilight_pbem::data::Side;
+use twilight_pbem::mail::transport::Transport;
+use twilight_pbem::peer::dispute::{self, FindingKind, ReplicaView};
+use twilight_pbem::peer::identity::Identity;
+use twilight_pbem::peer::replica::{self, PeerConfig, Replica};
+use twilight_pbem::peer::sync::{self, BundleError, Envelope};
+
+/// Exit code: a fork.
+pub const EXIT_FORK: u8 = 20;
+/// Exit code: an entry with a bad signature or link.
+pub const EXIT_BAD_ENTRY: u8 = 21;
+/// Exit code: an acknowledgement of another history.
+pub const EXIT_ACK: u8 = 22;
+/// Exit code: a mail without a readable bundle, or not for this game.
+pub const EXIT_BAD_MAIL: u8 = 23;
+
+/// `twilight keygen`.
+#[derive(Args)]
+pub struct KeygenArgs {
+    /// The private key file to write (mode 0600; never overwritten) [default: $TWILIGHT_KEY,
+    /// else ~/.config/twilight/peer-key.yaml].
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// The peer-mode options of `twilight new`.
+#[derive(Args)]
+pub struct PeerNewArgs {
+    /// Start a peer-mode game (no host): this folder is your replica.
+    #[arg(long)]
+    pub peer: bool,
+    /// Your side.
+    #[arg(long = "as", requires = "peer")]
+    side: Option<crate::SideArg>,
+    /// Your e-mail address.
+    #[arg(long, requires = "peer")]
+    me: Option<String>,
+    /// Your opponent's e-mail address.
+    #[arg(long, requires = "peer")]
+    opponent: Option<String>,
+    /// Your private key file [default: as `keygen`].
+    #[arg(long, requires = "peer")]
+    key: Option<PathBuf>,
+}
+
+/// The peer-mode options of `twilight join`.
+#[derive(Args)]
+pub struct PeerJoinArgs {
+    /// Join a peer-mode game from the opponent's first mail (this folder becomes your replica).
+    #[arg(long)]
+    pub peer: bool,
+    /// The opponent's first mail (an .eml file).
+    #[arg(long = "from-mail", requires = "peer")]
+    from_mail: Option<PathBuf>,
+    /// Your e-mail address [default: the one the first mail names for your side].
+    #[arg(long = "me", requires = "peer")]
+    me: Option<String>,
+    /// Your private key file [default: as `keygen`].
+    #[arg(long = "key", requires = "peer")]
+    key: Option<PathBuf>,
+}
+
+/// `twilight peer …`.
+#[derive(Subcommand)]
+pub enum PeerCommand {
+    /// Take in the opponent's mails (Maildir new/ messages or .eml files); with `--reply`,
+    /// answer with an acknowledgement (and any entries they lack).
+    Inbox {
+        /// Your game folder.
+        game_dir: PathBuf,
+        /// Maildir folders or .eml files.
+        #[arg(required = true)]
+        sources: Vec<PathBuf>,
+        /// Mail an acknowledgement back.
+        #[arg(long)]
+        reply: bool,
+        /// Write mails to GAME_DIR/outbox even if TWILIGHT_SMTP_URL is set.
+        #[arg(long)]
+        outbox: bool,
+    },
+    /// Mail the opponent every entry they have not acknowledged, with your acknowledgement.
+    Send {
+        /// Your game folder.
+        game_dir: PathBuf,
+        /// Write to GAME_DIR/outbox even if TWILIGHT_SMTP_URL is set.
+        #[arg(long)]
+        outbox: bool,
+    },
+    /// The replica: sides, fingerprints, entries held and acknowledged, findings.
+    Status {
+        /// Your game folder.
+        game_dir: PathBuf,
+    },
+}
+
+fn key_path(key: &Option<PathBuf>) -> PathBuf {
+    key.clone().unwrap_or_else(Identity::default_path)
+}
+
+/// `twilight keygen`.
+pub fn keygen(args: &KeygenArgs) -> Result<ExitCode> {
+    let path = key_path(&args.out);
+    let id = Identity::generate()?;
+    id.save_new(&path)?;
+    println!(
+        "Wrote your private key to {} (mode 0600; never mail it).",
+        path.display()
+    );
+    println!("Public key:  {}", id.public());
+    println!(
+        "Fingerprint: {}  (tell it your opponent by another channel)",
+        id.public().fingerprint()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A fresh game id: `peer-` and 8 random hex digits.
+fn new_game_id() -> Result<String> {
+    let mut b = [0u8; 4];
+    getrandom::fill(&mut b).map_err(|e| anyhow::anyhow!("no random game id: {e}"))?;
+    Ok(format!("peer-{}", hex::encode(b)))
+}
+
+/// `twilight new DIR --peer …`.
+pub fn new(game_dir: &Path, args: &PeerNewArgs, outbox: bool) -> Result<ExitCode> {
+    let (Some(side), Some(me), Some(opponent)) = (args.side, &args.me, &args.opponent) else {
+        bail!("`new --peer` needs --as us|ussr, --me EMAIL and --opponent EMAIL");
+    };
+    let key = key_path(&args.key);
+    let id = Identity::load(&key).with_context(|| {
+        format!(
+            "your key {} (make one with `twilight keygen`)",
+            key.display()
+        )
+    })?;
+    let config = PeerConfig {
+        game: new_game_id()?,
+        side: Side::from(side),
+        me: me.clone(),
+        opponent: opponent.clone(),
+        key,
+    };
+    let mut r = Replica::create(game_dir, config, &id)?;
+    println!(
+        "Created peer game {} in {}: you play the {}.",
+        r.config.game,
+        game_dir.display(),
+        r.config.side.name()
+    );
+    println!("Your fingerprint: {}", id.public().fingerprint());
+    send(
+        &mut r,
+        &id,
+        outbox,
+        "You are invited to a game of Twilight Struggle in peer mode (no host).\n\
+         Join it with:  twilight join GAME_DIR --peer --from-mail THIS_MAIL.eml\n",
+    )
+}
+
+/// `twilight join DIR --peer --from-mail FILE …`.
+pub fn join(game_dir: &Path, args: &PeerJoinArgs, outbox: bool) -> Result<ExitCode> {
+    let Some(mail) = &args.from_mail else {
+        bail!("`join --peer` needs --from-mail FILE (the opponent's first mail)");
+    };
+    let raw = std::fs::read(mail).with_context(|| mail.display().to_string())?;
+    let bundle = sync::read_mail(&raw).with_context(|| mail.display().to_string())?;
+    let key = key_path(&args.key);
+    let id = Identity::load(&key).with_context(|| {
+        format!(
+            "your key {} (make one with `twilight keygen`)",
+            key.display()
+        )
+    })?;
+    let mut r = Replica::join(game_dir, &bundle, &key, &id, args.me.as_deref())?;
+    let opp = r.config.side.opponent();
+    println!(
+        "Joined peer game {} in {}: you play the {}.",
+        r.config.game,
+        game_dir.display(),
+        r.config.side.name()
+    );
+    if let Some(k) = r.chain().key_of(opp) {
+        println!(
+            "The {}'s fingerprint: {}  — compare it with your opponent by another channel \
+             before you play.",
+            opp.name(),
+            k.fingerprint()
+        );
+    }
+    println!("Your fingerprint: {}", id.public().fingerprint());
+    send(&mut r, &id, outbox, "I joined the game.\n")
+}
+
+/// The readable text of a peer mail.
+fn mail_text(r: &Replica, id: &Identity, bundle: &sync::Bundle, note: &str) -> String {
+    let mut t = format!(
+        "Twilight Struggle, peer game {} — from the {} to the {}.\n\n{note}\n",
+        r.config.game,
+        r.config.side.name(),
+        r.config.side.opponent().name()
+    );
+    match (bundle.entries.first(), bundle.entries.last()) {
+        (Some(a), Some(b)) => t.push_str(&format!(
+            "Attached: signed entries {}..={} of the shared log.\n",
+            a.seq, b.seq
+        )),
+        _ => t.push_str("Attached: an acknowledgement only (no new entries).\n"),
+    }
+    t.push_str(&format!(
+        "I hold entries 0..{} (head {}).\nMy key's fingerprint: {}\n\n\
+         Take this mail in with `twilight peer inbox GAME_DIR MAILDIR_OR_FILE`; the attachment \
+         is for the program, not for you.\n",
+        bundle.ack.holds,
+        &bundle.ack.head.to_hex()[..16],
+        id.public().fingerprint()
+    ));
+    t
+}
+
+/// Mails the outgoing bundle; exit 3 if sending failed (the entries stand).
+fn send(r: &mut Replica, id: &Identity, outbox: bool, note: &str) -> Result<ExitCode> {
+    let bundle = r.outgoing(id);
+    let text = mail_text(r, id, &bundle, note);
+    let env = Envelope {
+        from: &r.config.me,
+        to: &r.config.opponent,
+        text,
+    };
+    let message = sync::compose(&env, &bundle).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let transport = Transport::choose(&r.dir().join("outbox"), outbox)?;
+    match transport.deliver(&message) {
+        Ok(to) => {
+            r.note_sent()?;
+            println!(
+                "mailed {}: {} entries ({to})",
+                r.config.opponent,
+                bundle.entries.len()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            eprintln!(
+                "error: the entries stand, but the mail was not sent via {}: {e}; `twilight peer \
+                 send {}` re-sends",
+                transport.describe(),
+                r.dir().display()
+            );
+            Ok(ExitCode::from(3))
+        }
+    }
+}
+
+/// `twilight peer …`.
+pub fn run(cmd: &PeerCommand) -> Result<ExitCode> {
+    match cmd {
+        PeerCommand::Inbox {
+            game_dir,
+            sources,
+            reply,
+            outbox,
+        } => inbox(game_dir, sources, *reply, *outbox),
+        PeerCommand::Send { game_dir, outbox } => {
+            let mut r = Replica::open(game_dir)?;
+            let id = r.identity()?;
+            send(&mut r, &id, *outbox, "")
+        }
+        PeerCommand::Status { game_dir } => status(game_dir),
+    }
+}
+
+fn inbox(game_dir: &Path, sources: &[PathBuf], reply: bool, outbox: bool) -> Result<ExitCode> {
+    let mut r = Replica::open(game_dir)?;
+    let mut code = 0u8;
+    for mail in sync::list_mails(sources)? {
+        let raw = std::fs::read(&mail).with_context(|| mail.display().to_string())?;
+        let name = mail.display();
+        let bundle = match sync::read_mail(&raw) {
+            Ok(b) if b.game == r.config.game => b,
+            Ok(b) => {
+                println!(
+                    "{name}: for game {}, not this one; left where it is",
+                    b.game
+                );
+                continue;
+            }
+            Err(e) => {
+                println!("{name}: refused: {e}; left where it is");
+                first(&mut code, EXIT_BAD_MAIL);
+                continue;
+            }
+        };
+        match r.ingest(&bundle) {
+            Ok(got) => {
+                println!(
+                    "{name}: {} appended{}, {} duplicate, {} waiting for earlier entries{}",
+                    got.appended.len(),
+                    match (got.appended.first(), got.appended.last()) {
+                        (Some(a), Some(b)) => format!(" ({a}..={b})"),
+                        _ => String::new(),
+                    },
+                    got.duplicates,
+                    got.buffered.len(),
+                    if got.ack_taken {
+                        format!(
+                            "; the {} acknowledges entries 0..{}",
+                            bundle.from.name(),
+                            bundle.ack.holds
+                        )
+                    } else {
+                        String::new()
+                    }
+                );
+                for f in &got.findings {
+                    eprintln!("{name}: FINDING {f}");
+                    first(
+                        &mut code,
+                        match f.kind {
+                            FindingKind::Fork => EXIT_FORK,
+                            FindingKind::BadSignature | FindingKind::BadLink => EXIT_BAD_ENTRY,
+                            FindingKind::AckMismatch => EXIT_ACK,
+                        },
+                    );
+                }
+                sync::mark_read(&mail).with_context(|| format!("{name}: mark as read"))?;
+            }
+            Err(replica::ReplicaError::Bundle(BundleError::Stopped(f))) => {
+                eprintln!("{name}: not taken in: {f}");
+                first(&mut code, EXIT_FORK);
+            }
+            Err(replica::ReplicaError::Bundle(e)) => {
+                println!("{name}: refused: {e}; left where it is");
+                first(&mut code, EXIT_BAD_MAIL);
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    if reply && code == 0 {
+        let id = r.identity()?;
+        let sent = send(&mut r, &id, outbox, "Received; this is my acknowledgement.")?;
+        if sent != ExitCode::SUCCESS {
+            return Ok(sent);
+        }
+    }
+    Ok(ExitCode::from(code))
+}
+
+fn status(game_dir: &Path) -> Result<ExitCode> {
+    let r = Replica::open(game_dir)?;
+    let c = r.chain();
+    println!(
+        "Peer game {}: you play the {} ({}), opponent {}.",
+        r.config.game,
+        r.config.side.name(),
+        r.config.me,
+        r.config.opponent
+    );
+    for side in Side::BOTH {
+        match c.key_of(side) {
+            Some(k) => println!("  {} key fingerprint: {}", side.name(), k.fingerprint()),
+            None => println!("  {} key: not yet known (the join is not in)", side.name()),
+        }
+    }
+    println!(
+        "  entries held: {} (head {}); acknowledged by the opponent: {}; waiting for a gap: {}",
+        c.len(),
+        &c.head().to_hex()[..16],
+        r.sync.unacknowledged_from(),
+        r.sync.pending.len()
+    );
+    for f in &r.sync.findings {
+        println!("  FINDING {f}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `twilight verify` on peer folders: one replica, or two (one per player) merged.
+pub fn verify(paths: &[PathBuf]) -> Result<ExitCode> {
+    if paths.len() > 2 {
+        bail!("verify takes one peer folder, or the two players' folders of one game");
+    }
+    let mut views = Vec::new();
+    for p in paths {
+        if !replica::is_peer_folder(p) {
+            bail!(
+                "{}: not a peer game folder (verify a peer folder alone or with the other \
+                 player's)",
+                p.display()
+            );
+        }
+        let config = replica::read_config(p)?;
+        let (entries, _, torn) = replica::read_log(p)?;
+        if torn {
+            eprintln!(
+                "{}: the last document of the log is torn (a crash); it is not counted",
+                p.display()
+            );
+        }
+        let sync = replica::read_sync(p)?;
+        views.push(ReplicaView {
+            label: p.display().to_string(),
+            holder: config.side,
+            entries,
+            ack_from_opponent: sync.ack_from_opponent,
+        });
+    }
+    if let [a, b] = views.as_slice() {
+        if a.holder == b.holder {
+            bail!("both folders are the {}'s replica", a.holder.name());
+        }
+    }
+    let findings = dispute::verify(&views);
+    for v in &views {
+        println!(
+            "{}: {} entries ({})",
+            v.label,
+            v.entries.len(),
+            v.holder.name()
+        );
+    }
+    if findings.is_empty() {
+        println!("ok: every entry is signed by its author and chained; the replicas agree");
+        return Ok(ExitCode::SUCCESS);
+    }
+    for f in &findings {
+        println!("FINDING {f}");
+        for e in &f.evidence {
+            println!("  evidence: {}", e.name());
+        }
+    }
+    Ok(ExitCode::from(1))
+}
+
+/// Keeps the exit code of the first problem.
+fn first(code: &mut u8, c: u8) {
+    if *code == 0 {
+        *code = c;
+    }
+}
