@@ -1645,6 +1645,9 @@ impl Session {
                 "the game is not over; use --force to reveal an abandoned game".into(),
             ));
         }
+        // A game ended outside play (a resignation, an agreed draw, a timeout, issue 17)
+        // publishes the dice key of its last turn as a game ended by play does.
+        self.append_dice_keys(seed, now)?;
         self.log.stage(
             Payload::Reveal {
                 seed: Hex32::from(seed),

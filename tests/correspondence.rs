@@ -2,6 +2,8 @@
 //! draws, timeouts and adjudication, and the player's record — through the session, with
 //! time passing only through the `now` arguments (never by sleeping).
 
+mod mail_common;
+
 use std::path::Path;
 
 use chrono::{DateTime, Duration, NaiveDate, TimeZone, Utc};
@@ -57,12 +59,7 @@ fn game(dir: &Path, settings: &Settings) -> Session {
 
 /// Plays `n` random legal decisions, each `gap` after the one before, starting at `from`.
 /// Returns the time of the last.
-fn play_random(
-    s: &mut Session,
-    n: usize,
-    from: DateTime<Utc>,
-    gap: Duration,
-) -> DateTime<Utc> {
+fn play_random(s: &mut Session, n: usize, from: DateTime<Utc>, gap: Duration) -> DateTime<Utc> {
     let mut rng = SeededChance::new(11);
     let mut at = from;
     for _ in 0..n {
@@ -131,7 +128,10 @@ fn resignation_is_a_win_for_the_other_side_counted_in_the_standings() {
     assert!(s.play(Side::Ussr, &["resign".into()], at).is_err());
     let r = report(&dir);
     assert!(r.findings.is_empty(), "{:?}", r.findings);
-    assert_eq!(r.outcome.map(|o| o.reason), Some(VictoryReason::Resignation));
+    assert_eq!(
+        r.outcome.map(|o| o.reason),
+        Some(VictoryReason::Resignation)
+    );
     let rows = audit::standings(&[r]);
     let ussr = rows.iter().find(|r| r.player == "ussr@ts.test").unwrap();
     let us = rows.iter().find(|r| r.player == "us@ts.test").unwrap();
@@ -141,7 +141,10 @@ fn resignation_is_a_win_for_the_other_side_counted_in_the_standings() {
     assert_eq!(ussr.replies + us.replies, 6);
     for row in [us, ussr] {
         let avg = row.average_reply().unwrap();
-        assert!(avg >= Duration::hours(5) && avg <= Duration::hours(10), "{avg}");
+        assert!(
+            avg >= Duration::hours(5) && avg <= Duration::hours(10),
+            "{avg}"
+        );
     }
 }
 
@@ -158,7 +161,10 @@ fn a_draw_is_offered_declined_lapses_by_a_move_and_is_agreed() {
     assert_eq!(s.log().len(), len, "a refused act writes nothing");
 
     s.play(Side::Ussr, &["offer draw".into()], at).unwrap();
-    assert_eq!(s.correspondence().draw_offer.map(|(by, _)| by), Some(Side::Ussr));
+    assert_eq!(
+        s.correspondence().draw_offer.map(|(by, _)| by),
+        Some(Side::Ussr)
+    );
     let e = s.play(Side::Ussr, &["offer draw".into()], at).unwrap_err();
     assert!(e.to_string().contains("already offered"), "{e}");
     let e = s.play(Side::Ussr, &["accept draw".into()], at).unwrap_err();
@@ -168,6 +174,20 @@ fn a_draw_is_offered_declined_lapses_by_a_move_and_is_agreed() {
         lines.iter().any(|l| l.starts_with("Draw offer: the USSR")),
         "{lines:?}"
     );
+    // Every move form the status line and the players' history show reads as that move.
+    let history: Vec<String> = s.game().unwrap().history().cloned().collect();
+    let shown: Vec<String> = lines
+        .iter()
+        .chain(history.iter().filter(|h| h.contains("offers a draw")))
+        .flat_map(|l| l.split('`').skip(1).step_by(2).map(str::to_string))
+        .collect();
+    assert_eq!(shown.len(), 4, "{shown:?}");
+    for form in &shown {
+        assert!(
+            matches!(correspondence::parse_act(form), Some(Ok(_))),
+            "`{form}` is shown but does not read"
+        );
+    }
     s.play(Side::Us, &["decline draw".into()], at).unwrap();
     assert_eq!(s.correspondence().draw_offer, None);
 
@@ -180,8 +200,12 @@ fn a_draw_is_offered_declined_lapses_by_a_move_and_is_agreed() {
     }
     let g = s.game().unwrap().clone();
     let a = random_answer(&g, Side::Us, &mut rng).unwrap();
-    s.play(Side::Us, &[format_answer(&a, g.prompt_for(Side::Us).unwrap())], at)
-        .unwrap();
+    s.play(
+        Side::Us,
+        &[format_answer(&a, g.prompt_for(Side::Us).unwrap())],
+        at,
+    )
+    .unwrap();
     assert_eq!(s.correspondence().draw_offer, None, "a move declines");
 
     // Offered and accepted: a draw, the seed revealed.
@@ -222,8 +246,10 @@ fn a_resignation_by_the_wrong_side_and_an_answer_to_no_offer_are_errors_naming_t
     append_raw(&dir, "us", at, "  draw:\n    side: us\n    act: accept\n");
     let r = report(&dir);
     assert!(
-        r.findings.iter().any(|f| f.contains(&format!("log entry {next}"))
-            && f.contains("no draw offer standing")),
+        r.findings
+            .iter()
+            .any(|f| f.contains(&format!("log entry {next}"))
+                && f.contains("no draw offer standing")),
         "{:?}",
         r.findings
     );
@@ -252,7 +278,11 @@ fn days_per_move_reminds_tells_the_opponent_and_records_the_timeout() {
     assert!(n[0].subject.contains("Reminder"), "{}", n[0].subject);
     // In the USSR player's zone (+03:00): the deadline 2027-01-07 12:00 UTC is 15:00.
     if late == Side::Ussr {
-        assert!(n[0].text.contains("2027-01-07 15:00 +03:00"), "{}", n[0].text);
+        assert!(
+            n[0].text.contains("2027-01-07 15:00 +03:00"),
+            "{}",
+            n[0].text
+        );
     }
     assert!(remind::run(&mut s, &transport, t0() + Duration::hours(26))
         .unwrap()
@@ -264,7 +294,8 @@ fn days_per_move_reminds_tells_the_opponent_and_records_the_timeout() {
     let n = remind::run(&mut s, &transport, t0() + Duration::hours(73)).unwrap();
     assert_eq!(n.len(), 2);
     assert!(n.iter().any(|m| m.side == late.opponent()
-        && m.text.contains(&format!("Your opponent (the {late}) is late"))));
+        && m.text
+            .contains(&format!("Your opponent (the {late}) is late"))));
     assert!(remind::run(&mut s, &transport, t0() + Duration::hours(80))
         .unwrap()
         .is_empty());
@@ -276,7 +307,10 @@ fn days_per_move_reminds_tells_the_opponent_and_records_the_timeout() {
     let n = remind::run(&mut s, &transport, t0() + Duration::hours(96)).unwrap();
     assert_eq!(n.len(), 2);
     let o = s.game().unwrap().outcome().unwrap();
-    assert_eq!((o.winner, o.reason), (Some(late.opponent()), VictoryReason::Timeout));
+    assert_eq!(
+        (o.winner, o.reason),
+        (Some(late.opponent()), VictoryReason::Timeout)
+    );
     assert!(s.is_revealed());
     assert!(matches!(
         s.log().entries()[len].entry.payload,
@@ -286,13 +320,23 @@ fn days_per_move_reminds_tells_the_opponent_and_records_the_timeout() {
     assert!(r.findings.is_empty(), "{:?}", r.findings);
     assert_eq!(r.record[late].timeouts, 1);
     let rows = audit::standings(&[r]);
-    let who = if late == Side::Us { "us@ts.test" } else { "ussr@ts.test" };
+    let who = if late == Side::Us {
+        "us@ts.test"
+    } else {
+        "ussr@ts.test"
+    };
     let row = rows.iter().find(|r| r.player == who).unwrap();
     assert_eq!((row.timeouts, row.lost), (1, 1));
     // The notices are in the outbox.
     let mails = std::fs::read_dir(&outbox)
         .unwrap()
-        .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "eml"))
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "eml")
+        })
         .count();
     assert_eq!(mails, 6);
 }
@@ -314,8 +358,10 @@ fn a_timeout_before_its_deadline_is_an_error_naming_the_entry() {
     );
     let r = report(&dir);
     assert!(
-        r.findings.iter().any(|f| f.contains(&format!("log entry {next}"))
-            && f.contains("before its deadline and grace end")),
+        r.findings
+            .iter()
+            .any(|f| f.contains(&format!("log entry {next}"))
+                && f.contains("before its deadline and grace end")),
         "{:?}",
         r.findings
     );
@@ -331,10 +377,16 @@ fn leave_moves_deadlines_within_the_allowance_and_the_opponent_is_told() {
     // Starting today: refused (a leave is declared in advance).
     let len = s.log().len();
     let e = s.leave(away, day(4), day(6), t0()).unwrap_err();
-    assert!(e.to_string().contains("the next day at the earliest"), "{e}");
+    assert!(
+        e.to_string().contains("the next day at the earliest"),
+        "{e}"
+    );
     // Beyond the allowance of 10 days a year: refused, nothing written.
     let e = s.leave(away, day(5), day(20), t0()).unwrap_err();
-    assert!(e.to_string().contains("over the game's allowance of 10"), "{e}");
+    assert!(
+        e.to_string().contains("over the game's allowance of 10"),
+        "{e}"
+    );
     assert_eq!(s.log().len(), len);
     // By mail's notation, as a move line: 4 days, the 5th to the 8th.
     s.play(away, &["leave 2027-01-05 to 2027-01-08".into()], t0())
@@ -348,9 +400,9 @@ fn leave_moves_deadlines_within_the_allowance_and_the_opponent_is_told() {
     );
     // The opponent is told: the history line their next mail carries.
     let g = s.game().unwrap();
-    assert!(g
-        .history()
-        .any(|h| h.contains(&format!("The {away} is on leave from 2027-01-05 to 2027-01-08"))));
+    assert!(g.history().any(|h| h.contains(&format!(
+        "The {away} is on leave from 2027-01-05 to 2027-01-08"
+    ))));
     // 6 days are left this year; 7 more are too many.
     assert_eq!(s.correspondence().leave_left(away, 2027), 6);
     assert!(s.leave(away, day(20), day(26), t0()).is_err());
@@ -396,7 +448,10 @@ fn adjudicate_rule_stops_the_game_until_the_moderator_rules() {
     s.record_timeout(late, end).unwrap();
     assert!(s.game().unwrap().outcome().is_none());
     assert!(!s.is_revealed());
-    assert_eq!(s.correspondence().awaiting_adjudication.map(|(_, x)| x), Some(late));
+    assert_eq!(
+        s.correspondence().awaiting_adjudication.map(|(_, x)| x),
+        Some(late)
+    );
     // No move while it waits.
     let g = s.game().unwrap().clone();
     let a = random_answer(&g, late, &mut SeededChance::new(1)).unwrap();
@@ -404,8 +459,12 @@ fn adjudicate_rule_stops_the_game_until_the_moderator_rules() {
         .play(late, &[format_answer(&a, g.prompt_for(late).unwrap())], end)
         .unwrap_err();
     assert!(e.to_string().contains("adjudication"), "{e}");
-    s.adjudicate(None, "position even; the late player wrote in hospital", end)
-        .unwrap();
+    s.adjudicate(
+        None,
+        "position even; the late player wrote in hospital",
+        end,
+    )
+    .unwrap();
     let o = s.game().unwrap().outcome().unwrap();
     assert_eq!((o.winner, o.reason), (None, VictoryReason::Adjudication));
     assert!(s.is_revealed());
@@ -469,4 +528,166 @@ fn old_games_have_no_time_control_and_replay_as_before() {
     assert!(s.leave(Side::Us, day, day, t0()).is_err());
     // Resignation and draws need no time control.
     s.play(Side::Us, &["offer draw".into()], t0()).unwrap();
+}
+
+/// By mail: the USSR sends `offer draw` with its setup placement; the US's next prompt tells
+/// it of the offer, and its reply `accept draw` ends the game; both get the game-over mail.
+#[test]
+fn a_draw_offered_and_accepted_by_mail() {
+    use mail_common::{files_in, read_mails, stderr, stdout, Table};
+    let gid = "corr-mail";
+    let mut t = Table::new(gid, 7);
+    let o = t.twilight(&["mail", &t.game_arg(), "--outbox"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let m = read_mails(&files_in(&t.dir.join("outbox")), gid, &t.ussr)
+        .pop()
+        .unwrap();
+    let body = format!(
+        "Offer draw\ninfluence Poland 4, East Germany 2\n\nToken: {}\n",
+        m.token().unwrap()
+    );
+    t.reply(&t.ussr.clone(), &format!("Re: {}", m.subject), None, &body);
+    let o = t.inbox(&["--outbox"]);
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    let s = Session::open(&t.dir).unwrap();
+    assert_eq!(
+        s.correspondence().draw_offer.map(|(by, _)| by),
+        Some(Side::Ussr)
+    );
+    let us = read_mails(&files_in(&t.dir.join("outbox")), gid, &t.us)
+        .pop()
+        .unwrap();
+    assert!(us.text.contains("The USSR offers a draw"), "{}", us.text);
+    let body = format!("accept draw\n\nToken: {}\n", us.token().unwrap());
+    t.reply(&t.us.clone(), &format!("Re: {}", us.subject), None, &body);
+    let o = t.inbox(&["--outbox"]);
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    let s = Session::open(&t.dir).unwrap();
+    let o = s.game().unwrap().outcome().unwrap();
+    assert_eq!((o.winner, o.reason), (None, VictoryReason::AgreedDraw));
+    assert!(s.is_revealed());
+    for to in [&t.us, &t.ussr] {
+        let last = read_mails(&files_in(&t.dir.join("outbox")), gid, to)
+            .pop()
+            .unwrap();
+        assert!(last.subject.contains("Game over"), "{}", last.subject);
+    }
+}
+
+/// Through the binary, with the clock set by `TWILIGHT_NOW`: `new` with a time control,
+/// `status` shows the deadline in the player's zone (text and JSON), `leave` moves it,
+/// `remind` at the end of grace records the timeout, `verify` counts it in the standings.
+#[test]
+fn cli_time_control_leave_remind_and_verify() {
+    use assert_cmd::Command;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("cli-clock");
+    let d = dir.to_str().unwrap();
+    let run = |now: &str, args: &[&str]| {
+        let o = Command::cargo_bin("twilight")
+            .unwrap()
+            .env("TWILIGHT_NOW", now)
+            .env_remove("TWILIGHT_SMTP_URL")
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let start = "2027-01-04T12:00:00Z";
+    let (code, _, err) = run(
+        start,
+        &[
+            "new",
+            d,
+            "--us",
+            "a@ts.test",
+            "--ussr",
+            "b@ts.test",
+            "--days-per-move",
+            "3",
+            "--grace-hours",
+            "24",
+            "--ussr-tz",
+            "+03:00",
+            "--leave-days-per-year",
+            "10",
+        ],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    for (side, nonce) in [("ussr", "x"), ("us", "y")] {
+        let (code, _, err) = run(
+            start,
+            &["join", d, "--as", side, "--nonce", nonce, "--no-mail"],
+        );
+        assert_eq!(code, Some(0), "{err}");
+    }
+    let (_, out, _) = run("2027-01-05T12:00:00Z", &["status", d]);
+    assert!(
+        out.contains("Time control: 3 day(s) per move, grace 24 h"),
+        "{out}"
+    );
+    assert!(
+        out.contains("USSR: deadline 2027-01-07 15:00 +03:00 (2 d 0 h left)"),
+        "{out}"
+    );
+    // Two days of leave push the deadline two days.
+    let (code, out, err) = run(
+        "2027-01-05T12:00:00Z",
+        &[
+            "leave",
+            d,
+            "--as",
+            "ussr",
+            "--from",
+            "2027-01-06",
+            "--to",
+            "2027-01-07",
+            "--no-mail",
+        ],
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    let (_, out, _) = run("2027-01-05T12:00:00Z", &["status", d, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let c = &v["correspondence"]["clocks"]["ussr"];
+    assert_eq!(c["deadline"], "2027-01-09T12:00:00+00:00", "{v}");
+    assert_eq!(c["leave_days_left"], 8);
+    // Too much leave is refused with the reason, exit 1 or 2, nothing written.
+    let before = std::fs::read(dir.join("log.yaml")).unwrap();
+    let (code, _, err) = run(
+        "2027-01-05T12:00:00Z",
+        &[
+            "leave",
+            d,
+            "--as",
+            "ussr",
+            "--from",
+            "2027-02-01",
+            "--to",
+            "2027-02-20",
+            "--no-mail",
+        ],
+    );
+    assert_ne!(code, Some(0));
+    assert!(err.contains("allowance"), "{err}");
+    assert_eq!(std::fs::read(dir.join("log.yaml")).unwrap(), before);
+    // The end of grace: the timeout, the US wins.
+    let (code, out, err) = run("2027-01-10T12:00:00Z", &["remind", d, "--outbox"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(out.contains("Timeout"), "{out}");
+    let (_, out, _) = run("2027-01-10T12:00:00Z", &["status", d]);
+    assert!(out.contains("Game over: US wins by timeout."), "{out}");
+    let (code, out, _) = run("2027-01-10T12:00:00Z", &["verify", d, "--format", "json"]);
+    assert_eq!(code, Some(0), "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let rows = v["standings"].as_array().unwrap();
+    let b = rows.iter().find(|r| r["player"] == "b@ts.test").unwrap();
+    assert_eq!(
+        (b["timeouts"].as_u64(), b["lost"].as_u64()),
+        (Some(1), Some(1)),
+        "{v}"
+    );
 }

@@ -409,10 +409,12 @@ impl Ledger {
                     DrawAct::Offer if standing == Some(*side) => {
                         return Err(format!("the {side} has already offered a draw"))
                     }
-                    DrawAct::Offer if standing.is_some() => return Err(format!(
+                    DrawAct::Offer if standing.is_some() => {
+                        return Err(format!(
                         "the {} has offered a draw: answer it with `accept draw` or `decline draw`",
                         side.opponent()
-                    )),
+                    ))
+                    }
                     DrawAct::Offer => {
                         self.draw_offer = Some((*side, entry.seq));
                         game.note(format!(
