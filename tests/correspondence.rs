@@ -120,10 +120,11 @@ fn resignation_is_a_win_for_the_other_side_counted_in_the_standings() {
         .entries()
         .iter()
         .rev()
-        .take(2)
+        .take(3)
         .map(|e| e.entry.payload.kind())
         .collect();
-    assert_eq!(kinds, ["reveal", "resign"]);
+    // The dice key of the turn the resignation ended is published, as at any game end.
+    assert_eq!(kinds, ["reveal", "dice_key", "resign"]);
     // No move after the end.
     assert!(s.play(Side::Ussr, &["resign".into()], at).is_err());
     let r = report(&dir);
