@@ -231,7 +231,8 @@ impl std::fmt::Display for Act {
 
 /// Reads a correspondence move line (`schemas/NOTATION.md` "Correspondence moves"):
 /// `None` if the line is not one (a move of the game, chatter), `Some(Err)` if it starts like
-/// one but does not read (`leave next week`). Case and surrounding spaces do not matter; a
+/// one but does not read (`leave 2027-01-10 until friday`); `leave` counts only when a date
+/// follows (`leave DEFCON at 2` is an option of the game). Case and surrounding spaces do not matter; a
 /// trailing `.` or `!` is allowed.
 pub fn parse_act(line: &str) -> Option<Result<Act, String>> {
     let t = line
@@ -246,7 +247,8 @@ pub fn parse_act(line: &str) -> Option<Result<Act, String>> {
         ["decline", "draw"] | ["decline", "the", "draw"] => {
             Some(Ok(Act::Draw(DrawAct::Decline)))
         }
-        ["leave", rest @ ..] => Some(parse_leave(rest).ok_or_else(|| {
+        // Only with a date: `leave DEFCON at 2` is an option of the game, not a leave.
+        ["leave", first, ..] if first.starts_with(|c: char| c.is_ascii_digit()) => Some(parse_leave(&words[1..]).ok_or_else(|| {
             format!("`{}`: write a leave as `leave 2027-01-10 to 2027-01-20` (first and last day away, UTC)", line.trim())
         })),
         _ => None,
@@ -728,7 +730,12 @@ mod tests {
             parse_act("Offer a draw!"),
             Some(Ok(Act::Draw(DrawAct::Offer)))
         );
-        assert!(matches!(parse_act("leave next week"), Some(Err(_))));
+        assert!(matches!(
+            parse_act("leave 2027-01-10 until friday"),
+            Some(Err(_))
+        ));
+        // An option of the game that starts with the word is no leave.
+        assert_eq!(parse_act("leave DEFCON at 2"), None);
         assert_eq!(parse_act("play 4 space"), None);
         assert_eq!(parse_act("headline Duck and Cover"), None);
     }
