@@ -50,6 +50,8 @@ pub struct GameReport {
     /// decision as `SIDE <answer as JSON>` and each recorded chance outcome as
     /// `chance <outcome as JSON>`, in order (empty when the log could not be read).
     pub played: Vec<String>,
+    /// Per side: timeouts and replies (issue 17 §6; [`crate::correspondence::record`]).
+    pub record: crate::data::BySide<crate::correspondence::record::SideRecord>,
 }
 
 impl GameReport {
@@ -151,6 +153,7 @@ pub fn verify_game(dir: &Path, head: Option<&Hex32>) -> GameReport {
         dice_checked: None,
         test_seed: false,
         played: Vec::new(),
+        record: Default::default(),
     };
     // Never read a move half written by a command running now (issue 12).
     let _reading = crate::gamefs::shared_read_lock(dir);
@@ -187,6 +190,7 @@ pub fn verify_game(dir: &Path, head: Option<&Hex32>) -> GameReport {
                 r.dice_checked = Some(s.dice_checked());
             }
             r.played = played(&s);
+            r.record = crate::correspondence::record::of_ledger(s.correspondence());
             if let Some(g) = s.game() {
                 r.outcome = g.outcome();
                 r.in_progress = g.outcome().is_none();
@@ -437,12 +441,23 @@ pub struct Standing {
     pub lost: u32,
     /// Not finished.
     pub unfinished: u32,
+    /// Timeouts recorded against the player (issue 17 §6).
+    pub timeouts: u32,
+    /// Replies made (decisions owed and answered), for the average reply time.
+    pub replies: u32,
+    /// Their total time, in seconds.
+    pub reply_seconds: i64,
 }
 
 impl Standing {
     /// Points: 1 per win, ½ per draw.
     pub fn score(&self) -> f64 {
         self.won as f64 + self.drawn as f64 / 2.0
+    }
+
+    /// The average time the player took to answer a decision owed, if they answered any.
+    pub fn average_reply(&self) -> Option<chrono::Duration> {
+        crate::correspondence::record::average(self.replies, self.reply_seconds)
     }
 }
 
@@ -464,6 +479,9 @@ pub fn standings(reports: &[GameReport]) -> Vec<Standing> {
                 ..Standing::default()
             });
             s.games += 1;
+            s.timeouts += r.record[side].timeouts;
+            s.replies += r.record[side].replies;
+            s.reply_seconds += r.record[side].reply_seconds;
             match r.outcome.map(|o| o.winner) {
                 Some(Some(w)) if w == side => s.won += 1,
                 Some(Some(_)) => s.lost += 1,

@@ -9,7 +9,6 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use chrono::Utc;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use twilight_pbem::audit;
@@ -46,8 +45,11 @@ fn emit(to_stderr: bool, args: std::fmt::Arguments<'_>) {
     };
 }
 
+mod correspondence_cli;
 mod peer_cli;
 mod picture_cli;
+
+use twilight_pbem::correspondence::now;
 
 /// Each distinct line once, in first-seen order, with how many times it came.
 fn counted(lines: &[String]) -> Vec<(&str, usize)> {
@@ -126,6 +128,40 @@ enum Command {
         ussr: Option<String>,
         #[command(flatten)]
         variant: VariantArgs,
+        #[command(flatten)]
+        time: correspondence_cli::TimeArgs,
+        #[command(flatten)]
+        mail: MailArgs,
+    },
+    /// A player declares an absence (whole UTC days, both included, starting tomorrow at the
+    /// earliest) within the game's leave allowance: no deadline falls inside, and the opponent
+    /// is told by mail.
+    Leave {
+        /// The game folder.
+        game_dir: PathBuf,
+        /// Which side is away.
+        #[arg(long = "as")]
+        side: SideArg,
+        /// The first day away (YYYY-MM-DD).
+        #[arg(long)]
+        from: chrono::NaiveDate,
+        /// The last day away (YYYY-MM-DD).
+        #[arg(long)]
+        to: chrono::NaiveDate,
+        #[command(flatten)]
+        mail: MailArgs,
+    },
+    /// The moderator's ruling on a game stopped by a timeout under `--on-timeout adjudicate`;
+    /// the result is recorded and the seed revealed.
+    Adjudicate {
+        /// The game folder.
+        game_dir: PathBuf,
+        /// The result.
+        #[arg(long, value_enum)]
+        winner: correspondence_cli::WinnerArg,
+        /// The reasons, for the record.
+        #[arg(long, default_value = "")]
+        note: String,
         #[command(flatten)]
         mail: MailArgs,
         #[command(flatten)]
@@ -431,7 +467,7 @@ fn send_prompts(s: &Session, args: &MailArgs, resend: bool) -> Result<bool> {
         return Ok(true);
     }
     let transport = Transport::choose(&outbound::outbox_of(s.dir()), args.outbox)?;
-    match outbound::send_due(s, &transport, resend, Utc::now()) {
+    match outbound::send_due(s, &transport, resend, now()) {
         Ok(sent) => {
             for o in &sent {
                 println!("mailed {} ({}): {}", o.to, o.side, o.subject);
@@ -609,6 +645,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             us,
             ussr,
             variant,
+            time,
             mail,
             peer,
         } => {
@@ -619,7 +656,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 bail!("--us and --ussr are required");
             };
             let options = variant.options()?;
-            let s = Session::create(&game_dir, &options, Players { us, ussr }, Utc::now())?;
+            let s = Session::create_correspondence(
+                &game_dir,
+                &options,
+                &time.settings()?,
+                Players { us, ussr },
+                None,
+                now(),
+            )?;
             println!(
                 "Created {} (seed committed; secret in {}).",
                 s.game_id(),
@@ -653,7 +697,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 bail!("--as and --nonce are required");
             };
             let mut s = open(&game_dir)?;
-            s.join(side.into(), &nonce, Utc::now())?;
+            s.join(side.into(), &nonce, now())?;
             println!("The {} joined.", Side::from(side));
             print_status(&s);
             if s.game().is_some() && !send_prompts(&s, &mail, false)? {
@@ -740,7 +784,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             mail,
         } => {
             let mut s = open_moderator(&game_dir)?;
-            let result = s.play(side.into(), &moves, Utc::now());
+            let result = s.play(side.into(), &moves, now());
             for d in s.applied() {
                 println!("accepted: {d}");
             }
@@ -765,7 +809,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let opts = inbound::InboxOptions {
                 games_dir,
                 force_outbox: outbox,
-                now: Utc::now(),
+                now: now(),
             };
             let report = inbound::run(&opts, &sources)?;
             print_inbox_report(&report);
@@ -805,19 +849,70 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
         }
         Command::Remind { game_dir, outbox } => {
-            let s = open_moderator(&game_dir)?;
+            let mut s = open_moderator(&game_dir)?;
             let transport = Transport::choose(&outbound::outbox_of(&game_dir), outbox)?;
-            let sent = outbound::send_reminders(&s, &transport, Utc::now())?;
+            let sent = outbound::send_reminders(&s, &transport, now())?;
             for o in &sent {
                 println!("reminded {} ({}): {}", o.to, o.side, o.subject);
             }
-            if sent.is_empty() {
+            // Under a time control: reminders before the deadline, the late notice, the
+            // timeout at the end of grace (issue 17 §1).
+            let notices = twilight_pbem::correspondence::remind::run(&mut s, &transport, now())?;
+            for n in &notices {
+                println!("mailed {} ({}): {}", n.to, n.side, n.subject);
+            }
+            if sent.is_empty() && notices.is_empty() {
                 println!("no reminder due");
+            }
+            if s.game().is_some_and(|g| g.outcome().is_some()) {
+                let args = MailArgs {
+                    no_mail: false,
+                    outbox,
+                };
+                if !send_prompts(&s, &args, false)? {
+                    return Ok(ExitCode::from(3));
+                }
+            }
+        }
+        Command::Leave {
+            game_dir,
+            side,
+            from,
+            to,
+            mail,
+        } => {
+            let mut s = open_moderator(&game_dir)?;
+            s.leave(side.into(), from, to, now())?;
+            println!(
+                "The {} is on leave from {from} to {to}; no deadline falls inside.",
+                Side::from(side)
+            );
+            print_status(&s);
+            if !send_prompts(&s, &mail, false)? {
+                return Ok(ExitCode::from(3));
+            }
+        }
+        Command::Adjudicate {
+            game_dir,
+            winner,
+            note,
+            mail,
+        } => {
+            let mut s = open_moderator(&game_dir)?;
+            let winner = match winner {
+                correspondence_cli::WinnerArg::Us => Some(Side::Us),
+                correspondence_cli::WinnerArg::Ussr => Some(Side::Ussr),
+                correspondence_cli::WinnerArg::Draw => None,
+            };
+            s.adjudicate(winner, &note, now())?;
+            print_status(&s);
+            if !send_prompts(&s, &mail, false)? {
+                return Ok(ExitCode::from(3));
             }
         }
         Command::Reveal { game_dir, force } => {
             let mut s = open(&game_dir)?;
-            s.reveal(force, Utc::now())?;
+            s.reveal(force, now())?;
             println!(
                 "Seed revealed; `twilight verify {}` now checks everything.",
                 game_dir.display()
@@ -909,7 +1004,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     &options,
                     policy,
                     stop_after,
-                    Utc::now(),
+                    now(),
                 )?;
                 println!("Recorded {made} decisions in {}.", dir.display());
                 return Ok(ExitCode::SUCCESS);
@@ -958,7 +1053,7 @@ fn import_digital_edition(log: &Path, out: &Path) -> Result<ExitCode> {
         .unwrap_or_default();
     let imported = twilight_pbem::import::import_digital_edition(&text, &name)
         .map_err(|e| anyhow::anyhow!("{}: {e}", log.display()))?;
-    twilight_pbem::import::write_game(out, &imported, Utc::now())?;
+    twilight_pbem::import::write_game(out, &imported, now())?;
     println!(
         "{}: {} decisions imported into {}; {}.",
         log.display(),
@@ -1019,6 +1114,13 @@ fn print_status(s: &Session) {
             println!("Waiting for {}: {}", p.side, p.text);
         }
     }
+    for line in twilight_pbem::correspondence::status_lines(
+        s.correspondence(),
+        game.outcome().is_some() || s.is_revealed(),
+        now(),
+    ) {
+        println!("{line}");
+    }
     let last = s.log().next_seq().saturating_sub(1);
     println!(
         "log: entries 0–{last} · head (hash of entry {last}) {}",
@@ -1067,6 +1169,11 @@ fn status_value(s: &Session) -> serde_json::Value {
             "decision": p.text,
             "expects": p.expects(),
         })).collect::<Vec<_>>(),
+        "correspondence": twilight_pbem::correspondence::status_json(
+            s.correspondence(),
+            game.outcome().is_some() || s.is_revealed(),
+            now(),
+        ),
         "last_seq": last,
         "head": s.log().head().to_string(),
     })
@@ -1150,6 +1257,18 @@ fn verify(
             })).collect::<Vec<_>>(),
             "verified": reports.len(),
             "with_findings": bad,
+            "standings": audit::standings(&reports).iter().map(|r| json!({
+                "player": r.player,
+                "games": r.games,
+                "won": r.won,
+                "drawn": r.drawn,
+                "lost": r.lost,
+                "unfinished": r.unfinished,
+                "score": r.score(),
+                "timeouts": r.timeouts,
+                "replies": r.replies,
+                "average_reply_seconds": r.average_reply().map(|d| d.num_seconds()),
+            })).collect::<Vec<_>>(),
             "ms": (secs * 1000.0).round(),
         });
         print_structured(format, &v)?;
@@ -1217,19 +1336,30 @@ fn verify(
     if reports.len() > 1 {
         println!("\nStandings (win 1, draw ½; games with findings not counted; each game once):");
         println!(
-            "  {:<32} {:>5} {:>4} {:>4} {:>4} {:>10} {:>6}",
-            "player", "games", "won", "drew", "lost", "unfinished", "score"
+            "  {:<32} {:>5} {:>4} {:>4} {:>4} {:>10} {:>6} {:>8} {:>10}",
+            "player",
+            "games",
+            "won",
+            "drew",
+            "lost",
+            "unfinished",
+            "score",
+            "timeouts",
+            "avg reply"
         );
         for r in audit::standings(&reports) {
             println!(
-                "  {:<32} {:>5} {:>4} {:>4} {:>4} {:>10} {:>6}",
+                "  {:<32} {:>5} {:>4} {:>4} {:>4} {:>10} {:>6} {:>8} {:>10}",
                 r.player,
                 r.games,
                 r.won,
                 r.drawn,
                 r.lost,
                 r.unfinished,
-                format!("{:.1}", r.score())
+                format!("{:.1}", r.score()),
+                r.timeouts,
+                r.average_reply()
+                    .map_or("-".to_string(), twilight_pbem::correspondence::clock::human)
             );
         }
     }

@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use crate::correspondence::{self, Act, Ledger};
 use crate::data::{BySide, Card, Side};
 use crate::engine::view::Role;
 use crate::engine::{Answer, ChanceOutcome, Game, Options, PromptKind, RecordedChance, RuleError};
@@ -168,6 +169,8 @@ pub struct Session {
     test_seed: bool,
     /// When set, every replayed decision's view for this role (the replay page, issue 16).
     trace: Option<(Role, Vec<ReplayStep>)>,
+    /// Time control, leave, draw offers, timeouts (issue 17; [`crate::correspondence`]).
+    corr: Ledger,
 }
 
 /// One replayed step, for the replay page (issue 16): the entry that made it (seq, hash,
@@ -254,6 +257,29 @@ impl Session {
         Self::create_sealed(dir, options, players, fresh_seed()?, false, now)
     }
 
+    /// [`Session::create`] with correspondence settings (issue 17), recorded in entry 0's
+    /// options under [`correspondence::OPTIONS_KEY`] (left out when they are the defaults).
+    ///
+    /// # Errors
+    ///
+    /// [`SessionError::State`] for settings that [`correspondence::Settings::check`] refuses.
+    pub fn create_correspondence(
+        dir: &Path,
+        options: &Options,
+        settings: &correspondence::Settings,
+        players: Players,
+        seed: Option<[u8; 32]>,
+        now: DateTime<Utc>,
+    ) -> Result<Session, SessionError> {
+        settings.check().map_err(SessionError::State)?;
+        let (seed, test_seed) = match seed {
+            Some(s) => (s, true),
+            None => (fresh_seed()?, false),
+        };
+        let extra = (*settings != correspondence::Settings::default()).then(|| to_value(settings));
+        Self::create_inner(dir, options, extra, players, seed, test_seed, now)
+    }
+
     /// [`Session::create`] with a given seed (tests and `selfplay --record`): entry 0 marks it
     /// `test_seed: true`, and `verify` calls the game "test seed: not a fair game".
     pub fn create_with_seed(
@@ -274,7 +300,23 @@ impl Session {
         test_seed: bool,
         now: DateTime<Utc>,
     ) -> Result<Session, SessionError> {
+        Self::create_inner(dir, options, None, players, seed, test_seed, now)
+    }
+
+    fn create_inner(
+        dir: &Path,
+        options: &Options,
+        correspondence: Option<Value>,
+        players: Players,
+        seed: [u8; 32],
+        test_seed: bool,
+        now: DateTime<Utc>,
+    ) -> Result<Session, SessionError> {
         check_new_game(dir, &players)?;
+        let mut options = to_value(options);
+        if let (Some(c), Value::Mapping(m)) = (correspondence, &mut options) {
+            m.insert(Value::from(correspondence::OPTIONS_KEY), c);
+        }
         fs::create_dir_all(dir).map_err(|e| SessionError::File {
             path: dir.into(),
             message: e.to_string(),
@@ -307,7 +349,7 @@ impl Session {
             Payload::Create {
                 engine_version: env!("CARGO_PKG_VERSION").into(),
                 rules_revision: RULES_REVISION.into(),
-                options: to_value(options),
+                options,
                 players,
                 seed_commitment: Hex32::from(fairness::seed_commitment(&seed)),
                 dice_chain_end: Some(Hex32::from(fairness::dice_chain_end(&seed))),
@@ -450,6 +492,7 @@ impl Session {
                 };
                 (role, Vec::new())
             }),
+            corr: Ledger::default(),
             log,
         };
         s.run_replay()?;
@@ -499,6 +542,12 @@ impl Session {
                     // public information and chance records it holds.
                     let mut options = options.clone();
                     if let Value::Mapping(m) = &mut options {
+                        // Correspondence settings (issue 17): absent before, so no time control.
+                        if let Some(c) = m.remove(correspondence::OPTIONS_KEY) {
+                            let settings: correspondence::Settings = from_value(&c)
+                                .map_err(|e| fail(format!("bad correspondence settings: {e}")))?;
+                            self.corr = Ledger::new(settings);
+                        }
                         let recorded = m.remove(crate::recorded::RECORDED_KEY);
                         let from = m.remove(crate::recorded::RECORDED_FROM_KEY);
                         if recorded == Some(Value::from(true)) {
@@ -519,6 +568,7 @@ impl Session {
                         .check()
                         .map_err(|e| fail(format!("bad options: {e}")))?;
                     self.options.revision = crate::recorded::revision_of(rules_revision);
+                    self.corr.tick(seq, se.entry.at, None);
                     self.players = players.clone();
                     if rules_revision != RULES_REVISION {
                         self.notes.push(format!(
@@ -569,6 +619,19 @@ impl Session {
                         self.trace_step(se, None, "start of play");
                     }
                 }
+                Payload::Resign { .. }
+                | Payload::Draw { .. }
+                | Payload::Leave { .. }
+                | Payload::Timeout { .. }
+                | Payload::Adjudication { .. } => {
+                    let Some(game) = self.game.as_mut() else {
+                        return Err(fail(format!(
+                            "a {} entry before both players joined",
+                            se.entry.payload.kind()
+                        )));
+                    };
+                    self.corr.replay(&se.entry, game).map_err(fail)?;
+                }
                 Payload::Decision {
                     side,
                     answer,
@@ -602,6 +665,7 @@ impl Session {
                     let drawn = result
                         .map_err(|e| fail(format!("`{notation}` by the {side} is refused: {e}")))?;
                     self.decisions += 1;
+                    self.corr.on_decision(*side);
                     self.dice.record(r, u32::from(turn), &drawn);
                     self.check_records(seq, &drawn, &records);
                     self.trace_step(se, Some(*side), notation);
@@ -672,6 +736,7 @@ impl Session {
                             ));
                         }
                         headline_commits.push((*side, *digest, turn));
+                        self.corr.on_sealed_headline(*side);
                     }
                 },
                 Payload::DiceKey { turn, key } => {
@@ -697,6 +762,10 @@ impl Session {
                     }
                 }
                 Payload::Reveal { .. } => {}
+            }
+            if !matches!(se.entry.payload, Payload::Create { .. }) {
+                self.corr
+                    .tick(seq, entries[j - 1].entry.at, self.game.as_ref());
             }
             i = j;
         }
@@ -1202,6 +1271,17 @@ impl Session {
             ));
         }
         for line in lines {
+            if let Some(act) = correspondence::parse_act(line) {
+                let act = act.map_err(SessionError::State)?;
+                self.stage_act(side, act, now)?;
+                done.push(act.to_string());
+                continue;
+            }
+            if let Some((seq, late)) = self.corr.awaiting_adjudication {
+                return Err(SessionError::State(format!(
+                    "the game waits for the moderator's adjudication of the {late}'s timeout (entry {seq}); no more moves"
+                )));
+            }
             let moves = notation::parse_line(line)?;
             let moves = self.with_implied(side, &moves);
             self.check_line(side, line, &moves)?;
@@ -1435,6 +1515,116 @@ impl Session {
         Ok(text)
     }
 
+    /// What the replay learned of time control, leave, draw offers and timeouts (issue 17).
+    pub fn correspondence(&self) -> &Ledger {
+        &self.corr
+    }
+
+    /// Stages `payload` (a correspondence entry) and replays: the replay's checks are
+    /// `verify`'s, so an entry verify would refuse is refused here and nothing stays staged.
+    fn stage_checked(
+        &mut self,
+        payload: Payload,
+        author: Author,
+        now: DateTime<Utc>,
+    ) -> Result<(), SessionError> {
+        self.moderator_seed()?;
+        if self.revealed {
+            return Err(SessionError::State(
+                "the game is closed: its seed has been revealed".into(),
+            ));
+        }
+        if self.game.is_none() {
+            return Err(SessionError::State(
+                "the game has not started: both players must join".into(),
+            ));
+        }
+        let mark = self.log.len();
+        self.log.stage(payload, author, now)?;
+        if let Err(e) = self.reload() {
+            self.log.unstage_to(mark);
+            self.reload()?;
+            return Err(match e {
+                SessionError::Replay { message, .. } => SessionError::State(message),
+                other => other,
+            });
+        }
+        Ok(())
+    }
+
+    /// Stages `side`'s correspondence move (`resign`, a draw act, `leave …`).
+    fn stage_act(&mut self, side: Side, act: Act, now: DateTime<Utc>) -> Result<(), SessionError> {
+        let payload = match act {
+            Act::Resign => Payload::Resign { side },
+            Act::Draw(act) => Payload::Draw { side, act },
+            Act::Leave { from, to } => Payload::Leave { side, from, to },
+        };
+        self.stage_checked(payload, Author::from(side), now)
+    }
+
+    /// `twilight leave`: records `side`'s leave from `from` to `to` (whole UTC days, both
+    /// included; issue 17 §2).
+    ///
+    /// # Errors
+    ///
+    /// [`SessionError::State`] when it starts today or earlier, ends before it starts, or
+    /// goes beyond the game's allowance; nothing is written.
+    pub fn leave(
+        &mut self,
+        side: Side,
+        from: chrono::NaiveDate,
+        to: chrono::NaiveDate,
+        now: DateTime<Utc>,
+    ) -> Result<(), SessionError> {
+        self.stage_act(side, Act::Leave { from, to }, now)?;
+        self.commit()
+    }
+
+    /// Records that `side` ran out of time at `now` (`twilight remind`, issue 17 §1) and
+    /// applies the game's timeout rule; when the game ends by it, the seed is revealed.
+    ///
+    /// # Errors
+    ///
+    /// [`SessionError::State`] when `side` owes no decision under a time control or its
+    /// deadline and grace have not passed; nothing is written.
+    pub fn record_timeout(&mut self, side: Side, now: DateTime<Utc>) -> Result<(), SessionError> {
+        let clock = correspondence::clock::clock_at(&self.corr, side, now);
+        let Some(deadline) = clock.deadline else {
+            return Err(SessionError::State(format!(
+                "the {side} owes no decision under a time control"
+            )));
+        };
+        self.stage_checked(Payload::Timeout { side, deadline }, Author::Moderator, now)?;
+        if self.game.as_ref().is_some_and(|g| g.outcome().is_some()) {
+            self.stage_reveal(false, now)?;
+        }
+        self.commit()
+    }
+
+    /// `twilight adjudicate`: the moderator's ruling (`None`: a draw) on a game whose timeout
+    /// asked for one (issue 17 §1); the seed is revealed.
+    ///
+    /// # Errors
+    ///
+    /// [`SessionError::State`] when no timeout waits for an adjudication; nothing is written.
+    pub fn adjudicate(
+        &mut self,
+        winner: Option<Side>,
+        note: &str,
+        now: DateTime<Utc>,
+    ) -> Result<(), SessionError> {
+        self.stage_checked(
+            Payload::Adjudication {
+                winner,
+                note: note.to_string(),
+            },
+            Author::Moderator,
+            now,
+        )?;
+        self.stage_reveal(false, now)?;
+        self.commit()
+    }
+
     /// Appends the reveal of the master seed (at the game's end — [`Session::play`] does it
     /// when a move ends the game — or earlier with `force` for an abandoned game). Nothing to do
     /// if the seed is already revealed.
@@ -1455,6 +1645,9 @@ impl Session {
                 "the game is not over; use --force to reveal an abandoned game".into(),
             ));
         }
+        // A game ended outside play (a resignation, an agreed draw, a timeout, issue 17)
+        // publishes the dice key of its last turn as a game ended by play does.
+        self.append_dice_keys(seed, now)?;
         self.log.stage(
             Payload::Reveal {
                 seed: Hex32::from(seed),

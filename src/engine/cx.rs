@@ -42,6 +42,14 @@ pub enum VictoryReason {
     FinalScoring,
     /// Wargames (card 100).
     Wargames,
+    /// A player resigned: a win for the other side (issue 17 §3).
+    Resignation,
+    /// A draw offered by one side and accepted by the other (issue 17 §3).
+    AgreedDraw,
+    /// A player ran out of time under a "late side loses" time control (issue 17 §1).
+    Timeout,
+    /// The moderator adjudicated the game after a timeout (`twilight adjudicate`, issue 17 §1).
+    Adjudication,
 }
 
 impl VictoryReason {
@@ -54,6 +62,10 @@ impl VictoryReason {
             VictoryReason::ScoringCardHeld => "held Scoring card",
             VictoryReason::FinalScoring => "Final Scoring",
             VictoryReason::Wargames => "Wargames",
+            VictoryReason::Resignation => "resignation",
+            VictoryReason::AgreedDraw => "agreed draw",
+            VictoryReason::Timeout => "timeout",
+            VictoryReason::Adjudication => "adjudication",
         }
     }
 }

@@ -109,6 +109,23 @@ impl Game {
         self.outcome
     }
 
+    /// Ends the game from outside the rules of play (issue 17: a resignation, an agreed draw,
+    /// a timeout, an adjudication): sets `outcome`, after which no decision is owed and
+    /// [`Game::apply`] answers [`RuleError::GameOver`]. A game already over keeps its outcome.
+    pub fn conclude(&mut self, outcome: Outcome, line: String) {
+        if self.outcome.is_none() {
+            self.outcome = Some(outcome);
+            self.prompts.clear();
+            self.history.push(line);
+        }
+    }
+
+    /// Adds a line to the history without changing the game (issue 17: a draw offer, a
+    /// declared leave), so that the players' next mails tell it.
+    pub fn note(&mut self, line: String) {
+        self.history.push(line);
+    }
+
     /// What happened so far, in readable sentences.
     pub fn history(&self) -> impl Iterator<Item = &String> {
         self.history.iter().chain(self.current.iter())

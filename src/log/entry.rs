@@ -96,6 +96,19 @@ pub enum CommitmentKind {
     Headline,
 }
 
+/// What a side does about a draw (issue 17 §3; the moves `offer draw`, `accept draw`,
+/// `decline draw`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DrawAct {
+    /// Offers a draw.
+    Offer,
+    /// Accepts the other side's standing offer: the game is drawn.
+    Accept,
+    /// Declines the other side's standing offer.
+    Decline,
+}
+
 /// The payload of an entry: exactly one of these (issue 6 scope 1).
 ///
 /// Externally tagged in snake_case: `create: {…}`, `join: {…}`, and so on. The `Value` fields
@@ -176,6 +189,47 @@ pub enum Payload {
         /// The turn's dice key.
         key: Hex32,
     },
+    /// A player resigns: the game is over, a win for the other side (issue 17 §3).
+    Resign {
+        /// The side resigning; the entry's author.
+        side: Side,
+    },
+    /// A draw offered, accepted or declined (issue 17 §3). An offer stands until the other side
+    /// answers it or makes a decision of the game (which declines it).
+    Draw {
+        /// The side offering or answering; the entry's author.
+        side: Side,
+        /// What the side does.
+        act: DrawAct,
+    },
+    /// A declared absence (issue 17 §2): no deadline of the side's falls inside it. Whole days,
+    /// UTC, both ends included.
+    Leave {
+        /// The side away; the entry's author.
+        side: Side,
+        /// The first day away.
+        from: chrono::NaiveDate,
+        /// The last day away.
+        to: chrono::NaiveDate,
+    },
+    /// A side ran past its deadline and the grace period (issue 17 §1), recorded by
+    /// `twilight remind`; the game's timeout rule then applies (a loss, or an adjudication).
+    Timeout {
+        /// The late side.
+        side: Side,
+        /// The deadline it missed (before grace).
+        deadline: DateTime<Utc>,
+    },
+    /// The moderator's ruling on a game that timed out under the "adjudicate" rule
+    /// (`twilight adjudicate`, issue 17 §1).
+    Adjudication {
+        /// The winner, or `None` for a draw.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        winner: Option<Side>,
+        /// The moderator's reasons, for the record.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        note: String,
+    },
     /// The disclosure of the master seed at the end of the game (design §2 "Unseal").
     Reveal {
         /// The master seed; `fairness::seed_commitment` of it must equal the `create` entry's.
@@ -193,6 +247,11 @@ impl Payload {
             Payload::Commitment { .. } => "commitment",
             Payload::Decision { .. } => "decision",
             Payload::DiceKey { .. } => "dice_key",
+            Payload::Resign { .. } => "resign",
+            Payload::Draw { .. } => "draw",
+            Payload::Leave { .. } => "leave",
+            Payload::Timeout { .. } => "timeout",
+            Payload::Adjudication { .. } => "adjudication",
             Payload::Reveal { .. } => "reveal",
         }
     }

@@ -522,7 +522,11 @@ impl ChainRules {
             ));
         }
         let author = match &entry.payload {
-            Payload::Join { side, .. } | Payload::Decision { side, .. } => Author::from(*side),
+            Payload::Join { side, .. }
+            | Payload::Decision { side, .. }
+            | Payload::Resign { side }
+            | Payload::Draw { side, .. }
+            | Payload::Leave { side, .. } => Author::from(*side),
             _ => Author::Moderator,
         };
         if entry.by != author {

@@ -410,6 +410,11 @@ fn apply_moves(
 ) -> Result<Result<Vec<String>, Refusal>, MailError> {
     let mut count = 0;
     for line in moves {
+        // `resign`, `offer draw`, `leave …` (issue 17): the session reads them.
+        if crate::correspondence::parse_act(line).is_some() {
+            count += 1;
+            continue;
+        }
         match notation::parse_line(line) {
             Ok(v) => count += v.len(),
             Err(e) => {

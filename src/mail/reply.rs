@@ -452,6 +452,12 @@ fn classify(line: &str) -> LineKind {
     if words > 1 && one_word_answers.contains(&first.as_str()) && !line.contains(';') {
         return LineKind::Other;
     }
+    // `resign`, `offer draw`, `leave 2027-01-10 to 2027-01-20` (issue 17).
+    match crate::correspondence::parse_act(line) {
+        Some(Ok(_)) => return LineKind::Move,
+        Some(Err(_)) => return LineKind::Attempt,
+        None => {}
+    }
     match notation::parse_line(line) {
         Ok(moves) if !moves.is_empty() => {
             let all = moves.iter().all(|m| match m {

@@ -1,0 +1,263 @@
+//! Deadlines and time left (issue 17 §1): computed from the [`Ledger`]'s ticks (when each
+//! side began and ended owing a decision) and the side's declared leaves, never from a clock
+//! of its own: the same log gives the same deadlines on any machine, at any later time.
+//!
+//! * A side is *on the clock* from the entry after which it owes a decision until the entry
+//!   in which it answers (a *move*) or stops owing.
+//! * Time on leave does not count: a leave covers whole UTC days, `from` 00:00 to the day
+//!   after `to` 00:00; a deadline that would fall inside is pushed past it by the time left.
+//! * Days per move: the deadline is the start of the stretch plus N days (leave skipped).
+//!   Chess-clock bank: the bank starts at N days; each stretch spends its time on the clock
+//!   (leave excluded); each move adds the increment; the deadline is the start of the
+//!   stretch plus the bank at its start (leave skipped).
+//! * The timeout falls at the deadline plus the grace period (leave skipped too).
+
+use chrono::{DateTime, Duration, NaiveTime, Utc};
+
+use super::{Ledger, TimeControl};
+use crate::data::Side;
+
+/// One side's clock at a moment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Clock {
+    /// Since when the side has owed its current decision, if it owes one.
+    pub owing_since: Option<DateTime<Utc>>,
+    /// The deadline of that decision (with a time control).
+    pub deadline: Option<DateTime<Utc>>,
+    /// When the timeout falls: the deadline plus grace.
+    pub timeout_at: Option<DateTime<Utc>>,
+    /// With a chess-clock bank: the time left at the moment asked (negative when over).
+    pub bank_left: Option<Duration>,
+    /// Moves made: stretches on the clock that ended with the side's answer.
+    pub moves: u32,
+    /// Their total wall-clock time (leave included), for the average reply time.
+    pub reply_total: Duration,
+}
+
+impl Clock {
+    /// The average wall-clock time of the side's replies, if it made any.
+    pub fn average_reply(&self) -> Option<Duration> {
+        (self.moves > 0).then(|| self.reply_total / self.moves as i32)
+    }
+}
+
+/// `side`'s leaves as merged, sorted half-open UTC intervals.
+fn leave_spans(ledger: &Ledger, side: Side) -> Vec<(DateTime<Utc>, DateTime<Utc>)> {
+    let mut spans: Vec<(DateTime<Utc>, DateTime<Utc>)> = ledger
+        .leaves
+        .iter()
+        .filter(|l| l.side == side)
+        .map(|l| {
+            (
+                l.from.and_time(NaiveTime::MIN).and_utc(),
+                (l.to + Duration::days(1))
+                    .and_time(NaiveTime::MIN)
+                    .and_utc(),
+            )
+        })
+        .collect();
+    spans.sort();
+    let mut merged: Vec<(DateTime<Utc>, DateTime<Utc>)> = Vec::new();
+    for (a, b) in spans {
+        match merged.last_mut() {
+            Some((_, end)) if a <= *end => *end = (*end).max(b),
+            _ => merged.push((a, b)),
+        }
+    }
+    merged
+}
+
+/// The time from `a` to `b` outside the spans.
+fn counted(
+    a: DateTime<Utc>,
+    b: DateTime<Utc>,
+    spans: &[(DateTime<Utc>, DateTime<Utc>)],
+) -> Duration {
+    if b <= a {
+        return Duration::zero();
+    }
+    let mut total = b - a;
+    for (s, e) in spans {
+        let lo = (*s).max(a);
+        let hi = (*e).min(b);
+        if hi > lo {
+            total -= hi - lo;
+        }
+    }
+    total
+}
+
+/// The moment `dur` of counted time after `t`, skipping the spans.
+fn add_skipping(
+    t: DateTime<Utc>,
+    dur: Duration,
+    spans: &[(DateTime<Utc>, DateTime<Utc>)],
+) -> DateTime<Utc> {
+    let mut t = t;
+    let mut left = dur.max(Duration::zero());
+    for (s, e) in spans {
+        if *e <= t {
+            continue;
+        }
+        if *s >= t + left {
+            break;
+        }
+        if *s > t {
+            left -= *s - t;
+        }
+        t = t.max(*e);
+    }
+    t + left
+}
+
+/// `side`'s clock at `now` from the ticks replayed so far (see the module doc).
+pub fn clock_at(ledger: &Ledger, side: Side, now: DateTime<Utc>) -> Clock {
+    let spans = leave_spans(ledger, side);
+    let s = &ledger.settings;
+    let (mut bank, increment) = match s.time_control {
+        Some(TimeControl::Bank {
+            days,
+            increment_hours,
+        }) => (
+            Some(Duration::days(i64::from(days))),
+            Duration::hours(i64::from(increment_hours)),
+        ),
+        _ => (None, Duration::zero()),
+    };
+    let mut c = Clock::default();
+    let mut open: Option<DateTime<Utc>> = None;
+    for t in &ledger.ticks {
+        if let Some(start) = open {
+            if t.moved[side] || !t.owing[side] {
+                let spent = counted(start, t.at, &spans);
+                if let Some(b) = bank.as_mut() {
+                    *b -= spent;
+                    if t.moved[side] {
+                        *b += increment;
+                    }
+                }
+                if t.moved[side] {
+                    c.moves += 1;
+                    c.reply_total += t.at - start;
+                }
+                open = None;
+            }
+        }
+        if open.is_none() && t.owing[side] {
+            open = Some(t.at);
+        }
+    }
+    c.owing_since = open;
+    if let Some(start) = open {
+        let allowed = match s.time_control {
+            Some(TimeControl::DaysPerMove(d)) => Some(Duration::days(i64::from(d))),
+            Some(TimeControl::Bank { .. }) => bank,
+            None => None,
+        };
+        if let Some(allowed) = allowed {
+            let deadline = add_skipping(start, allowed, &spans);
+            c.deadline = Some(deadline);
+            c.timeout_at = Some(add_skipping(
+                deadline,
+                Duration::hours(i64::from(s.grace_hours)),
+                &spans,
+            ));
+        }
+        if let Some(b) = bank {
+            c.bank_left = Some(b - counted(start, now, &spans));
+        }
+    } else {
+        c.bank_left = bank;
+    }
+    c
+}
+
+/// A duration as a player reads it: `2 d 5 h`, `7 h 30 min`, `-3 h` when over.
+pub fn human(d: Duration) -> String {
+    let neg = d < Duration::zero();
+    let m = d.num_minutes().abs();
+    let (days, hours, mins) = (m / 1440, (m % 1440) / 60, m % 60);
+    let body = if days > 0 {
+        format!("{days} d {hours} h")
+    } else if hours > 0 {
+        format!("{hours} h {mins} min")
+    } else {
+        format!("{mins} min")
+    };
+    if neg {
+        format!("-{body}")
+    } else {
+        body
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::correspondence::{Leave, Settings, Tick};
+    use crate::data::BySide;
+    use chrono::{NaiveDate, TimeZone};
+
+    fn at(d: u32, h: u32) -> DateTime<Utc> {
+        Utc.with_ymd_and_hms(2027, 1, d, h, 0, 0).unwrap()
+    }
+
+    fn tick(seq: u64, t: DateTime<Utc>, us_owes: bool, us_moved: bool) -> Tick {
+        Tick {
+            seq,
+            at: t,
+            owing: BySide::new(us_owes, !us_owes),
+            moved: BySide::new(us_moved, !us_moved && seq > 0),
+        }
+    }
+
+    #[test]
+    fn days_per_move_deadline_skips_leave() {
+        let mut l = Ledger::new(Settings {
+            time_control: Some(TimeControl::DaysPerMove(3)),
+            grace_hours: 24,
+            leave_days_per_year: 30,
+            ..Settings::default()
+        });
+        l.ticks.push(tick(0, at(1, 12), true, false));
+        let c = clock_at(&l, Side::Us, at(2, 0));
+        assert_eq!(c.deadline, Some(at(4, 12)));
+        assert_eq!(c.timeout_at, Some(at(5, 12)));
+        // Two days of leave (the 3rd and 4th) push the deadline by two days.
+        l.leaves.push(Leave {
+            seq: 1,
+            side: Side::Us,
+            from: NaiveDate::from_ymd_opt(2027, 1, 3).unwrap(),
+            to: NaiveDate::from_ymd_opt(2027, 1, 4).unwrap(),
+        });
+        let c = clock_at(&l, Side::Us, at(2, 0));
+        assert_eq!(c.deadline, Some(at(6, 12)));
+        assert_eq!(c.timeout_at, Some(at(7, 12)));
+        // The other side's leave changes nothing for the US.
+        assert_eq!(clock_at(&l, Side::Ussr, at(2, 0)).deadline, None);
+    }
+
+    #[test]
+    fn bank_spends_time_and_adds_the_increment() {
+        let mut l = Ledger::new(Settings {
+            time_control: Some(TimeControl::Bank {
+                days: 10,
+                increment_hours: 12,
+            }),
+            ..Settings::default()
+        });
+        // The US owes from the 1st 00:00, answers on the 3rd 00:00 (2 days), owes again from
+        // the 4th 00:00 after the USSR's reply.
+        l.ticks.push(tick(0, at(1, 0), true, false));
+        l.ticks.push(tick(1, at(3, 0), false, true));
+        l.ticks.push(tick(2, at(4, 0), true, false));
+        let c = clock_at(&l, Side::Us, at(5, 0));
+        // 10 d − 2 d + 12 h = 8 d 12 h at the start of the stretch; 1 d spent since.
+        assert_eq!(c.bank_left, Some(Duration::hours(7 * 24 + 12)));
+        assert_eq!(c.deadline, Some(at(12, 12)));
+        assert_eq!(c.moves, 1);
+        assert_eq!(c.average_reply(), Some(Duration::days(2)));
+        assert_eq!(human(Duration::hours(7 * 24 + 12)), "7 d 12 h");
+        assert_eq!(human(Duration::minutes(-90)), "-1 h 30 min");
+    }
+}
