@@ -32,17 +32,18 @@ fn a_takeback_asked_accepted_and_replayed_by_mail() {
     let prompt = newest(&t, &t.ussr.clone());
     let token = prompt.token().expect("a token");
     let ussr = t.ussr.clone();
-    t.reply(&ussr, "Re: move", None, &body(SETUP_USSR, &token));
+    let subj = format!("Re: {}", prompt.subject);
+    t.reply(&ussr, &subj, None, &body(SETUP_USSR, &token));
     let o = t.inbox(&["--outbox"]);
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
     // The USSR owes nothing now; the token of the prompt it answered still asks a takeback.
-    t.reply(&ussr, "Re: move", None, &body("takeback", &token));
+    t.reply(&ussr, &subj, None, &body("takeback", &token));
     let o = t.inbox(&["--outbox"]);
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
     let s = Session::open(&t.dir).unwrap();
     assert_eq!(s.pending_takeback().map(|p| p.side), Some(Side::Ussr));
     // …but not a move: that token is stale for anything else.
-    t.reply(&ussr, "Re: move", None, &body("influence Poland 1", &token));
+    t.reply(&ussr, &subj, None, &body("influence Poland 1", &token));
     let o = t.inbox(&["--outbox"]);
     assert_eq!(o.status.code(), Some(15), "{}{}", stdout(&o), stderr(&o));
     // The US prompt tells of the request, with answers that parse.
@@ -61,7 +62,7 @@ fn a_takeback_asked_accepted_and_replayed_by_mail() {
         );
     }
     let us_token = us_prompt.token().expect("a token");
-    t.reply(&us, "Re: move", None, &body("accept takeback", &us_token));
+    t.reply(&us, &subj, None, &body("accept takeback", &us_token));
     let o = t.inbox(&["--outbox"]);
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
     let s = Session::open(&t.dir).unwrap();
@@ -74,7 +75,7 @@ fn a_takeback_asked_accepted_and_replayed_by_mail() {
         again.text
     );
     let token2 = again.token().expect("a prompt again");
-    t.reply(&ussr, "Re: move", None, &body(SETUP_USSR_2, &token2));
+    t.reply(&ussr, &subj, None, &body(SETUP_USSR_2, &token2));
     let o = t.inbox(&["--outbox"]);
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
     let o = t.twilight(&["verify", &t.game_arg()]);
