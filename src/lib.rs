@@ -22,3 +22,4 @@ pub mod render;
 pub mod sealed_chance;
 pub mod selfplay;
 pub mod session;
+pub mod takeback;

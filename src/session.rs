@@ -171,6 +171,19 @@ pub struct Session {
     trace: Option<(Role, Vec<ReplayStep>)>,
     /// Time control, leave, draw offers, timeouts (issue 17; [`crate::correspondence`]).
     corr: Ledger,
+    /// Takebacks asked, accepted, declined; cancelled entries (issue 17 point 4).
+    takebacks: crate::takeback::Takebacks,
+}
+
+/// The replay's state before a decision a takeback request names first: restored when the
+/// takeback is accepted.
+#[derive(Clone)]
+struct Snapshot {
+    game: Option<Game>,
+    decisions: u64,
+    hand_commits: BySide<Option<(u64, Vec<Card>)>>,
+    dice: DiceLedger,
+    trace: usize,
 }
 
 /// One replayed step, for the replay page (issue 16): the entry that made it (seq, hash,
@@ -493,6 +506,7 @@ impl Session {
                 (role, Vec::new())
             }),
             corr: Ledger::default(),
+            takebacks: Default::default(),
             log,
         };
         s.run_replay()?;
@@ -503,6 +517,15 @@ impl Session {
         let entries: Vec<StoredEntry> = self.log.entries().to_vec();
         let mut joined = BySide::<bool>::default();
         let mut headline_commits: Vec<(Side, Hex32, u8)> = Vec::new();
+        // The first decision each takeback request names: the replay's state before it is kept.
+        let starts: std::collections::HashSet<u64> = entries
+            .iter()
+            .filter_map(|e| match &e.entry.payload {
+                Payload::TakebackRequest { cancels, .. } => cancels.first().map(|c| c.seq),
+                _ => None,
+            })
+            .collect();
+        let mut snapshots: std::collections::HashMap<u64, Snapshot> = Default::default();
         let mut i = 0;
         while i < entries.len() {
             let se = &entries[i];
@@ -639,6 +662,10 @@ impl Session {
                 } => {
                     let answer: Answer = from_value(answer)
                         .map_err(|e| fail(format!("bad answer `{notation}`: {e}")))?;
+                    if starts.contains(&seq) {
+                        snapshots.insert(seq, self.snapshot());
+                    }
+                    self.takebacks.pending = None;
                     let seed = self.seed;
                     let mix = self.dice.mix.unwrap_or_default();
                     let r = self.decisions + 1;
@@ -650,6 +677,7 @@ impl Session {
                         Some(PromptKind::Headline)
                     );
                     let turn = game.state().turn;
+                    let marks = crate::takeback::Marks::of(game);
                     let result = match seed {
                         Some(seed) => game.apply(
                             *side,
@@ -664,6 +692,10 @@ impl Session {
                     };
                     let drawn = result
                         .map_err(|e| fail(format!("`{notation}` by the {side} is refused: {e}")))?;
+                    if let Some(why) = crate::takeback::blocker_of(marks, game, is_headline, &drawn)
+                    {
+                        self.takebacks.blocked.insert(seq, why);
+                    }
                     self.decisions += 1;
                     self.corr.on_decision(*side);
                     self.dice.record(r, u32::from(turn), &drawn);
@@ -762,6 +794,56 @@ impl Session {
                     }
                 }
                 Payload::Reveal { .. } => {}
+                Payload::TakebackRequest { side, cancels } => {
+                    let n = self
+                        .takebacks
+                        .tail(&entries, i, *side)
+                        .check(&entries, cancels)
+                        .map_err(|m| fail(format!("the {side}'s takeback request: {m}")))?;
+                    self.takebacks.pending = Some(crate::takeback::PendingTakeback {
+                        request: seq,
+                        side: *side,
+                        cancels: cancels.clone(),
+                        decisions: n,
+                    });
+                }
+                Payload::Takeback {
+                    side,
+                    request,
+                    cancels,
+                } => {
+                    let pending = self.takebacks.pending.take();
+                    let Some(p) = pending.filter(|p| p.request == *request && p.side == *side)
+                    else {
+                        return Err(fail(format!(
+                            "a takeback for the {side} answering request {request}, which is not the request pending"
+                        )));
+                    };
+                    if p.cancels != *cancels {
+                        return Err(fail(format!(
+                            "the takeback record names entries {:?}, not the entries {:?} its request {request} named",
+                            cancels.iter().map(|c| c.seq).collect::<Vec<_>>(),
+                            p.cancels.iter().map(|c| c.seq).collect::<Vec<_>>()
+                        )));
+                    }
+                    let snap = cancels
+                        .first()
+                        .and_then(|c| snapshots.get(&c.seq))
+                        .cloned()
+                        .ok_or_else(|| fail("a takeback of nothing".into()))?;
+                    self.restore(snap);
+                    self.takebacks
+                        .cancelled
+                        .extend(cancels.iter().map(|c| c.seq));
+                }
+                Payload::TakebackDeclined { side, request } => {
+                    let pending = self.takebacks.pending.take();
+                    if !pending.is_some_and(|p| p.request == *request && p.side == *side) {
+                        return Err(fail(format!(
+                            "a takeback declined for the {side} answering request {request}, which is not the request pending"
+                        )));
+                    }
+                }
             }
             if !matches!(se.entry.payload, Payload::Create { .. }) {
                 self.corr
@@ -829,6 +911,26 @@ impl Session {
             }
         }
         Ok(())
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            game: self.game.clone(),
+            decisions: self.decisions,
+            hand_commits: self.hand_commits.clone(),
+            dice: self.dice.clone(),
+            trace: self.trace.as_ref().map_or(0, |(_, t)| t.len()),
+        }
+    }
+
+    fn restore(&mut self, snap: Snapshot) {
+        self.game = snap.game;
+        self.decisions = snap.decisions;
+        self.hand_commits = snap.hand_commits;
+        self.dice = snap.dice;
+        if let Some((_, t)) = self.trace.as_mut() {
+            t.truncate(snap.trace);
+        }
     }
 
     fn trace_step(&mut self, se: &StoredEntry, side: Option<Side>, notation: &str) {
@@ -1282,6 +1384,10 @@ impl Session {
                     "the game waits for the moderator's adjudication of the {late}'s timeout (entry {seq}); no more moves"
                 )));
             }
+            if let Some(mv) = crate::takeback::parse(line) {
+                done.push(self.stage_takeback(side, mv?, now)?);
+                continue;
+            }
             let moves = notation::parse_line(line)?;
             let moves = self.with_implied(side, &moves);
             self.check_line(side, line, &moves)?;
@@ -1492,11 +1598,14 @@ impl Session {
                 now,
             )?;
             // The resolution number: this decision entry's place among the log's decisions.
+            // Cancelled decisions are not counted: the decision made in their place gets their
+            // number, so a takeback changes no die (crate::takeback).
             let r = self
                 .log
                 .entries()
                 .iter()
                 .filter(|e| matches!(e.entry.payload, Payload::Decision { .. }))
+                .filter(|e| !self.takebacks.cancelled.contains(&e.entry.seq))
                 .count() as u64;
             let mix = self.nonce_mix().expect("started");
             let game = self.game.as_mut().expect("started");
@@ -1623,6 +1732,82 @@ impl Session {
         )?;
         self.stage_reveal(false, now)?;
         self.commit()
+    }
+
+    /// The takeback waiting for an answer, if any (issue 17 point 4).
+    pub fn pending_takeback(&self) -> Option<&crate::takeback::PendingTakeback> {
+        self.takebacks.pending.as_ref()
+    }
+
+    /// The seqs of the entries cancelled by accepted takebacks.
+    pub fn cancelled(&self) -> &std::collections::HashSet<u64> {
+        &self.takebacks.cancelled
+    }
+
+    /// Stages a takeback move of `side` ([`crate::takeback`]): a request naming the entries it
+    /// would cancel, or the answer to the opponent's pending request. Returns the move as
+    /// recorded.
+    ///
+    /// # Errors
+    ///
+    /// [`SessionError::State`] when the game has not started or is over, when asked for more
+    /// than can be taken back (naming the entry that blocks), or when there is no request of
+    /// the opponent to answer.
+    fn stage_takeback(
+        &mut self,
+        side: Side,
+        mv: crate::takeback::TakebackMove,
+        now: DateTime<Utc>,
+    ) -> Result<String, SessionError> {
+        use crate::takeback::TakebackMove;
+        let Some(game) = self.game.as_ref() else {
+            return Err(SessionError::State(
+                "the game has not started: both players must join".into(),
+            ));
+        };
+        if game.outcome().is_some() {
+            return Err(SessionError::State(
+                "the game is over: nothing can be taken back".into(),
+            ));
+        }
+        let payload = match mv {
+            TakebackMove::Ask(n) => {
+                let entries = self.log.entries();
+                let cancels = self
+                    .takebacks
+                    .tail(entries, entries.len(), side)
+                    .pick(entries, n)
+                    .map_err(|m| SessionError::State(format!("`{mv}` refused: {m}")))?;
+                Payload::TakebackRequest { side, cancels }
+            }
+            TakebackMove::Accept | TakebackMove::Decline => {
+                let asker = side.opponent();
+                let Some(p) = self.takebacks.pending.clone().filter(|p| p.side == asker) else {
+                    return Err(SessionError::State(format!(
+                        "`{mv}` refused: the {asker} has asked for no takeback (or made a move since asking)"
+                    )));
+                };
+                if mv == TakebackMove::Accept {
+                    Payload::Takeback {
+                        side: asker,
+                        request: p.request,
+                        cancels: p.cancels,
+                    }
+                } else {
+                    Payload::TakebackDeclined {
+                        side: asker,
+                        request: p.request,
+                    }
+                }
+            }
+        };
+        let mark = self.log.len();
+        self.log.stage(payload, Author::from(side), now)?;
+        if let Err(e) = self.reload() {
+            self.log.unstage_to(mark);
+            return Err(e);
+        }
+        Ok(mv.to_string())
     }
 
     /// Appends the reveal of the master seed (at the game's end — [`Session::play`] does it

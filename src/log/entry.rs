@@ -230,6 +230,34 @@ pub enum Payload {
         #[serde(default, skip_serializing_if = "String::is_empty")]
         note: String,
     },
+    /// A player asks to take back their own latest decisions (issue 17 point 4): `cancels`
+    /// names every entry the takeback would cancel, oldest first — the asker's decisions and
+    /// the hand commitments that followed them, back to the first one asked for
+    /// ([`crate::takeback`] says which entries may be cancelled). Written by the asker.
+    TakebackRequest {
+        /// The side asking.
+        side: Side,
+        /// The entries it would cancel.
+        cancels: Vec<Cancelled>,
+    },
+    /// The opponent accepted a takeback: the entries named are cancelled and replay skips
+    /// them; nothing is removed from the log (issue 17 point 4). Written by the side that
+    /// accepted, the asker's opponent.
+    Takeback {
+        /// The side that asked (whose decisions are cancelled).
+        side: Side,
+        /// The `seq` of the `takeback_request` entry accepted.
+        request: u64,
+        /// The entries cancelled: exactly the request's.
+        cancels: Vec<Cancelled>,
+    },
+    /// The opponent declined a takeback; nothing changes. Written by the side that declined.
+    TakebackDeclined {
+        /// The side that asked.
+        side: Side,
+        /// The `seq` of the `takeback_request` entry declined.
+        request: u64,
+    },
     /// The disclosure of the master seed at the end of the game (design §2 "Unseal").
     Reveal {
         /// The master seed; `fairness::seed_commitment` of it must equal the `create` entry's.
@@ -253,8 +281,37 @@ impl Payload {
             Payload::Timeout { .. } => "timeout",
             Payload::Adjudication { .. } => "adjudication",
             Payload::Reveal { .. } => "reveal",
+            Payload::TakebackRequest { .. } => "takeback_request",
+            Payload::Takeback { .. } => "takeback",
+            Payload::TakebackDeclined { .. } => "takeback_declined",
         }
     }
+
+    /// Who must write an entry with this payload (the log-level author rule).
+    pub fn author(&self) -> Author {
+        match self {
+            Payload::Join { side, .. }
+            | Payload::Decision { side, .. }
+            | Payload::Resign { side }
+            | Payload::Draw { side, .. }
+            | Payload::Leave { side, .. }
+            | Payload::TakebackRequest { side, .. } => Author::from(*side),
+            Payload::Takeback { side, .. } | Payload::TakebackDeclined { side, .. } => {
+                Author::from(side.opponent())
+            }
+            _ => Author::Moderator,
+        }
+    }
+}
+
+/// One entry a takeback cancels: its `seq` and the SHA-256 of its stored bytes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cancelled {
+    /// The entry's sequence number.
+    pub seq: u64,
+    /// [`super::entry_hash`] of its bytes.
+    pub hash: Hex32,
 }
 
 /// `skip_serializing_if` helper: leaves a `false` flag out of the log.

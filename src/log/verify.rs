@@ -521,14 +521,7 @@ impl ChainRules {
                 format!("a {kind} entry"),
             ));
         }
-        let author = match &entry.payload {
-            Payload::Join { side, .. }
-            | Payload::Decision { side, .. }
-            | Payload::Resign { side }
-            | Payload::Draw { side, .. }
-            | Payload::Leave { side, .. } => Author::from(*side),
-            _ => Author::Moderator,
-        };
+        let author = entry.payload.author();
         if entry.by != author {
             out.push((
                 FindingKind::Author,

@@ -743,7 +743,11 @@ fn judge(
     }
     let side = match authenticate(&session, &sides, &tokens) {
         Ok(s) => s,
-        Err(r) => return Ok(Err(r)),
+        // A takeback asked after one's own move, with the token of the prompt it answered.
+        Err(r) => match crate::takeback::mail_asker(&session, &sides, &tokens, &ex.moves) {
+            Some(s) => s,
+            None => return Ok(Err(r)),
+        },
     };
     ctx.side = Some(side);
     if ex.moves.is_empty() {

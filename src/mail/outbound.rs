@@ -183,6 +183,12 @@ pub fn compose(
 
     let mut t = String::new();
     heading_part(&mut t, game, gid, side, &to);
+    if let Some(p) = session.pending_takeback().filter(|p| p.side != side) {
+        let _ = writeln!(t, "{}\n", p.notice());
+    }
+    for line in crate::takeback::news(session, side, rec.last_seq) {
+        let _ = writeln!(t, "{line}\n");
+    }
     match (prompt, &token) {
         (Some(p), Some(token)) => decision_part(&mut t, game, side, p, token, seq),
         _ => nothing_owed_part(&mut t, game, &owed),
@@ -537,6 +543,12 @@ pub fn due(
             }
         } else if !resend && config.updates() && rec.history_len < hist && rec.last_seq != Some(seq)
         {
+            out.push((side, Purpose::Update));
+        } else if !resend
+            && rec.last_seq != Some(seq)
+            && !crate::takeback::news(session, side, rec.last_seq).is_empty()
+        {
+            // The opponent answered this player's takeback request.
             out.push((side, Purpose::Update));
         }
     }

@@ -425,6 +425,12 @@ enum LineKind {
 }
 
 fn classify(line: &str) -> LineKind {
+    // Takeback moves (issue 17): `takeback`, `takeback 2`, `accept takeback`, `decline takeback`.
+    match crate::takeback::parse(line) {
+        Some(Ok(_)) => return LineKind::Move,
+        Some(Err(_)) => return LineKind::Attempt,
+        None => {}
+    }
     let first = line
         .split_whitespace()
         .next()

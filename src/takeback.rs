@@ -1,0 +1,405 @@
+//! Takeback by consent (issue 17 point 4): a player asks to take back their own latest
+//! decisions, the opponent accepts or declines, and an accepted takeback is a log entry naming
+//! the entries it cancels. The log is never rewritten: replay and `verify` skip the cancelled
+//! entries.
+//!
+//! Forms (a line of a reply, or `twilight play GAME --as SIDE LINE`; `schemas/NOTATION.md`):
+//!
+//! * `takeback` — take back your last decision; `takeback N` — your last N decisions;
+//! * `accept takeback` / `decline takeback` — the opponent's answer to a pending request.
+//!
+//! What can be taken back: the asker's own decisions at the end of the log, with the hand
+//! commitments that followed them. Never past anything that gave either player information or
+//! consumed chance: a die roll, a shuffle, a draw, a revealed card, a headline (sealed or
+//! revealed), the end of a turn, the opponent's decision, or the start of play. Asked for more, the engine refuses and names the entry that blocks
+//! ([`Tail::blocker`]). So a cancelled decision never consumed chance, and the decision made in
+//! its place gets the same resolution number `r` (FAIRNESS.md §3.4): the same point of the game
+//! has the same dice whatever was taken back, and no one gains a re-roll.
+
+use std::collections::HashSet;
+
+use crate::data::Side;
+use crate::engine::{ChanceOutcome, Game};
+use crate::log::{Cancelled, CommitmentKind, Payload, StoredEntry};
+use crate::notation::NotationError;
+
+/// A takeback move, as typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TakebackMove {
+    /// `takeback` (1) or `takeback N`: take back this many of your own latest decisions.
+    Ask(usize),
+    /// `accept takeback`.
+    Accept,
+    /// `decline takeback`.
+    Decline,
+}
+
+impl std::fmt::Display for TakebackMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TakebackMove::Ask(1) => write!(f, "takeback"),
+            TakebackMove::Ask(n) => write!(f, "takeback {n}"),
+            TakebackMove::Accept => write!(f, "accept takeback"),
+            TakebackMove::Decline => write!(f, "decline takeback"),
+        }
+    }
+}
+
+/// Reads a takeback move: `None` when the line is not one (it is then a game move), an error
+/// when it starts like one but is malformed (`takeback two`).
+pub fn parse(line: &str) -> Option<Result<TakebackMove, NotationError>> {
+    let words: Vec<String> = line.split_whitespace().map(|w| w.to_lowercase()).collect();
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    match words.as_slice() {
+        ["takeback"] | ["take", "back"] => Some(Ok(TakebackMove::Ask(1))),
+        ["takeback", n] | ["take", "back", n] => Some(match n.parse::<usize>() {
+            Ok(k) if k >= 1 => Ok(TakebackMove::Ask(k)),
+            _ => Err(NotationError::Syntax {
+                line: line.trim().into(),
+                message: "say how many of your decisions: `takeback` or `takeback 2`".into(),
+            }),
+        }),
+        ["accept", "takeback"] => Some(Ok(TakebackMove::Accept)),
+        ["decline", "takeback"] => Some(Ok(TakebackMove::Decline)),
+        ["accept" | "decline", ..] if words.get(1) == Some(&"takeback") => {
+            Some(Err(NotationError::Syntax {
+                line: line.trim().into(),
+                message: "answer with `accept takeback` or `decline takeback` alone".into(),
+            }))
+        }
+        _ => None,
+    }
+}
+
+/// What a decision could change that a takeback may not undo, taken before it is applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Marks {
+    turn: u8,
+    deck: usize,
+    aside: usize,
+    unknown_aside: u8,
+}
+
+impl Marks {
+    /// The marks of `game` now.
+    pub fn of(game: &Game) -> Marks {
+        let s = game.state();
+        Marks {
+            turn: s.turn,
+            deck: s.cards.deck.len(),
+            aside: s.cards.aside.len(),
+            unknown_aside: s.cards.unknown_aside,
+        }
+    }
+}
+
+/// Why a decision, once applied, can never be taken back (or `None` if it can): it drew
+/// chance, drew or revealed a card, was a headline (`headline`: it answered a Headline
+/// prompt), or ended the turn or the game. `before` are the game's marks before the decision,
+/// `after` the game after it, `drawn` the chance it consumed (shuffles included).
+pub fn blocker_of(
+    before: Marks,
+    after: &Game,
+    headline: bool,
+    drawn: &[ChanceOutcome],
+) -> Option<&'static str> {
+    if headline {
+        return Some("is a headline (sealed, then revealed)");
+    }
+    if let Some(o) = drawn.first() {
+        return Some(match o {
+            ChanceOutcome::Die(_) => "rolled a die",
+            ChanceOutcome::Order(_) => "shuffled a deck",
+            ChanceOutcome::Card(_) | ChanceOutcome::RandomCard(_) | ChanceOutcome::Cards(_) => {
+                "revealed a card"
+            }
+        });
+    }
+    let now = Marks::of(after);
+    if before.turn != now.turn || after.outcome().is_some() {
+        return Some("ended the turn");
+    }
+    if before != now {
+        return Some("drew a card");
+    }
+    None
+}
+
+/// The entries a takeback by one side could cancel at some point of the log: the side's own
+/// trailing decisions and the hand commitments after them, and what stands before them.
+#[derive(Debug, Clone, Default)]
+pub struct Tail {
+    /// Indices (into the log's entries) of the side's cancellable decisions, oldest first.
+    pub decisions: Vec<usize>,
+    /// Indices of every cancellable entry (decisions and hand commitments), oldest first.
+    pub entries: Vec<usize>,
+    /// The entry that stands before them, described (`entry 41 (\`play 19 ops coup Iran\`)
+    /// rolled a die`).
+    pub blocker: String,
+}
+
+/// Walks back from just before `end` (an index into `entries`) and collects what `side` may
+/// take back; `cancelled` holds the seqs already cancelled by earlier takebacks (skipped), and
+/// `blocked(seq)` says why an applied decision can never be taken back
+/// ([`blocker_of`], recorded when it was replayed).
+pub fn tail(
+    entries: &[StoredEntry],
+    end: usize,
+    side: Side,
+    cancelled: &HashSet<u64>,
+    blocked: impl Fn(u64) -> Option<String>,
+) -> Tail {
+    let mut t = Tail::default();
+    let mut i = end;
+    while i > 0 {
+        i -= 1;
+        let e = &entries[i].entry;
+        if cancelled.contains(&e.seq) {
+            continue;
+        }
+        let stop = |what: String| format!("entry {} {what}", e.seq);
+        let blocker = match &e.payload {
+            Payload::TakebackRequest { .. }
+            | Payload::TakebackDeclined { .. }
+            | Payload::Takeback { .. } => continue,
+            Payload::Commitment {
+                kind: CommitmentKind::Hand,
+                ..
+            } => {
+                t.entries.push(i);
+                continue;
+            }
+            Payload::Decision {
+                side: s, notation, ..
+            } if *s == side => match blocked(e.seq) {
+                Some(why) => stop(format!("(`{notation}`) {why}")),
+                None => {
+                    t.entries.push(i);
+                    t.decisions.push(i);
+                    continue;
+                }
+            },
+            Payload::Decision {
+                side: s, notation, ..
+            } => stop(format!("is the {s}'s decision `{notation}`")),
+            Payload::Chance { .. } => {
+                stop("is a chance record (a die roll or a revealed card)".into())
+            }
+            Payload::Commitment { .. } => stop("is a sealed headline".into()),
+            Payload::DiceKey { turn, .. } => stop(format!("ends turn {turn}")),
+            Payload::Create { .. } | Payload::Join { .. } => stop("is the start of play".into()),
+            Payload::Reveal { .. } => stop("reveals the seed".into()),
+        };
+        t.blocker = blocker;
+        break;
+    }
+    t.entries.reverse();
+    t.decisions.reverse();
+    t
+}
+
+impl Tail {
+    /// The entries a takeback of the last `n` decisions cancels, oldest first.
+    ///
+    /// # Errors
+    ///
+    /// A readable refusal when fewer than `n` decisions can be taken back, naming the entry
+    /// that stands before them.
+    pub fn pick(&self, entries: &[StoredEntry], n: usize) -> Result<Vec<Cancelled>, String> {
+        if n == 0 || n > self.decisions.len() {
+            let can = match self.decisions.len() {
+                0 => "nothing can be taken back".to_string(),
+                1 => "only your last decision can be taken back".to_string(),
+                k => format!("at most your last {k} decisions can be taken back"),
+            };
+            return Err(format!(
+                "{can}: {} (a takeback never goes back past a die roll, a shuffle, a draw, a revealed card, a headline, the end of a turn or the opponent's decision)",
+                self.blocker
+            ));
+        }
+        let first = self.decisions[self.decisions.len() - n];
+        Ok(self
+            .entries
+            .iter()
+            .filter(|&&i| i >= first)
+            .map(|&i| Cancelled {
+                seq: entries[i].entry.seq,
+                hash: entries[i].hash,
+            })
+            .collect())
+    }
+
+    /// The number of decisions among `cancels` (which must be a suffix of this tail's
+    /// entries starting at a decision), or why not.
+    pub fn check(&self, entries: &[StoredEntry], cancels: &[Cancelled]) -> Result<usize, String> {
+        let Some(first) = cancels.first() else {
+            return Err("it cancels no entry".into());
+        };
+        let Some(pos) = self
+            .decisions
+            .iter()
+            .rposition(|&i| entries[i].entry.seq == first.seq)
+        else {
+            return Err(format!(
+                "entry {} is not one of the asker's decisions that can be taken back ({})",
+                first.seq,
+                if self.decisions.is_empty() {
+                    format!("nothing can be: {}", self.blocker)
+                } else {
+                    format!("before them: {}", self.blocker)
+                }
+            ));
+        };
+        let n = self.decisions.len() - pos;
+        let want = self.pick(entries, n)?;
+        if want != cancels {
+            let shown = |v: &[Cancelled]| {
+                v.iter()
+                    .map(|c| format!("{} ({})", c.seq, &c.hash.to_string()[..12]))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            return Err(format!(
+                "it names entries {} but taking back from entry {} cancels entries {}",
+                shown(cancels),
+                first.seq,
+                shown(&want)
+            ));
+        }
+        Ok(n)
+    }
+}
+
+/// A takeback asked and not yet answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingTakeback {
+    /// The `seq` of the `takeback_request` entry.
+    pub request: u64,
+    /// Who asked.
+    pub side: Side,
+    /// The entries it would cancel.
+    pub cancels: Vec<Cancelled>,
+    /// How many decisions it takes back.
+    pub decisions: usize,
+}
+
+impl PendingTakeback {
+    /// What the opponent is told, with the forms to answer (each parses with [`parse`]).
+    pub fn notice(&self) -> String {
+        let first = self.cancels.first().map_or(0, |c| c.seq);
+        format!(
+            "The {} asks to take back {} (from entry {first}): reply `accept takeback` or `decline takeback` (a move of yours declines it).",
+            self.side,
+            if self.decisions == 1 {
+                "their last decision".to_string()
+            } else {
+                format!("their last {} decisions", self.decisions)
+            }
+        )
+    }
+}
+
+/// What a replay knows about takebacks: which decisions can never be taken back, which
+/// entries are cancelled, and the request waiting for an answer.
+#[derive(Debug, Clone, Default)]
+pub struct Takebacks {
+    /// Why each replayed decision (by seq) can never be taken back; absent when it can.
+    pub blocked: std::collections::HashMap<u64, &'static str>,
+    /// The seqs of every cancelled entry.
+    pub cancelled: HashSet<u64>,
+    /// The request waiting for the opponent's answer, if any.
+    pub pending: Option<PendingTakeback>,
+}
+
+impl Takebacks {
+    /// What `side` could take back after the first `end` entries.
+    pub fn tail(&self, entries: &[StoredEntry], end: usize, side: Side) -> Tail {
+        tail(entries, end, side, &self.cancelled, |s| {
+            self.blocked.get(&s).map(|w| w.to_string())
+        })
+    }
+}
+
+/// Authenticates a mail that asks for a takeback after the asker's move, when the asker owes
+/// no decision and so holds no current reply token: the token of the prompt their move
+/// answered still vouches for them while every entry since it is theirs (their decisions, the
+/// hand commitments after them, takeback requests and answers). Only a mail whose every move
+/// line is `takeback [N]` is let through this way; a takeback request changes nothing until
+/// the opponent accepts it. Returns the side, or `None`.
+pub fn mail_asker(
+    session: &crate::session::Session,
+    sides: &[Side],
+    tokens: &[String],
+    lines: &[String],
+) -> Option<Side> {
+    let only_asks = !lines.is_empty()
+        && lines
+            .iter()
+            .all(|l| matches!(parse(l), Some(Ok(TakebackMove::Ask(_)))));
+    if !only_asks {
+        return None;
+    }
+    let entries = session.log().entries();
+    for &side in sides {
+        for e in entries.iter().rev() {
+            let seq = e.entry.seq;
+            if tokens
+                .iter()
+                .any(|t| session.check_reply_token_at(side, seq, t))
+            {
+                return Some(side);
+            }
+            let theirs = match &e.entry.payload {
+                Payload::Decision { side: s, .. } | Payload::TakebackRequest { side: s, .. } => {
+                    *s == side
+                }
+                Payload::Commitment {
+                    kind: CommitmentKind::Hand,
+                    ..
+                }
+                | Payload::TakebackDeclined { .. }
+                | Payload::Takeback { .. } => true,
+                _ => false,
+            };
+            if !theirs {
+                break;
+            }
+        }
+    }
+    None
+}
+
+/// What `side` is told about takebacks in the entries from `since` on (their next mail): the
+/// opponent's answer to their request. Empty when there is nothing to tell.
+pub fn news(session: &crate::session::Session, side: Side, since: Option<u64>) -> Vec<String> {
+    let from = since.unwrap_or(0);
+    let mut out = Vec::new();
+    for e in session
+        .log()
+        .entries()
+        .iter()
+        .filter(|e| e.entry.seq >= from)
+    {
+        match &e.entry.payload {
+            Payload::Takeback {
+                side: s, cancels, ..
+            } if *s == side => out.push(format!(
+                "The {} accepted your takeback (entry {}): entries {} are cancelled; decide again.",
+                side.opponent(),
+                e.entry.seq,
+                cancels
+                    .iter()
+                    .map(|c| c.seq.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+            Payload::TakebackDeclined { side: s, .. } if *s == side => out.push(format!(
+                "The {} declined your takeback (entry {}): your moves stand.",
+                side.opponent(),
+                e.entry.seq
+            )),
+            _ => {}
+        }
+    }
+    out
+}

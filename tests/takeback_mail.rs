@@ -1,0 +1,83 @@
+//! A takeback by mail (issue 17 point 4): the asker, who owes nothing after their move, asks
+//! with the token of the prompt that move answered; the opponent's next prompt shows the
+//! request and the answers (which parse); the acceptance is mailed back to the asker, who
+//! decides again.
+
+mod mail_common;
+
+use mail_common::*;
+use twilight_pbem::data::Side;
+use twilight_pbem::session::Session;
+
+const SETUP_USSR: &str = "influence Poland 4, East Germany 2";
+const SETUP_USSR_2: &str = "influence Poland 3, East Germany 3";
+
+fn body(moves: &str, token: &str) -> String {
+    format!("{moves}\n\nToken: {token}\n\n-- \nBoris\n")
+}
+
+fn newest(t: &Table, to: &str) -> Mail {
+    read_mails(&files_in(&t.dir.join("outbox")), &t.gid, to)
+        .last()
+        .cloned()
+        .expect("a mail")
+}
+
+#[test]
+fn a_takeback_asked_accepted_and_replayed_by_mail() {
+    let gid = "tb-mail";
+    let mut t = Table::new(gid, 5);
+    let o = t.twilight(&["mail", &t.game_arg(), "--outbox"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let prompt = newest(&t, &t.ussr.clone());
+    let token = prompt.token().expect("a token");
+    let ussr = t.ussr.clone();
+    let subj = format!("Re: {}", prompt.subject);
+    t.reply(&ussr, &subj, None, &body(SETUP_USSR, &token));
+    let o = t.inbox(&["--outbox"]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    // The USSR owes nothing now; the token of the prompt it answered still asks a takeback.
+    t.reply(&ussr, &subj, None, &body("takeback", &token));
+    let o = t.inbox(&["--outbox"]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    let s = Session::open(&t.dir).unwrap();
+    assert_eq!(s.pending_takeback().map(|p| p.side), Some(Side::Ussr));
+    // …but not a move: that token is stale for anything else.
+    t.reply(&ussr, &subj, None, &body("influence Poland 1", &token));
+    let o = t.inbox(&["--outbox"]);
+    assert_eq!(o.status.code(), Some(15), "{}{}", stdout(&o), stderr(&o));
+    // The US prompt tells of the request, with answers that parse.
+    let us = t.us.clone();
+    let us_prompt = newest(&t, &us);
+    let notice = us_prompt
+        .text
+        .lines()
+        .find(|l| l.contains("asks to take back"))
+        .unwrap_or_else(|| panic!("no notice in\n{}", us_prompt.text))
+        .to_string();
+    for form in notice.split('`').skip(1).step_by(2) {
+        assert!(
+            matches!(twilight_pbem::takeback::parse(form), Some(Ok(_))),
+            "`{form}` is shown but does not parse"
+        );
+    }
+    let us_token = us_prompt.token().expect("a token");
+    t.reply(&us, &subj, None, &body("accept takeback", &us_token));
+    let o = t.inbox(&["--outbox"]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    let s = Session::open(&t.dir).unwrap();
+    assert!(s.pending_takeback().is_none() && !s.cancelled().is_empty());
+    // The USSR is told and owes its setup again.
+    let again = newest(&t, &ussr);
+    assert!(
+        again.text.contains("accepted your takeback"),
+        "{}",
+        again.text
+    );
+    let token2 = again.token().expect("a prompt again");
+    t.reply(&ussr, &subj, None, &body(SETUP_USSR_2, &token2));
+    let o = t.inbox(&["--outbox"]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    let o = t.twilight(&["verify", &t.game_arg()]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+}
