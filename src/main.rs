@@ -97,13 +97,35 @@ enum Command {
         /// The game folder to create (its name is the game id).
         game_dir: PathBuf,
         /// The US player's e-mail address.
-        #[arg(long)]
-        us: String,
+        #[arg(long, required_unless_present = "bid", conflicts_with = "bid")]
+        us: Option<String>,
         /// The USSR player's e-mail address.
-        #[arg(long)]
-        ussr: String,
+        #[arg(long, required_unless_present = "bid", conflicts_with = "bid")]
+        ussr: Option<String>,
+        /// With --bid: the two players, seat 1 then seat 2 (`--player A --player B`); their
+        /// sides are decided by the blind bid.
+        #[arg(long, value_name = "EMAIL", requires = "bid", num_args = 1)]
+        player: Vec<String>,
         #[command(flatten)]
         variant: VariantArgs,
+        #[command(flatten)]
+        mail: MailArgs,
+    },
+    /// In a game created with --bid: a seat's sealed bid for sides, with its nonce, as the
+    /// moderator types it (by mail the player replies to the invitation instead). The bid
+    /// stays sealed until the other seat's is in; then the sides are decided (FAQ F009).
+    Bid {
+        /// The game folder.
+        game_dir: PathBuf,
+        /// The seat: 1 or 2 (the order of `new --player`).
+        #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
+        seat: u8,
+        /// Any text the player chooses (it feeds every shuffle and roll, as a join's nonce).
+        #[arg(long)]
+        nonce: String,
+        /// The bid: a superpower and a whole number of Influence, e.g. `ussr 2`.
+        #[arg(required = true, num_args = 1..)]
+        bid: Vec<String>,
         #[command(flatten)]
         mail: MailArgs,
     },
@@ -313,6 +335,12 @@ struct VariantArgs {
     /// Promo packs to shuffle in: `1` (cards 117–120), `2` (cards 121–124), or `all`.
     #[arg(long, num_args = 1.., value_name = "PACK")]
     promos: Vec<String>,
+    /// Sides by the blind bid (Deluxe rule 11; FAQ F004, F009): each player seals a superpower
+    /// and a bid of Influence; the loser of the bid places it after setup (with --bonus-cap
+    /// as the cap beyond Control). `new` then takes `--player EMAIL --player EMAIL`;
+    /// `selfplay` draws random bids.
+    #[arg(long, conflicts_with_all = ["us_bonus", "ussr_bonus"])]
+    bid: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -339,7 +367,7 @@ impl VariantArgs {
         }
         promos.sort();
         promos.dedup();
-        let default_us = if scenario == twilight_pbem::engine::Scenario::LateWar {
+        let default_us = if scenario == twilight_pbem::engine::Scenario::LateWar || self.bid {
             0
         } else {
             2
@@ -352,6 +380,7 @@ impl VariantArgs {
             scenario,
             promos,
             bonus_cap_over_control: self.bonus_cap,
+            bid: self.bid,
             ..Options::default()
         };
         options.check().map_err(anyhow::Error::msg)?;
@@ -573,17 +602,36 @@ fn run(cli: Cli) -> Result<ExitCode> {
             game_dir,
             us,
             ussr,
+            player,
             variant,
             mail,
         } => {
             let options = variant.options()?;
-            let s = Session::create(&game_dir, &options, Players { us, ussr }, Utc::now())?;
+            // A bid game's seats travel as `us` (seat 1) and `ussr` (seat 2) into
+            // `Session::create`, which writes them to entry 0 as `seats`.
+            let players = match (options.bid, us, ussr) {
+                (true, _, _) => match <[String; 2]>::try_from(player) {
+                    Ok([a, b]) => Players { us: a, ussr: b },
+                    Err(p) => bail!(
+                        "--bid needs the two players as `--player EMAIL --player EMAIL` (got {})",
+                        p.len()
+                    ),
+                },
+                (false, Some(us), Some(ussr)) => Players { us, ussr },
+                _ => bail!("give --us EMAIL and --ussr EMAIL, or --bid with two --player"),
+            };
+            let s = Session::create(&game_dir, &options, players, Utc::now())?;
             println!(
                 "Created {} (seed committed; secret in {}).",
                 s.game_id(),
                 game_dir.join("secret.yaml").display()
             );
-            if mail.no_mail {
+            if mail.no_mail && s.awaiting_bids() {
+                println!(
+                    "Next: both seats bid, e.g. `twilight bid {} --seat 1 --nonce <anything> ussr 2`.",
+                    game_dir.display()
+                );
+            } else if mail.no_mail {
                 println!(
                     "Next: both players join, e.g. `twilight join {} --as ussr --nonce <anything>`.",
                     game_dir.display()
@@ -595,6 +643,22 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     "Invitations mailed to both players ({}); `twilight inbox` records their nonces as they reply.",
                     transport.describe()
                 );
+            }
+        }
+        Command::Bid {
+            game_dir,
+            seat,
+            nonce,
+            bid,
+            mail,
+        } => {
+            let mut s = open(&game_dir)?;
+            let bid = twilight_pbem::bid::parse_bid(&bid.join(" ")).map_err(anyhow::Error::msg)?;
+            s.bid_typed(seat, bid, &nonce, Utc::now())?;
+            println!("Seat {seat}'s bid is sealed.");
+            print_status(&s);
+            if s.game().is_some() && !send_prompts(&s, &mail, false)? {
+                return Ok(ExitCode::from(3));
             }
         }
         Command::Join {
@@ -636,7 +700,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             let v = view(game, role);
             let bytes = match format {
-                Format::Text => render_view(game, &v).into_bytes(),
+                Format::Text => match s.bid_summary() {
+                    Some(b) => format!("Bid: {b}\n{}", render_view(game, &v)).into_bytes(),
+                    None => render_view(game, &v).into_bytes(),
+                },
                 Format::Yaml => serde_yaml::to_string(&v)?.into_bytes(),
                 Format::Json => format!("{}\n", serde_json::to_string_pretty(&v)?).into_bytes(),
                 Format::Svg | Format::Png => {
@@ -921,7 +988,10 @@ fn import_digital_edition(log: &Path, out: &Path) -> Result<ExitCode> {
 
 fn print_status(s: &Session) {
     let Some(game) = s.game() else {
-        println!("{}: waiting for both players to join.", s.game_id());
+        match s.bid_summary() {
+            Some(b) => println!("{}: {b}.", s.game_id()),
+            None => println!("{}: waiting for both players to join.", s.game_id()),
+        }
         return;
     };
     let st = game.state();
@@ -941,6 +1011,9 @@ fn print_status(s: &Session) {
         st.defcon
     );
     println!("Options: {}", st.options.describe());
+    if let Some(b) = s.bid_summary() {
+        println!("Bid: {b}");
+    }
     if let Some(o) = game.outcome() {
         match o.winner {
             Some(w) => println!("Game over: {w} wins by {}.", o.reason.describe()),
@@ -976,7 +1049,7 @@ fn status_value(s: &Session) -> serde_json::Value {
     use serde_json::json;
     let last = s.log().next_seq().saturating_sub(1);
     let Some(game) = s.game() else {
-        return json!({"game": s.game_id(), "started": false, "last_seq": last, "head": s.log().head().to_string()});
+        return json!({"game": s.game_id(), "started": false, "bid": s.bid_summary(), "last_seq": last, "head": s.log().head().to_string()});
     };
     let st = game.state();
     use twilight_pbem::engine::Activity;
@@ -998,6 +1071,7 @@ fn status_value(s: &Session) -> serde_json::Value {
             "reason": o.reason.describe(),
         })),
         "closed": s.is_revealed(),
+        "bid": s.bid_summary(),
         "waiting_for": game.prompts().iter().map(|p| json!({
             "side": p.side.to_string(),
             "decision": p.text,

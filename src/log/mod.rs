@@ -19,7 +19,7 @@ mod store;
 mod verify;
 mod yaml;
 
-pub use entry::{Author, CommitmentKind, Entry, Payload, Players};
+pub use entry::{Author, BidBonus, CommitmentKind, Entry, Payload, Players, RevealedBid};
 pub use hash::{entry_hash, Hex32, Hex32Error, DOMAIN_ENTRY};
 pub use store::{Log, LogError, StoredEntry};
 pub use verify::{
