@@ -6,6 +6,7 @@
 #![warn(missing_docs)]
 
 pub mod audit;
+pub mod bid;
 pub mod correspondence;
 pub mod data;
 pub mod engine;

@@ -121,17 +121,23 @@ enum Command {
         /// The game folder to create (its name is the game id).
         game_dir: PathBuf,
         /// The US player's e-mail address.
-        #[arg(long, required_unless_present = "peer")]
+        #[arg(long, required_unless_present_any = ["peer", "bid"], conflicts_with = "bid")]
         us: Option<String>,
         /// The USSR player's e-mail address.
-        #[arg(long, required_unless_present = "peer")]
+        #[arg(long, required_unless_present_any = ["peer", "bid"], conflicts_with = "bid")]
         ussr: Option<String>,
+        /// With --bid: the two players, seat 1 then seat 2 (`--player A --player B`); their
+        /// sides are decided by the blind bid.
+        #[arg(long, value_name = "EMAIL", requires = "bid", num_args = 1)]
+        player: Vec<String>,
         #[command(flatten)]
         variant: VariantArgs,
         #[command(flatten)]
         time: correspondence_cli::TimeArgs,
         #[command(flatten)]
         mail: MailArgs,
+        #[command(flatten)]
+        peer: peer_cli::PeerNewArgs,
     },
     /// A player declares an absence (whole UTC days, both included, starting tomorrow at the
     /// earliest) within the game's leave allowance: no deadline falls inside, and the opponent
@@ -164,8 +170,24 @@ enum Command {
         note: String,
         #[command(flatten)]
         mail: MailArgs,
+    },
+    /// In a game created with --bid: a seat's sealed bid for sides, with its nonce, as the
+    /// moderator types it (by mail the player replies to the invitation instead). The bid
+    /// stays sealed until the other seat's is in; then the sides are decided (FAQ F009).
+    Bid {
+        /// The game folder.
+        game_dir: PathBuf,
+        /// The seat: 1 or 2 (the order of `new --player`).
+        #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
+        seat: u8,
+        /// Any text the player chooses (it feeds every shuffle and roll, as a join's nonce).
+        #[arg(long)]
+        nonce: String,
+        /// The bid: a superpower and a whole number of Influence, e.g. `ussr 2`.
+        #[arg(required = true, num_args = 1..)]
+        bid: Vec<String>,
         #[command(flatten)]
-        peer: peer_cli::PeerNewArgs,
+        mail: MailArgs,
     },
     /// A player joins with a nonce of their choosing (it feeds every later shuffle and roll).
     Join {
@@ -384,6 +406,12 @@ struct VariantArgs {
     /// Promo packs to shuffle in: `1` (cards 117–120), `2` (cards 121–124), or `all`.
     #[arg(long, num_args = 1.., value_name = "PACK")]
     promos: Vec<String>,
+    /// Sides by the blind bid (Deluxe rule 11; FAQ F004, F009): each player seals a superpower
+    /// and a bid of Influence; the loser of the bid places it after setup (with --bonus-cap
+    /// as the cap beyond Control). `new` then takes `--player EMAIL --player EMAIL`;
+    /// `selfplay` draws random bids.
+    #[arg(long, conflicts_with_all = ["us_bonus", "ussr_bonus"])]
+    bid: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -410,7 +438,7 @@ impl VariantArgs {
         }
         promos.sort();
         promos.dedup();
-        let default_us = if scenario == twilight_pbem::engine::Scenario::LateWar {
+        let default_us = if scenario == twilight_pbem::engine::Scenario::LateWar || self.bid {
             0
         } else {
             2
@@ -423,6 +451,7 @@ impl VariantArgs {
             scenario,
             promos,
             bonus_cap_over_control: self.bonus_cap,
+            bid: self.bid,
             ..Options::default()
         };
         options.check().map_err(anyhow::Error::msg)?;
@@ -644,6 +673,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             game_dir,
             us,
             ussr,
+            player,
             variant,
             time,
             mail,
@@ -652,15 +682,25 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if peer.peer {
                 return peer_cli::new(&game_dir, &peer, mail.outbox);
             }
-            let (Some(us), Some(ussr)) = (us, ussr) else {
-                bail!("--us and --ussr are required");
-            };
             let options = variant.options()?;
+            // A bid game's seats travel as `us` (seat 1) and `ussr` (seat 2) into
+            // `Session::create`, which writes them to entry 0 as `seats`.
+            let players = match (options.bid, us, ussr) {
+                (true, _, _) => match <[String; 2]>::try_from(player) {
+                    Ok([a, b]) => Players { us: a, ussr: b },
+                    Err(p) => bail!(
+                        "--bid needs the two players as `--player EMAIL --player EMAIL` (got {})",
+                        p.len()
+                    ),
+                },
+                (false, Some(us), Some(ussr)) => Players { us, ussr },
+                _ => bail!("give --us EMAIL and --ussr EMAIL, or --bid with two --player"),
+            };
             let s = Session::create_correspondence(
                 &game_dir,
                 &options,
                 &time.settings()?,
-                Players { us, ussr },
+                players,
                 None,
                 now(),
             )?;
@@ -669,7 +709,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 s.game_id(),
                 game_dir.join("secret.yaml").display()
             );
-            if mail.no_mail {
+            if mail.no_mail && s.awaiting_bids() {
+                println!(
+                    "Next: both seats bid, e.g. `twilight bid {} --seat 1 --nonce <anything> ussr 2`.",
+                    game_dir.display()
+                );
+            } else if mail.no_mail {
                 println!(
                     "Next: both players join, e.g. `twilight join {} --as ussr --nonce <anything>`.",
                     game_dir.display()
@@ -681,6 +726,22 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     "Invitations mailed to both players ({}); `twilight inbox` records their nonces as they reply.",
                     transport.describe()
                 );
+            }
+        }
+        Command::Bid {
+            game_dir,
+            seat,
+            nonce,
+            bid,
+            mail,
+        } => {
+            let mut s = open(&game_dir)?;
+            let bid = twilight_pbem::bid::parse_bid(&bid.join(" ")).map_err(anyhow::Error::msg)?;
+            s.bid_typed(seat, bid, &nonce, Utc::now())?;
+            println!("Seat {seat}'s bid is sealed.");
+            print_status(&s);
+            if s.game().is_some() && !send_prompts(&s, &mail, false)? {
+                return Ok(ExitCode::from(3));
             }
         }
         Command::Join {
@@ -729,7 +790,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             let v = view(game, role);
             let bytes = match format {
-                Format::Text => render_view(game, &v).into_bytes(),
+                Format::Text => match s.bid_summary() {
+                    Some(b) => format!("Bid: {b}\n{}", render_view(game, &v)).into_bytes(),
+                    None => render_view(game, &v).into_bytes(),
+                },
                 Format::Yaml => serde_yaml::to_string(&v)?.into_bytes(),
                 Format::Json => format!("{}\n", serde_json::to_string_pretty(&v)?).into_bytes(),
                 Format::Svg | Format::Png => {
@@ -1080,7 +1144,10 @@ fn import_digital_edition(log: &Path, out: &Path) -> Result<ExitCode> {
 
 fn print_status(s: &Session) {
     let Some(game) = s.game() else {
-        println!("{}: waiting for both players to join.", s.game_id());
+        match s.bid_summary() {
+            Some(b) => println!("{}: {b}.", s.game_id()),
+            None => println!("{}: waiting for both players to join.", s.game_id()),
+        }
         return;
     };
     let st = game.state();
@@ -1100,6 +1167,9 @@ fn print_status(s: &Session) {
         st.defcon
     );
     println!("Options: {}", st.options.describe());
+    if let Some(b) = s.bid_summary() {
+        println!("Bid: {b}");
+    }
     if let Some(o) = game.outcome() {
         match o.winner {
             Some(w) => println!("Game over: {w} wins by {}.", o.reason.describe()),
@@ -1142,7 +1212,7 @@ fn status_value(s: &Session) -> serde_json::Value {
     use serde_json::json;
     let last = s.log().next_seq().saturating_sub(1);
     let Some(game) = s.game() else {
-        return json!({"game": s.game_id(), "started": false, "last_seq": last, "head": s.log().head().to_string()});
+        return json!({"game": s.game_id(), "started": false, "bid": s.bid_summary(), "last_seq": last, "head": s.log().head().to_string()});
     };
     let st = game.state();
     use twilight_pbem::engine::Activity;
@@ -1164,6 +1234,7 @@ fn status_value(s: &Session) -> serde_json::Value {
             "reason": o.reason.describe(),
         })),
         "closed": s.is_revealed(),
+        "bid": s.bid_summary(),
         "waiting_for": game.prompts().iter().map(|p| json!({
             "side": p.side.to_string(),
             "decision": p.text,

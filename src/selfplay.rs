@@ -221,6 +221,11 @@ pub fn play_one_with(
     };
     let mut chance = SeededChance::new(seed);
     let mut rng = SeededChance::new(seed ^ 0x5eed_5eed_5eed_5eed);
+    let options = if options.bid {
+        &random_bid_options(options, &mut rng)
+    } else {
+        options
+    };
     let (game, _) = Game::new(options.clone(), &mut chance).map_err(|e| fail(0, e.to_string()))?;
     let mut game = game.without_history();
     while game.outcome().is_none() {
@@ -281,6 +286,32 @@ pub fn play_one_with(
         result,
         reason: o.reason.describe().into(),
     })
+}
+
+/// Random bids for the two seats ([`random_bids`]), resolved by the bid rules
+/// ([`crate::bid::resolve`], a tie by `rng`): `options` with the bid's bonus Influence.
+pub fn random_bid_options(options: &Options, rng: &mut SeededChance) -> Options {
+    let bids = random_bids(rng);
+    let outcome = crate::bid::resolve(bids, || rng.below(2) as usize);
+    let bonus = outcome.bonuses();
+    Options {
+        us_bonus: bonus.us,
+        ussr_bonus: bonus.ussr,
+        ..options.clone()
+    }
+}
+
+/// Two random bids: each seat names a side at random and bids 0–6 Influence.
+pub fn random_bids(rng: &mut SeededChance) -> [crate::bid::Bid; 2] {
+    let mut one = || crate::bid::Bid {
+        side: if rng.below(2) == 0 {
+            Side::Us
+        } else {
+            Side::Ussr
+        },
+        influence: rng.below(7) as u8,
+    };
+    [one(), one()]
 }
 
 /// A summary of many self-played games.
@@ -375,9 +406,15 @@ pub fn record_game_with(
         Some(seed) => Session::create_with_seed(dir, options, players, seed, now)?,
         None => Session::create(dir, options, players, now)?,
     };
-    session.join(Side::Ussr, "example-ussr", now)?;
-    session.join(Side::Us, "example-us", now)?;
     let mut rng = SeededChance::new(choices);
+    if options.bid {
+        let [a, b] = random_bids(&mut rng);
+        session.bid_typed(1, a, "example-seat-1", now)?;
+        session.bid_typed(2, b, "example-seat-2", now)?;
+    } else {
+        session.join(Side::Ussr, "example-ussr", now)?;
+        session.join(Side::Us, "example-us", now)?;
+    }
     let mut made = 0;
     loop {
         let game = session.game().expect("started");

@@ -26,6 +26,8 @@ use crate::notation::{self, NotationError};
 
 pub use crate::recorded::RULES_REVISION;
 
+pub mod seats;
+
 /// Errors of a sealed game on disk.
 #[derive(Debug, thiserror::Error)]
 pub enum SessionError {
@@ -76,6 +78,10 @@ pub struct Secret {
     /// A headline submitted first, logged only as a commitment until its pair arrives.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending_headline: Option<PendingHeadline>,
+    /// A bid game's first bid, logged only as a commitment until the other seat's arrives
+    /// ([`crate::bid`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending_bid: Option<seats::PendingBid>,
 }
 
 /// A headline submitted first (design §2 "Simultaneous headlines").
@@ -173,6 +179,8 @@ pub struct Session {
     corr: Ledger,
     /// Takebacks asked, accepted, declined; cancelled entries (issue 17 point 4).
     takebacks: crate::takeback::Takebacks,
+    /// A bid game's seats and bids ([`crate::bid_session`]).
+    pub(crate) bid: seats::BidState,
 }
 
 /// The replay's state before a decision a takeback request names first: restored when the
@@ -326,6 +334,14 @@ impl Session {
         now: DateTime<Utc>,
     ) -> Result<Session, SessionError> {
         check_new_game(dir, &players)?;
+        // A bid game names seats, not sides: seat 1 = `us`, seat 2 = `ussr` of `players` as
+        // given ([`Session::create_bid`]); entry 0 writes them as `seats`.
+        let (players, seats) = if options.bid {
+            seats::check_bid_options(options).map_err(SessionError::State)?;
+            (Players::default(), Some(vec![players.us, players.ussr]))
+        } else {
+            (players, None)
+        };
         let mut options = to_value(options);
         if let (Some(c), Value::Mapping(m)) = (correspondence, &mut options) {
             m.insert(Value::from(correspondence::OPTIONS_KEY), c);
@@ -355,6 +371,7 @@ impl Session {
             &Secret {
                 seed: Hex32::from(seed),
                 pending_headline: None,
+                pending_bid: None,
             },
         )?;
         let mut log = Log::create(dir.join("log.yaml"))?;
@@ -364,6 +381,7 @@ impl Session {
                 rules_revision: RULES_REVISION.into(),
                 options,
                 players,
+                seats,
                 seed_commitment: Hex32::from(fairness::seed_commitment(&seed)),
                 dice_chain_end: Some(Hex32::from(fairness::dice_chain_end(&seed))),
                 test_seed,
@@ -497,6 +515,7 @@ impl Session {
             dice: DiceLedger::default(),
             dice_checked: None,
             test_seed: false,
+            bid: Default::default(),
             trace: traced.then(|| {
                 let role = if revealed_seed.is_some() {
                     Role::Moderator
@@ -549,6 +568,7 @@ impl Session {
                 Payload::Create {
                     options,
                     players,
+                    seats,
                     seed_commitment,
                     rules_revision,
                     dice_chain_end,
@@ -593,6 +613,9 @@ impl Session {
                     self.options.revision = crate::recorded::revision_of(rules_revision);
                     self.corr.tick(seq, se.entry.at, None);
                     self.players = players.clone();
+                    self.bid
+                        .read_create(&self.options, players, seats.as_deref())
+                        .map_err(fail)?;
                     if rules_revision != RULES_REVISION {
                         self.notes.push(format!(
                             "entry 0: written under rules revision {rules_revision}; this engine implements {RULES_REVISION} (a divergence would be a finding naming its entry)"
@@ -618,6 +641,11 @@ impl Session {
                     continue;
                 }
                 Payload::Join { side, nonce, .. } => {
+                    if self.options.bid {
+                        return Err(fail(
+                            "a join entry in a bid game: seats join with their bid".into(),
+                        ));
+                    }
                     if joined[*side] {
                         return Err(fail(format!("the {side} joined twice")));
                     }
@@ -793,6 +821,59 @@ impl Session {
                         self.findings.push(f);
                     }
                 }
+                Payload::Bid {
+                    seat,
+                    nonce,
+                    digest,
+                    ..
+                } => {
+                    self.bid
+                        .read_bid(seq, *seat, nonce, *digest)
+                        .map_err(fail)?;
+                }
+                Payload::BidResult {
+                    bids,
+                    draw_winner,
+                    players,
+                    bonus,
+                } => {
+                    let findings = self
+                        .bid
+                        .read_result(seq, self.seed, bids, *draw_winner, players, *bonus)
+                        .map_err(fail)?;
+                    self.findings.extend(findings);
+                    self.players = players.clone();
+                    let b = bonus.map(|b| (b.side, b.influence));
+                    self.options.us_bonus = match b {
+                        Some((Side::Us, n)) => n,
+                        _ => 0,
+                    };
+                    self.options.ussr_bonus = match b {
+                        Some((Side::Ussr, n)) => n,
+                        _ => 0,
+                    };
+                    for side in Side::BOTH {
+                        self.nonces[side] = self.bid.nonce_of(players, side);
+                    }
+                    let mix = self.nonce_mix().ok_or_else(|| {
+                        fail("a bid result whose players are not the seats".into())
+                    })?;
+                    self.dice.mix = Some(mix);
+                    let (game, drawn) = match self.seed {
+                        Some(seed) => Game::new(
+                            self.options.clone(),
+                            &mut SealedChance::new(seed, mix, 0, 0),
+                        ),
+                        None => Game::new_public(
+                            self.options.clone(),
+                            &mut RecordedChance::new(records.clone()),
+                        ),
+                    }
+                    .map_err(|e| fail(e.to_string()))?;
+                    self.check_records(seq, &drawn, &records);
+                    self.game = Some(game);
+                    self.trace_step(se, None, "start of play");
+                }
                 Payload::Reveal { .. } => {}
                 Payload::TakebackRequest { side, cancels } => {
                     let n = self
@@ -853,6 +934,14 @@ impl Session {
         }
         let (dice_findings, checked) = self.dice.check();
         self.findings.extend(dice_findings);
+        if let Some(f) = self.bid.check_draw(&self.dice) {
+            self.findings.push(f);
+        }
+        if let Some(secret) = self.secret.as_ref() {
+            self.bid
+                .check_pending(secret)
+                .map_err(SessionError::State)?;
+        }
         self.dice_checked = checked;
         if let (Some(_), Some(game)) = (self.dice.chain_end, self.game.as_ref()) {
             let finished = u32::from(game.state().turn) - u32::from(game.outcome().is_none());
@@ -1151,6 +1240,11 @@ impl Session {
         now: DateTime<Utc>,
     ) -> Result<(), SessionError> {
         let seed = self.moderator_seed()?;
+        if self.options.bid {
+            return Err(SessionError::State(
+                "the sides of this game are decided by a bid: each seat joins with its bid (`twilight bid`)".into(),
+            ));
+        }
         let already = self
             .log
             .entries()

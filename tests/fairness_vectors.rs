@@ -160,6 +160,17 @@ fn compute(function: &str, args: &BTreeMap<&str, &str>) -> String {
             fairness::reply_token(&hex32(arg("seed")), arg("game_id"), num("seq"), arg("side"))
         }
         "entry_hash" => entry_hash(&hex::decode(arg("document")).unwrap()).to_hex(),
+        "bid_salt" => hex::encode(twilight_pbem::bid::bid_salt(
+            &hex32(arg("seed")),
+            num("seat") as u8,
+        )),
+        "canonical_bid" => hex::encode(twilight_pbem::bid::canonical_bid(
+            num("seat") as u8,
+            twilight_pbem::bid::parse_bid(&format!("{} {}", arg("side"), arg("influence")))
+                .unwrap(),
+        )),
+        "seat_mix" => hex::encode(twilight_pbem::bid::seat_mix(arg("seat1"), arg("seat2"))),
+        "bid_draw" => twilight_pbem::bid::bid_draw(&key(), &mix()).to_string(),
         other => panic!("unknown vector function {other:?}"),
     }
 }

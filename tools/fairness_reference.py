@@ -159,6 +159,14 @@ def compute(fn, a):
         tag = mac(seed, b"twilight-pbem/reply-token/v1\0" + s(a["game_id"]) + u64(int(a["seq"])) + s(a["side"]))
         bits = int.from_bytes(tag[:10], "big")
         return "".join(CROCKFORD[(bits >> (5 * (15 - i))) & 31] for i in range(16))
+    if fn == "bid_salt":  # section 14
+        return mac(seed, b"twilight-pbem/bid-salt/v1\0" + u64(int(a["seat"]))).hex()
+    if fn == "canonical_bid":
+        return (b"twilight-pbem/bid/v1\0" + u64(int(a["seat"])) + s(a["side"]) + u64(int(a["influence"]))).hex()
+    if fn == "seat_mix":
+        return sha256(b"twilight-pbem/seats/v1\0" + s(a["seat1"]) + s(a["seat2"])).hex()
+    if fn == "bid_draw":
+        return str(Stream(key, mix, "bid-draw", 0, 0).below(2))
     if fn == "entry_hash":
         return sha256(b"twilight-log v1\0" + bytes.fromhex(a["document"])).hex()
     raise ValueError("unknown function " + fn)

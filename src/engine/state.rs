@@ -35,6 +35,11 @@ pub struct Options {
     /// of its war period.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub promos: Vec<u8>,
+    /// Sides decided by the blind bid (Deluxe rule 11; FAQ F004, F009; [`crate::bid`]): entry
+    /// 0 names two seats, not sides, and its bonus Influence is 0; the `bid_result` entry
+    /// assigns the sides and sets `us_bonus` or `ussr_bonus` to the bid. Absent: false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub bid: bool,
     /// The engine revision whose decisions the game is played under: set from the log's
     /// `create.rules_revision` ([`crate::recorded::revision_of`]), never written with the
     /// options. New games use [`Revision::CURRENT`].
@@ -101,6 +106,7 @@ impl Default for Options {
             scenario: Scenario::Standard,
             promos: Vec::new(),
             bonus_cap_over_control: None,
+            bid: false,
             revision: Revision::CURRENT,
         }
     }
@@ -145,6 +151,9 @@ impl Options {
         if let Some(cap) = self.bonus_cap_over_control {
             parts.push(format!("bonus at most {cap} beyond Control"));
         }
+        if self.bid {
+            parts.push("sides by blind bid".into());
+        }
         parts.join(" · ")
     }
 
@@ -165,6 +174,9 @@ impl Options {
             }
             if self.us_bonus > 0 || self.ussr_bonus > 0 {
                 return Err("the Late War scenario has a fixed starting position and no bonus Influence (setups.yaml late_war_scenario.bidding)".into());
+            }
+            if self.bid {
+                return Err("the Late War scenario has no bid for sides (setups.yaml late_war_scenario.bidding: none)".into());
             }
         }
         Ok(())

@@ -145,6 +145,7 @@ pub fn write_game(dir: &Path, imported: &Imported, now: DateTime<Utc>) -> Result
                 us: imported.players.us.clone(),
                 ussr: imported.players.ussr.clone(),
             },
+            seats: None,
             seed_commitment: Hex32::from([0u8; 32]),
             dice_chain_end: None,
             test_seed: false,

@@ -76,14 +76,47 @@ pub struct Entry {
     pub payload: Payload,
 }
 
-/// The players' e-mail addresses, one per side (the `create` payload).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// The players' e-mail addresses, one per side (the `create` payload; in a bid game the
+/// `bid_result` payload, `create` naming seats instead).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Players {
     /// The US player's address.
     pub us: String,
     /// The USSR player's address.
     pub ussr: String,
+}
+
+impl Players {
+    /// Whether no address is set: the `create` entry of a bid game, whose players are seats
+    /// until the bid is decided (serde's skip test).
+    pub fn is_unset(&self) -> bool {
+        self.us.is_empty() && self.ussr.is_empty()
+    }
+}
+
+/// One bid as the `bid_result` entry reveals it (FAIRNESS.md §14; FAQ F009).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RevealedBid {
+    /// The seat, 1 or 2.
+    pub seat: u8,
+    /// The superpower it named.
+    pub side: Side,
+    /// Its bid in Influence.
+    pub influence: u8,
+    /// The salt of its commitment (`bid_salt(seed, seat)`), so anyone can check the commitment.
+    pub salt: Hex32,
+}
+
+/// The extra setup Influence a bid gives (FAQ F004, F009).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BidBonus {
+    /// The side that receives it: the one that lost the bid.
+    pub side: Side,
+    /// How much: the winning bid.
+    pub influence: u8,
 }
 
 /// What a sealed commitment hides (`schemas/FAIRNESS.md` §8–9).
@@ -125,8 +158,13 @@ pub enum Payload {
         rules_revision: String,
         /// Game options (optional cards, variants, time limits…), as the engine defines them.
         options: Value,
-        /// The players' e-mail addresses.
+        /// The players' e-mail addresses; absent in a bid game, whose `seats` name them.
+        #[serde(default, skip_serializing_if = "Players::is_unset")]
         players: Players,
+        /// A bid game's two players, seat 1 then seat 2 (`new --bid --player A --player B`):
+        /// their sides are decided by the bid (`bid_result`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seats: Option<Vec<String>>,
         /// `fairness::seed_commitment(master seed)` (FAIRNESS.md §2).
         seed_commitment: Hex32,
         /// `fairness::dice_chain_end(master seed)`: the end `dk_0` of the dice-key chain, so
@@ -258,6 +296,36 @@ pub enum Payload {
         /// The `seq` of the `takeback_request` entry declined.
         request: u64,
     },
+    /// A seat's sealed bid for sides and its nonce (a bid game; FAQ F009, FAIRNESS.md §14),
+    /// recorded by the moderator: the bid stays a commitment until both seats' are in.
+    Bid {
+        /// The seat, 1 or 2.
+        seat: u8,
+        /// The seat's nonce, as a `join` carries it; both feed every draw once the sides are
+        /// known (FAIRNESS.md §3.2, §14).
+        nonce: String,
+        /// True when the moderator typed the bid and nonce (`twilight bid`) rather than the
+        /// player sending them by mail.
+        #[serde(default, skip_serializing_if = "is_false")]
+        typed_by_moderator: bool,
+        /// `SHA-256(bid_salt ‖ canonical bid)`.
+        digest: Hex32,
+    },
+    /// Both bids revealed, and what they decide (FAQ F009): the sides and the extra Influence.
+    /// The opening shuffle and deal follow it (resolution 0).
+    BidResult {
+        /// The two bids, seat 1 first, with their salts.
+        bids: Vec<RevealedBid>,
+        /// The seat that won the fair draw, when equal bids named the same side.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        draw_winner: Option<u8>,
+        /// The players' addresses by the sides they now play.
+        players: Players,
+        /// The extra setup Influence for the loser of the bid; absent when the bids named
+        /// different sides.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bonus: Option<BidBonus>,
+    },
     /// The disclosure of the master seed at the end of the game (design §2 "Unseal").
     Reveal {
         /// The master seed; `fairness::seed_commitment` of it must equal the `create` entry's.
@@ -280,6 +348,8 @@ impl Payload {
             Payload::Leave { .. } => "leave",
             Payload::Timeout { .. } => "timeout",
             Payload::Adjudication { .. } => "adjudication",
+            Payload::Bid { .. } => "bid",
+            Payload::BidResult { .. } => "bid_result",
             Payload::Reveal { .. } => "reveal",
             Payload::TakebackRequest { .. } => "takeback_request",
             Payload::Takeback { .. } => "takeback",

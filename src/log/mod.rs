@@ -19,7 +19,9 @@ mod store;
 mod verify;
 mod yaml;
 
-pub use entry::{Author, Cancelled, CommitmentKind, DrawAct, Entry, Payload, Players};
+pub use entry::{
+    Author, BidBonus, Cancelled, CommitmentKind, DrawAct, Entry, Payload, Players, RevealedBid,
+};
 pub use hash::{entry_hash, Hex32, Hex32Error, DOMAIN_ENTRY};
 pub use store::{Log, LogError, StoredEntry};
 pub use verify::{

@@ -488,6 +488,8 @@ pub(crate) struct ChainRules {
     revealed_at: Option<u64>,
     /// Sides that have joined.
     joined: Vec<Side>,
+    /// Seats that have bid (a bid game).
+    bids: Vec<u8>,
 }
 
 impl ChainRules {
@@ -542,6 +544,23 @@ impl ChainRules {
                     ));
                 } else {
                     self.joined.push(*side);
+                }
+            }
+            Payload::Bid { seat, .. } => {
+                if !matches!(seat, 1 | 2) {
+                    out.push((
+                        FindingKind::Structure,
+                        "a bid of seat 1 or 2".into(),
+                        format!("a bid of seat {seat}"),
+                    ));
+                } else if self.bids.contains(seat) {
+                    out.push((
+                        FindingKind::Structure,
+                        "one bid per seat".into(),
+                        format!("a second bid for seat {seat}"),
+                    ));
+                } else {
+                    self.bids.push(*seat);
                 }
             }
             Payload::Reveal { seed } => {

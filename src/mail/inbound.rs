@@ -698,8 +698,14 @@ fn judge(
         return Ok(Err(Refusal::NoMove));
     }
     let mut session = Session::open(&dir)?;
+    // A bid game before the bid: the sender is a seat (issue 18).
+    let seats = if session.awaiting_bids() {
+        session.seats_of(&received.from)
+    } else {
+        Vec::new()
+    };
     let sides = sides_of(&session, &received.from);
-    if sides.is_empty() {
+    if sides.is_empty() && seats.is_empty() {
         return Ok(Err(Refusal::NotAPlayer {
             sender: received.from.clone(),
         }));
@@ -727,6 +733,18 @@ fn judge(
         if !tokens.contains(&t) {
             tokens.push(t);
         }
+    }
+    if !seats.is_empty() {
+        return super::bid_mail::judge_bid(
+            &mut session,
+            &seats,
+            &received.body,
+            &tokens,
+            &received.message_id,
+            &received.digest,
+            opts.force_outbox,
+            opts.now,
+        );
     }
     if session.game().is_none() {
         // A game not started yet: the mail is a join reply (issue 20 point 6).

@@ -106,6 +106,11 @@ pub fn invitation_text(session: &Session, side: Side) -> Result<String, MailErro
 
 /// Mails both players their invitation through `transport` (`twilight new`).
 pub fn send_invitations(session: &Session, transport: &Transport) -> Result<Vec<Side>, MailError> {
+    if session.awaiting_bids() {
+        // A bid game: the players are seats until the bid decides (issue 18).
+        super::bid_mail::send_bid_invitations(session, transport)?;
+        return Ok(Vec::new());
+    }
     let config = MailConfig::load(session.dir())?;
     let from = config.sender();
     let mut sent = Vec::new();

@@ -14,6 +14,7 @@
 //! applied: [`MailState`]). Neither ever holds a credential; SMTP settings come only from the
 //! environment or a file outside the game folder ([`transport::SmtpSettings`]).
 
+pub mod bid_mail;
 pub mod check;
 pub mod html;
 pub mod inbound;

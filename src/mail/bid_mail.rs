@@ -1,0 +1,241 @@
+//! The blind bid by mail ([`crate::bid`]; FAQ F009): `twilight new --bid` mails each seat an
+//! invitation to bid; the reply carries the seat's nonce and its bid, which `inbox` seals as
+//! the seat's `bid` entry and answers with a receipt giving the commitment, so the player can
+//! check the reveal later. When both bids are in, the sides are decided and the game starts:
+//! `inbox` then mails the prompts to the players by their new sides.
+//!
+//! The invitation's token is bound to `seq = 0` and the seat (`seat1`, `seat2`; FAIRNESS.md
+//! §10, §14): the players are seats until the bid decides, and their addresses follow the seats.
+
+use std::fmt::Write as _;
+
+use chrono::{DateTime, Utc};
+use lettre::message::header::ContentType;
+use lettre::Message;
+
+use super::inbound::Refusal;
+use super::invite::{nonce_line, Joined};
+use super::outbound::subject_tag;
+use super::transport::Transport;
+use super::{Applied, MailConfig, MailError, MailState};
+use crate::bid;
+use crate::log::Payload;
+use crate::session::Session;
+
+fn plain(from: &str, to: &str, subject: String, text: String) -> Result<Message, MailError> {
+    let mbox = |s: &str| {
+        s.parse::<lettre::message::Mailbox>()
+            .map_err(|e| MailError::Config(format!("bad address `{s}`: {e}")))
+    };
+    Message::builder()
+        .from(mbox(from)?)
+        .to(mbox(to)?)
+        .subject(subject)
+        .message_id(None)
+        .header(ContentType::TEXT_PLAIN)
+        .body(text)
+        .map_err(|e| MailError::Build(e.to_string()))
+}
+
+/// The text of seat `seat`'s invitation to bid: the game, the other seat, the options, the
+/// commitments, the bid rules (FAQ F009) and how to reply. Needs the moderator's secret.
+pub fn bid_invitation_text(session: &Session, seat: u8) -> Result<String, MailError> {
+    let token = session
+        .seat_token(seat)
+        .ok_or_else(|| MailError::Config("an invitation needs the moderator's secret".into()))?;
+    let seats = session
+        .seats()
+        .ok_or_else(|| MailError::Config("not a bid game".into()))?;
+    let Some(Payload::Create {
+        seed_commitment,
+        dice_chain_end,
+        ..
+    }) = session.log().entries().first().map(|e| &e.entry.payload)
+    else {
+        return Err(MailError::Config("the log has no create entry".into()));
+    };
+    let me = &seats[usize::from(seat - 1)];
+    let other = &seats[usize::from(2 - seat)];
+    let mut t = String::new();
+    let _ = writeln!(
+        t,
+        "You are invited to play Twilight Struggle by mail, game {}.",
+        session.game_id()
+    );
+    let _ = writeln!(t);
+    let _ = writeln!(t, "You are seat {seat} ({me}); your opponent is {other}.");
+    let _ = writeln!(
+        t,
+        "Sides are decided by the blind bid (Deluxe tournament rules; FAQ F004, F009):"
+    );
+    let _ = writeln!(
+        t,
+        "  * name a superpower and a bid of extra Influence; both stay sealed until both are in;\n\
+         \x20 * different superpowers named: each takes the one named, no extra Influence;\n\
+         \x20 * the same superpower: the higher bid takes it; the other player takes the other\n\
+         \x20   side and places extra Influence equal to the winning bid after the setup, only\n\
+         \x20   where it already has Influence;\n\
+         \x20 * equal bids for the same side: a fair draw decides (checkable after turn 1)."
+    );
+    let _ = writeln!(t, "Options: {}", session.options().describe());
+    let _ = writeln!(t, "Seed commitment: {seed_commitment}");
+    if let Some(end) = dice_chain_end {
+        let _ = writeln!(t, "Dice-key chain end: {end}");
+    }
+    let _ = writeln!(t);
+    let _ = writeln!(t, "To bid, reply to this mail with these three lines:");
+    let _ = writeln!(t);
+    let _ = writeln!(t, "Token: {token}");
+    let _ = writeln!(t, "nonce: <any text you choose>");
+    let _ = writeln!(t, "bid: <us or ussr> <Influence>      e.g.  bid: ussr 2");
+    let _ = writeln!(t);
+    let _ = writeln!(
+        t,
+        "Your nonce feeds every die, shuffle and deal, so nobody can pick the seed to favour a\n\
+         side; it will be public in the log. Your bid is logged only as a commitment until the\n\
+         other bid is in; the receipt gives it, and the reveal must match it (schemas/FAIRNESS.md)."
+    );
+    Ok(t)
+}
+
+/// Mails both seats their invitation to bid (`twilight new --bid`).
+pub fn send_bid_invitations(session: &Session, transport: &Transport) -> Result<(), MailError> {
+    let config = MailConfig::load(session.dir())?;
+    let seats = session
+        .seats()
+        .ok_or_else(|| MailError::Config("not a bid game".into()))?;
+    for seat in bid::SEATS {
+        let text = bid_invitation_text(session, seat)?;
+        let subject = format!(
+            "{} Invitation — bid for sides (seat {seat})",
+            subject_tag(session.game_id())
+        );
+        transport.send(&plain(
+            &config.sender(),
+            &seats[usize::from(seat - 1)],
+            subject,
+            text,
+        )?)?;
+    }
+    Ok(())
+}
+
+/// The receipt of a bid by mail: the bid and nonce as sealed, the commitment's entry and digest.
+pub fn bid_receipt_text(session: &Session, seat: u8, bid: bid::Bid) -> Option<String> {
+    let e = session
+        .log()
+        .entries()
+        .iter()
+        .find(|e| matches!(&e.entry.payload, Payload::Bid { seat: s, .. } if *s == seat))?;
+    let Payload::Bid { nonce, digest, .. } = &e.entry.payload else {
+        return None;
+    };
+    let mut t = String::new();
+    let _ = writeln!(
+        t,
+        "Your bid is sealed in game {} (seat {seat}).",
+        session.game_id()
+    );
+    let _ = writeln!(t);
+    let _ = writeln!(t, "Bid as sealed: {bid}");
+    let _ = writeln!(t, "Nonce as recorded: {nonce:?}");
+    let _ = writeln!(t, "Log entry: {} · commitment {digest}", e.entry.seq);
+    let _ = writeln!(t, "Entry hash: {}", e.hash);
+    match session.bid_summary() {
+        Some(s) if !session.awaiting_bids() => {
+            let _ = writeln!(t, "\nBoth bids are in: {s}. Your first prompt follows.");
+        }
+        _ => {
+            let _ = writeln!(
+                t,
+                "\nThe other seat's bid is awaited; the bid result will reveal both with their salts."
+            );
+        }
+    }
+    Some(t)
+}
+
+/// Handles a mail to a bid game whose sides are not decided: a bid reply from one of `seats`
+/// (the sender's seats), authenticated by its invitation token, with `nonce:` and `bid:` lines.
+/// Records the seat's bid ([`Session::bid_by_mail`]), notes the mail as applied, mails the
+/// receipt. The accepted mail is reported under the side it bid for.
+#[allow(clippy::too_many_arguments)]
+pub fn judge_bid(
+    session: &mut Session,
+    seats: &[u8],
+    body: &str,
+    tokens: &[String],
+    message_id: &str,
+    digest: &str,
+    force_outbox: bool,
+    now: DateTime<Utc>,
+) -> Result<Result<Joined, Refusal>, MailError> {
+    if tokens.is_empty() {
+        return Ok(Err(Refusal::MissingToken));
+    }
+    let Some(seat) = seats
+        .iter()
+        .copied()
+        .find(|s| tokens.iter().any(|t| session.check_seat_token(*s, t)))
+    else {
+        return Ok(Err(Refusal::WrongToken));
+    };
+    let illegal = |line: &str, why: String| {
+        Ok(Err(Refusal::Illegal {
+            line: line.to_string(),
+            why,
+        }))
+    };
+    let Some(nonce) = nonce_line(body) else {
+        return illegal(
+            "",
+            "a bid reply needs a line `nonce: <any text you choose>`".into(),
+        );
+    };
+    let Some(line) = bid::bid_line(body) else {
+        return illegal(
+            "",
+            "a bid reply needs a line `bid: <us or ussr> <Influence>`".into(),
+        );
+    };
+    let b = match bid::parse_bid(&line) {
+        Ok(b) => b,
+        Err(why) => return illegal(&format!("bid: {line}"), why),
+    };
+    let seq = session.log().next_seq();
+    if let Err(e) = session.bid_by_mail(seat, b, &nonce, now) {
+        return illegal(&format!("bid: {line}"), e.to_string());
+    }
+    let dir = session.dir().to_path_buf();
+    let mut state = MailState::load(&dir)?;
+    state.applied.push(Applied {
+        message_id: message_id.to_string(),
+        digest: digest.to_string(),
+        side: b.side,
+        seq,
+        at: now,
+        entry: Some(session.log().head()),
+    });
+    state.save(&dir)?;
+    let config = MailConfig::load(&dir)?;
+    if let (Some(text), Some(seats)) = (bid_receipt_text(session, seat, b), session.seats()) {
+        let transport = Transport::choose(&dir.join("outbox"), force_outbox)?;
+        let subject = format!(
+            "{} Receipt — your sealed bid",
+            subject_tag(session.game_id())
+        );
+        transport.send(&plain(
+            &config.sender(),
+            &seats[usize::from(seat - 1)],
+            subject,
+            text,
+        )?)?;
+    }
+    Ok(Ok((
+        session.game_id().to_string(),
+        b.side,
+        vec![format!(
+            "seat {seat}: sealed bid, nonce {nonce:?} (log entry {seq})"
+        )],
+    )))
+}
