@@ -313,6 +313,10 @@ struct VariantArgs {
     /// Promo packs to shuffle in: `1` (cards 117–120), `2` (cards 121–124), or `all`.
     #[arg(long, num_args = 1.., value_name = "PACK")]
     promos: Vec<String>,
+    /// Turn Zero: six crises of 1945 resolved with sealed superpower cards before the setup
+    /// (turn-zero-rulebook.txt).
+    #[arg(long)]
+    turn_zero: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -351,6 +355,7 @@ impl VariantArgs {
             chinese_civil_war: self.chinese_civil_war,
             scenario,
             promos,
+            turn_zero: self.turn_zero,
             bonus_cap_over_control: self.bonus_cap,
             ..Options::default()
         };
@@ -927,6 +932,7 @@ fn print_status(s: &Session) {
     let st = game.state();
     use twilight_pbem::engine::Activity;
     let phase = match game.activity() {
+        Activity::TurnZero { .. } => "Turn Zero".to_string(),
         Activity::Deal | Activity::SetupPlacement(_) | Activity::SetupBonus(_) => {
             "Setup".to_string()
         }
@@ -941,6 +947,9 @@ fn print_status(s: &Session) {
         st.defcon
     );
     println!("Options: {}", st.options.describe());
+    if let Some(tz) = twilight_pbem::engine::turn_zero::describe(st) {
+        println!("{tz}");
+    }
     if let Some(o) = game.outcome() {
         match o.winner {
             Some(w) => println!("Game over: {w} wins by {}.", o.reason.describe()),
@@ -981,6 +990,7 @@ fn status_value(s: &Session) -> serde_json::Value {
     let st = game.state();
     use twilight_pbem::engine::Activity;
     let phase = match game.activity() {
+        Activity::TurnZero { .. } => "turn zero",
         Activity::Deal | Activity::SetupPlacement(_) | Activity::SetupBonus(_) => "setup",
         _ if st.action_round == 0 => "headline",
         _ => "action round",
@@ -993,6 +1003,7 @@ fn status_value(s: &Session) -> serde_json::Value {
         "action_round": st.action_round,
         "vp": st.vp,
         "defcon": st.defcon,
+        "turn_zero": st.turn_zero,
         "outcome": game.outcome().map(|o| json!({
             "winner": o.winner.map(|w| w.to_string()),
             "reason": o.reason.describe(),
