@@ -689,3 +689,24 @@ fn with_the_chinese_civil_war_variant_the_crisis_of_that_name_is_left_out() {
         "the variant's China Card rule"
     );
 }
+
+#[test]
+fn random_games_with_turn_zero_finish_without_an_engine_error() {
+    // Self-play through Turn Zero and the game that follows (with promos, and with the
+    // Chinese Civil War variant as TZRB 3 allows); the 10,000-game run is the binary's.
+    use twilight_pbem::selfplay::{play_many, Policy};
+    for o in [
+        options(),
+        Options {
+            promos: vec![1, 2],
+            ..options()
+        },
+        Options {
+            chinese_civil_war: true,
+            ..options()
+        },
+    ] {
+        let summary = play_many(1, 25, &o, Policy::Uniform);
+        assert!(summary.is_ok(), "{:?}", summary.err());
+    }
+}
