@@ -346,7 +346,7 @@ fn allied_berlin_presence_and_domination_score_3_and_6() {
     s.set_influence(Country::Poland, Side::Ussr, 3);
     let score = region_score(&s, Region::Europe, &[]);
     assert_eq!(score.vp.us, 6 + 2, "Domination 6 + 2 Battlegrounds");
-    assert_eq!(score.vp.ussr, 3 + 1 + 0, "Presence 3 + Poland");
+    assert_eq!(score.vp.ussr, 3 + 1, "Presence 3 + Poland (a Battleground)");
 }
 
 #[test]
