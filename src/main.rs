@@ -412,6 +412,10 @@ struct VariantArgs {
     /// `selfplay` draws random bids.
     #[arg(long, conflicts_with_all = ["us_bonus", "ussr_bonus"])]
     bid: bool,
+    /// Turn Zero: six crises of 1945 resolved with sealed superpower cards before the setup
+    /// (turn-zero-rulebook.txt).
+    #[arg(long)]
+    turn_zero: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -450,6 +454,7 @@ impl VariantArgs {
             chinese_civil_war: self.chinese_civil_war,
             scenario,
             promos,
+            turn_zero: self.turn_zero,
             bonus_cap_over_control: self.bonus_cap,
             bid: self.bid,
             ..Options::default()
@@ -1153,6 +1158,7 @@ fn print_status(s: &Session) {
     let st = game.state();
     use twilight_pbem::engine::Activity;
     let phase = match game.activity() {
+        Activity::TurnZero { .. } => "Turn Zero".to_string(),
         Activity::Deal | Activity::SetupPlacement(_) | Activity::SetupBonus(_) => {
             "Setup".to_string()
         }
@@ -1169,6 +1175,9 @@ fn print_status(s: &Session) {
     println!("Options: {}", st.options.describe());
     if let Some(b) = s.bid_summary() {
         println!("Bid: {b}");
+    }
+    if let Some(tz) = twilight_pbem::engine::turn_zero::describe(st) {
+        println!("{tz}");
     }
     if let Some(o) = game.outcome() {
         match o.winner {
@@ -1217,6 +1226,7 @@ fn status_value(s: &Session) -> serde_json::Value {
     let st = game.state();
     use twilight_pbem::engine::Activity;
     let phase = match game.activity() {
+        Activity::TurnZero { .. } => "turn zero",
         Activity::Deal | Activity::SetupPlacement(_) | Activity::SetupBonus(_) => "setup",
         _ if st.action_round == 0 => "headline",
         _ => "action round",
@@ -1229,6 +1239,7 @@ fn status_value(s: &Session) -> serde_json::Value {
         "action_round": st.action_round,
         "vp": st.vp,
         "defcon": st.defcon,
+        "turn_zero": st.turn_zero,
         "outcome": game.outcome().map(|o| json!({
             "winner": o.winner.map(|w| w.to_string()),
             "reason": o.reason.describe(),

@@ -35,7 +35,10 @@ pub fn render_view(game: &Game, v: &View) -> String {
         game.activity(),
         Activity::Deal | Activity::SetupPlacement(_) | Activity::SetupBonus(_)
     );
-    let phase = if setup {
+    let turn_zero = matches!(game.activity(), Activity::TurnZero { .. });
+    let phase = if turn_zero {
+        "Turn Zero".to_string()
+    } else if setup {
         "Setup".to_string()
     } else if v.action_round == 0 {
         "Headline Phase".to_string()
@@ -45,6 +48,9 @@ pub fn render_view(game: &Game, v: &View) -> String {
     let _ = writeln!(o, "Turn {} · {phase} · phasing {}", v.turn, v.phasing);
     let _ = writeln!(o, "VP {} · DEFCON {}", vp_text(v.vp), v.defcon);
     let _ = writeln!(o, "Options: {}", game.state().options.describe());
+    if let Some(tz) = crate::engine::turn_zero::describe(game.state()) {
+        let _ = writeln!(o, "{tz}");
+    }
     let _ = writeln!(
         o,
         "Military Operations: US {}/{} · USSR {}/{}",

@@ -334,6 +334,14 @@ impl Session {
         now: DateTime<Utc>,
     ) -> Result<Session, SessionError> {
         check_new_game(dir, &players)?;
+        if options.turn_zero {
+            // The statecraft choices of Turn Zero are simultaneous; a sealed game would log
+            // the first one in the clear before its pair arrives. Until they are sealed like
+            // the headline, refuse rather than leak (fail loudly).
+            return Err(SessionError::State(
+                "Turn Zero is not yet playable as a sealed game: its simultaneous superpower-card choices are not sealed by the log yet (use `selfplay --turn-zero`)".into(),
+            ));
+        }
         // A bid game names seats, not sides: seat 1 = `us`, seat 2 = `ussr` of `players` as
         // given ([`Session::create_bid`]); entry 0 writes them as `seats`.
         let (players, seats) = if options.bid {

@@ -685,6 +685,13 @@ impl<'a> Cx<'a> {
 
     /// Sets DEFCON (1–5); at 1 the phasing player loses (FAQ F125).
     pub fn set_defcon(&mut self, d: u8) -> Step {
+        // Turn Zero, VJ Day 6: DEFCON cannot fall below 2 in turn 1 (FAQ F314).
+        let floor = super::turn_zero::defcon_floor(self.state);
+        let d = if d < self.state.defcon {
+            d.max(floor.min(self.state.defcon))
+        } else {
+            d
+        };
         let d = d.clamp(1, 5);
         if d != self.state.defcon {
             self.moved_to_2 |= d == 2;

@@ -138,7 +138,10 @@ pub fn can_coup(
         )));
     }
     let region = country.info().region;
-    if !ignore_defcon && defcon_bars(state.defcon, region) {
+    if !ignore_defcon
+        && !super::turn_zero::ignores_defcon(state, side)
+        && defcon_bars(state.defcon, region)
+    {
         return Err(RuleError::Rule(format!(
             "coups and realignments in {} are barred at DEFCON {} (FAQ F130)",
             region.name(),
@@ -162,7 +165,7 @@ pub fn can_realign(state: &State, side: Side, country: Country) -> Result<(), Ru
         )));
     }
     let region = country.info().region;
-    if defcon_bars(state.defcon, region) {
+    if !super::turn_zero::ignores_defcon(state, side) && defcon_bars(state.defcon, region) {
         return Err(RuleError::Rule(format!(
             "coups and realignments in {} are barred at DEFCON {} (FAQ F130)",
             region.name(),
@@ -204,7 +207,7 @@ pub fn realign_modifier(state: &State, side: Side) -> i32 {
 /// Whether `side`'s coup in `country` lowers DEFCON: every Battleground coup does (FAQ F102,
 /// F131, F139), except US coups under Nuclear Subs (FAQ F141).
 pub fn coup_degrades_defcon(state: &State, side: Side, country: Country) -> bool {
-    country.is_battleground() && !(side == Side::Us && state.has_effect(Card::NuclearSubs))
+    state.is_battleground(country) && !(side == Side::Us && state.has_effect(Card::NuclearSubs))
 }
 
 /// Whether `side` may place Influence with Operations in `country`, effects considered:

@@ -22,6 +22,11 @@ use super::state::{Scenario, State};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Activity {
+    /// One crisis of Turn Zero, numbered from 0, before the setup ([`super::turn_zero`]).
+    TurnZero {
+        /// Which crisis, from 0.
+        crisis: u8,
+    },
     /// Shuffle the Early War deck, deal 8 cards each, place the fixed setup Influence.
     Deal,
     /// A side places its free setup Influence: USSR 6 in Eastern Europe, then US 7 in Western
@@ -47,6 +52,7 @@ pub enum Activity {
 /// Runs `activity` and returns the next one.
 pub fn run(cx: &mut Cx, activity: Activity) -> Step<Activity> {
     match activity {
+        Activity::TurnZero { crisis } => super::turn_zero::crisis(cx, crisis),
         Activity::Deal => deal_start(cx),
         Activity::SetupPlacement(side) => setup_placement(cx, side),
         Activity::SetupBonus(side) => setup_bonus(cx, side),
@@ -92,9 +98,22 @@ fn deal_start(cx: &mut Cx) -> Step<Activity> {
     if cx.state.options.scenario == Scenario::LateWar {
         return scenario::late_war_setup(cx);
     }
+    if cx.state.options.turn_zero && cx.state.turn_zero.is_none() {
+        // Turn Zero comes before the basic setup (TZRB "Expansion Setup").
+        cx.state.turn_zero = Some(super::turn_zero::TurnZero::new());
+        return Ok(Activity::TurnZero { crisis: 0 });
+    }
     cx.state.turn = 1;
     for (c, side, n) in FIXED_SETUP {
         cx.state.add_influence(c, side, n);
+    }
+    // Turn Zero's changes to the standard amounts (TZRB 11).
+    for (c, side, n) in super::turn_zero::fixed_influence(cx.state) {
+        if n >= 0 {
+            cx.state.add_influence(c, side, n as u8);
+        } else {
+            cx.state.remove_influence(c, side, n.unsigned_abs());
+        }
     }
     if cx.state.options.chinese_civil_war {
         // Nobody holds the China Card until the civil war is won (FAQ F163).
@@ -102,6 +121,33 @@ fn deal_start(cx: &mut Cx) -> Step<Activity> {
         cx.state.civil_war = 0;
     }
     let mut cards = scenario::era_cards(Era::Early, &cx.state.options);
+    super::turn_zero::adjust_era_cards(cx.state, Era::Early, &mut cards);
+    // Yalta and Potsdam: a card taken into hand before the first deal (TZRB 9–10).
+    for (side, candidates) in super::turn_zero::cards_to_take(cx.state) {
+        let candidates: Vec<Card> = candidates
+            .into_iter()
+            .filter(|c| cards.contains(c))
+            .collect();
+        if candidates.is_empty() {
+            continue;
+        }
+        let prompt = Prompt::new(
+            side,
+            PromptKind::ChooseCard {
+                candidates,
+                optional: true,
+            },
+            format!("{side}: you may take this card into hand before the first deal; it counts toward your 8 cards (Turn Zero, Yalta and Potsdam)"),
+        );
+        if let Answer::Card(c) = cx.ask(prompt)? {
+            cards.retain(|x| *x != c);
+            cx.state.cards.hands[side].push(c);
+            note!(
+                cx,
+                "The {side} takes {c} into hand before the deal (Yalta and Potsdam)."
+            );
+        }
+    }
     cx.shuffle_into_deck(&mut cards)?;
     deal(cx)?;
     Ok(Activity::SetupPlacement(Side::Ussr))
@@ -145,6 +191,26 @@ fn setup_placement(cx: &mut Cx, side: Side) -> Step<Activity> {
     );
     if let Answer::Influence(list) = cx.ask(prompt)? {
         for (c, n) in list {
+            cx.add_influence(c, side, n);
+        }
+    }
+    // Turn Zero's extra Influence, placed in the same step (turn_zero.yaml step 11).
+    for extra in super::turn_zero::extra_placements(cx.state, side) {
+        let count = extra.count;
+        let prompt = Prompt::new(
+            side,
+            PromptKind::PlaceInfluence {
+                count,
+                allowed: extra.allowed,
+                max_per_country: extra.max_per_country,
+                exact: true,
+            },
+            format!(
+                "{side} setup: place {count} more Influence (Turn Zero, {})",
+                extra.crisis.name()
+            ),
+        );
+        for (c, n) in cx.ask_influence(prompt)? {
             cx.add_influence(c, side, n);
         }
     }
@@ -319,7 +385,7 @@ fn headline(cx: &mut Cx) -> Step<Activity> {
     }
     Ok(Activity::ActionRound {
         round: 1,
-        side: Side::Ussr,
+        side: super::turn_zero::first_in_round(cx.state),
     })
 }
 
@@ -371,11 +437,14 @@ pub fn rounds_for(cx: &Cx, side: Side) -> u8 {
 
 fn next_round(cx: &Cx, round: u8, side: Side) -> Activity {
     let (mut r, mut s) = (round, side);
+    // The USSR takes the first round of each pair, the US after Yalta and Potsdam 6 in
+    // turns 1–3 (Turn Zero).
+    let first = super::turn_zero::first_in_round(cx.state);
     loop {
-        if s == Side::Ussr {
-            s = Side::Us;
+        if s == first {
+            s = first.opponent();
         } else {
-            s = Side::Ussr;
+            s = first;
             r += 1;
         }
         if r > 8 {
@@ -517,6 +586,7 @@ fn end_of_turn(cx: &mut Cx) -> Step<Activity> {
         // An exactly empty deck is reshuffled first (FAQ F049, F050).
         cx.reshuffle_if_empty()?;
         let mut cards = scenario::era_cards(era, &cx.state.options);
+        super::turn_zero::adjust_era_cards(cx.state, era, &mut cards);
         note!(
             cx,
             "The {} War cards are shuffled into the draw deck.",

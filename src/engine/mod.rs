@@ -21,6 +21,7 @@ pub mod prompt;
 pub mod scenario;
 pub mod scoring;
 pub mod state;
+pub mod turn_zero;
 pub mod view;
 
 pub use chance::{Chance, ChanceOutcome, ChanceRequest, RecordedChance, SeededChance};

@@ -240,7 +240,7 @@ pub fn dispose(cx: &mut Cx, side: Side, card: Card, event_occurred: bool) {
     if cx.state.cards.discard.contains(&card) || cx.state.cards.removed.contains(&card) {
         return; // the event already put it somewhere
     }
-    if event_occurred && card.info().starred {
+    if event_occurred && super::turn_zero::starred(cx.state, card) {
         cx.remove_card(card);
     } else if event_occurred
         && cx

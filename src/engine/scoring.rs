@@ -67,7 +67,7 @@ pub fn region_score(state: &State, region: Region, ignored: &[Country]) -> Regio
     let formosan = region == Region::Asia
         && state.has_effect(Card::FormosanResolution)
         && state.controls(Side::Us, Country::Taiwan);
-    let is_bg = |c: Country| c.is_battleground() || (formosan && c == Country::Taiwan);
+    let is_bg = |c: Country| state.is_battleground(c) || (formosan && c == Country::Taiwan);
     let total_bg = region.countries().filter(|c| is_bg(*c)).count() as u8;
     let mut countries = BySide::<u8>::default();
     let mut bgs = BySide::<u8>::default();
@@ -89,7 +89,12 @@ pub fn region_score(state: &State, region: Region, ignored: &[Country]) -> Regio
     }
     let mut level = BySide::<Option<Level>>::default();
     let mut vp = BySide::<i32>::default();
-    let table = level_vp(region);
+    // Turn Zero, VE Day 6: Europe Scoring (Allied Berlin), Control 6 VP (FAQ F316).
+    let table = if region == Region::Europe && super::turn_zero::allied_berlin(state) {
+        [Some(3), Some(6), Some(6)]
+    } else {
+        level_vp(region)
+    };
     let mut europe_control = None;
     for side in Side::BOTH {
         let o = side.opponent();
@@ -177,7 +182,7 @@ fn shuttle_diplomacy_exclusion(cx: &mut Cx, region: Region) -> Step<Vec<Country>
     cx.discard(Card::ShuttleDiplomacy);
     let candidates: Vec<Country> = region
         .countries()
-        .filter(|c| c.is_battleground() && cx.state.controls(Side::Ussr, *c))
+        .filter(|c| cx.state.is_battleground(*c) && cx.state.controls(Side::Ussr, *c))
         .collect();
     if candidates.is_empty() {
         return Ok(Vec::new());

@@ -40,6 +40,10 @@ pub struct Options {
     /// assigns the sides and sets `us_bonus` or `ussr_bonus` to the bid. Absent: false.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub bid: bool,
+    /// Turn Zero: six crises of 1945 resolved before the setup
+    /// (`../shared/rules/turn-zero-rulebook.txt`; [`super::turn_zero`]). Absent: off.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub turn_zero: bool,
     /// The engine revision whose decisions the game is played under: set from the log's
     /// `create.rules_revision` ([`crate::recorded::revision_of`]), never written with the
     /// options. New games use [`Revision::CURRENT`].
@@ -105,6 +109,7 @@ impl Default for Options {
             chinese_civil_war: false,
             scenario: Scenario::Standard,
             promos: Vec::new(),
+            turn_zero: false,
             bonus_cap_over_control: None,
             bid: false,
             revision: Revision::CURRENT,
@@ -131,6 +136,9 @@ impl Options {
             Scenario::Standard => "standard game".to_string(),
             Scenario::LateWar => "Late War scenario (US needs 20 VP at the end, FAQ F186)".into(),
         }];
+        if self.turn_zero {
+            parts.push("Turn Zero".into());
+        }
         if self.chinese_civil_war {
             parts.push("Chinese Civil War".into());
         }
@@ -171,6 +179,9 @@ impl Options {
         if self.scenario == Scenario::LateWar {
             if self.chinese_civil_war {
                 return Err("the Late War scenario starts with the China Card in the USSR's hand, so it cannot be played with the Chinese Civil War variant (setups.yaml chinese_civil_war_setup.not_combined_with)".into());
+            }
+            if self.turn_zero {
+                return Err("Turn Zero is played before the 1945 setup; the Late War scenario starts in 1975 (turn_zero.yaml procedure.compatibility.late_war_scenario)".into());
             }
             if self.us_bonus > 0 || self.ussr_bonus > 0 {
                 return Err("the Late War scenario has a fixed starting position and no bonus Influence (setups.yaml late_war_scenario.bidding)".into());
@@ -390,6 +401,9 @@ pub struct State {
     pub headlines: BySide<Option<Card>>,
     /// The region Chernobyl named, while its effect is in play.
     pub chernobyl_region: Option<Region>,
+    /// Turn Zero's crises and results, in a game with Turn Zero (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn_zero: Option<super::turn_zero::TurnZero>,
 }
 
 impl State {
@@ -426,6 +440,12 @@ impl State {
         } else {
             country.info().stability
         }
+    }
+
+    /// Whether `country` is a Battleground: as printed, and Taiwan after the Turn Zero
+    /// Chinese Civil War crisis's 6 ([`super::turn_zero::is_battleground`]).
+    pub fn is_battleground(&self, country: Country) -> bool {
+        super::turn_zero::is_battleground(self, country)
     }
 
     /// Who controls `country`: Influence at least the Stability Number *and* at least that
@@ -556,6 +576,7 @@ pub(crate) fn empty_state(options: Options) -> State {
         extra_rounds: BySide::default(),
         headlines: BySide::default(),
         chernobyl_region: None,
+        turn_zero: None,
     }
 }
 

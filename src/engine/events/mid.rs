@@ -187,7 +187,7 @@ fn choose_option(
 pub(super) fn battlegrounds_controlled(state: &State, side: Side) -> usize {
     ALL_COUNTRIES
         .into_iter()
-        .filter(|c| c.is_battleground() && state.controls(side, *c))
+        .filter(|c| state.is_battleground(*c) && state.controls(side, *c))
         .count()
 }
 

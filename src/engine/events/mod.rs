@@ -40,6 +40,19 @@ pub fn event_fn(card: Card) -> Option<EventFn> {
 /// An event another card forbids for the rest of the game ([`late::blocked`]: The Iron Lady,
 /// North Sea Oil, Tear Down This Wall, An Evil Empire, AWACS Sale to Saudis) does not occur.
 pub fn run_event(cx: &mut Cx, card: Card, owner: Side) -> Step<bool> {
+    if let Some(why) = super::turn_zero::event_blocked(cx.state, card) {
+        cx.note(why);
+        note!(cx, "{card}: the event does not occur.");
+        return Ok(false);
+    }
+    if card == Card::FormosanResolution && super::turn_zero::nationalist_china(cx.state) {
+        cx.note("Nationalist China: the US event resolves.");
+        let occurred = super::turn_zero::nationalist_china_event(cx)?;
+        if occurred && !cx.state.events_occurred.contains(&card) {
+            cx.state.events_occurred.push(card);
+        }
+        return Ok(occurred);
+    }
     if let Some(why) = late::blocked(cx.state, card) {
         cx.note(why);
         note!(cx, "{card}: the event does not occur.");

@@ -44,6 +44,12 @@ impl Unmet {
 /// [`super::run_event`] checks it before every event; an event that does not occur is
 /// discarded, not removed (FAQ F066).
 pub fn unmet(state: &State, card: Card) -> Option<Unmet> {
+    if let Some(why) = super::super::turn_zero::event_blocked(state, card) {
+        return Some(Unmet::fixed(why));
+    }
+    if card == Card::FormosanResolution && super::super::turn_zero::nationalist_china(state) {
+        return None;
+    }
     if let Some(why) = super::late::blocked(state, card) {
         return Some(Unmet::fixed(why));
     }

@@ -273,9 +273,10 @@ enum Halt {
 fn position(game: &Game) -> String {
     let st = game.state();
     let at = match game.activity() {
-        Activity::Deal | Activity::SetupPlacement(_) | Activity::SetupBonus(_) => {
-            "setup".to_string()
-        }
+        Activity::TurnZero { .. }
+        | Activity::Deal
+        | Activity::SetupPlacement(_)
+        | Activity::SetupBonus(_) => "setup".to_string(),
         Activity::TurnStart | Activity::Headline => format!("turn {} headline phase", st.turn),
         Activity::ActionRound { round, side } => {
             format!("turn {}, {side} action round {round}", st.turn)
@@ -549,7 +550,10 @@ impl Driver {
     fn engine_key(&self) -> Key {
         let turn = self.game.state().turn;
         match self.game.activity() {
-            Activity::Deal | Activity::SetupPlacement(_) | Activity::SetupBonus(_) => Key::Setup,
+            Activity::TurnZero { .. }
+            | Activity::Deal
+            | Activity::SetupPlacement(_)
+            | Activity::SetupBonus(_) => Key::Setup,
             Activity::TurnStart | Activity::Headline => Key::Headline(turn),
             Activity::ActionRound { round, side } => Key::Ar { turn, side, round },
             Activity::EndOfTurn => Key::Cleanup,
