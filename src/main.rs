@@ -742,7 +742,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         } => {
             let mut s = open(&game_dir)?;
             let bid = twilight_pbem::bid::parse_bid(&bid.join(" ")).map_err(anyhow::Error::msg)?;
-            s.bid_typed(seat, bid, &nonce, Utc::now())?;
+            s.bid_typed(seat, bid, &nonce, now())?;
             println!("Seat {seat}'s bid is sealed.");
             print_status(&s);
             if s.game().is_some() && !send_prompts(&s, &mail, false)? {

@@ -189,6 +189,13 @@ pub fn tail(
             Payload::DiceKey { turn, .. } => stop(format!("ends turn {turn}")),
             Payload::Create { .. } | Payload::Join { .. } => stop("is the start of play".into()),
             Payload::Reveal { .. } => stop("reveals the seed".into()),
+            // A declared absence is no move of the game: it stays, and is not cancelled.
+            Payload::Leave { .. } => continue,
+            Payload::Draw { .. } => stop("is a draw offer or its answer".into()),
+            Payload::Resign { .. } | Payload::Timeout { .. } | Payload::Adjudication { .. } => {
+                stop("ends the game".into())
+            }
+            Payload::Bid { .. } | Payload::BidResult { .. } => stop("is the start of play".into()),
         };
         t.blocker = blocker;
         break;

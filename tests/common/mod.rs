@@ -45,6 +45,7 @@ pub fn write_example_log(dir: &Path, entries: usize) -> PathBuf {
             seed_commitment: Hex32(fairness::seed_commitment(&SEED)),
             dice_chain_end: Some(Hex32(fairness::dice_chain_end(&SEED))),
             test_seed: true,
+            seats: None,
         },
         Author::Moderator,
         tick(),
