@@ -234,6 +234,23 @@ fn missile_envy_received_event_that_cannot_occur_gives_nothing() {
 }
 
 #[test]
+fn missile_envy_received_un_intervention_without_a_partner_gives_nothing() {
+    // FAQ F251 (an event that cannot occur: nothing happens, discarded), F227 (UN
+    // Intervention is played together with a card of the opponent's event): the USSR's only
+    // card is UN Intervention and the US holds no USSR-event card to play it with.
+    let mut ch = dice(&[]);
+    let mut g = pos()
+        .hand(US, &[Card::MissileEnvy, Card::DuckAndCover])
+        .hand(USSR, &[Card::UnIntervention])
+        .action_round(1, US, &mut ch);
+    envy(&mut g, US, &mut ch);
+    assert_eq!(g.state().vp, 0);
+    assert!(discarded(&g, Card::UnIntervention));
+    assert!(g.state().cards.hands[USSR].contains(&Card::MissileEnvy));
+    assert_eq!(action_round_of(&g), USSR);
+}
+
+#[test]
 fn missile_envy_scoring_card_only_if_nothing_else() {
     // FAQ F256.
     let mut ch = dice(&[]);

@@ -734,6 +734,14 @@ pub fn missile_envy(cx: &mut Cx, side: Side) -> Step<bool> {
                 play::play_for_operations(cx, side, card, false)?;
             }
             play::dispose(cx, side, card, false);
+        } else if let Some(why) = partner_missing(cx.state, side, card) {
+            // An event played together with a partner card the receiver does not hold cannot
+            // occur: nothing happens and the card is discarded (FAQ F251).
+            play::card_played(cx, side, card, CardUse::Event, play::EventFate::AsPlayed)?;
+            cx.note(format!(
+                "Missile Envy: {card} cannot occur ({why}); nothing happens (FAQ F251)."
+            ));
+            play::dispose(cx, side, card, false);
         } else {
             // The event occurs: a play as an event (Flower Power, FAQ F244).
             play::card_played(cx, side, card, CardUse::Event, play::EventFate::AsPlayed)?;
@@ -748,6 +756,25 @@ pub fn missile_envy(cx: &mut Cx, side: Side) -> Step<bool> {
         "Missile Envy goes to the {giver}, who must use it for Operations on its next action round."
     ));
     Ok(true)
+}
+
+/// Why `card`, received by `side` through Missile Envy as its own or a neutral event, cannot
+/// occur for want of the card it must be played together with: UN Intervention needs a card
+/// with the opponent's event (FAQ F227, F228), First Lightning a USSR hand card with a US
+/// event (FAQ F311). `None` when the partner is there, or `card` needs none.
+fn partner_missing(state: &State, side: Side, card: Card) -> Option<String> {
+    let partner_side = match card {
+        Card::UnIntervention => side.opponent(),
+        Card::FirstLightning if side == Side::Ussr => Side::Us,
+        _ => return None,
+    };
+    let has_partner = state
+        .cards
+        .possible_hand(side)
+        .into_iter()
+        .any(|c| c.event_side() == Some(partner_side));
+    (!has_partner)
+        .then(|| format!("the {side} holds no card with a {partner_side} event to play it with"))
 }
 
 /// #50 We Will Bury You: DEFCON −1 now; unless the US plays UN Intervention as an event on
