@@ -183,6 +183,12 @@ pub fn bid_draw(dice_key_1: &[u8; 32], seat_mix: &[u8; 32]) -> usize {
     fairness::uniform_index(dice_key_1, seat_mix, LABEL_BID_DRAW, 0, 0, 2)
 }
 
+/// The largest bid accepted, in Influence. A reading chosen where the rules are silent
+/// (variants.yaml `bidding`): tournament bids are a few points (the +2 convention, WBC's +3;
+/// FAQ F008), and a bid the loser could not place under the `--bonus-cap` setting (the US's
+/// setup countries hold about 40 at "2 beyond Control") would leave a setup nobody can answer.
+pub const MAX_BID: u8 = 10;
+
 /// Reads a bid as a player writes it: `ussr 2`, `US 0`, `bid: ussr 2` (a side, then a whole
 /// number of Influence). Errors say what is wrong.
 pub fn parse_bid(text: &str) -> Result<Bid, String> {
@@ -203,9 +209,14 @@ pub fn parse_bid(text: &str) -> Result<Bid, String> {
         }
     };
     let influence = match (words.next(), words.next()) {
-        (Some(n), None) => n.parse::<u8>().map_err(|_| {
-            format!("the bid `{n}` is not a whole number of Influence from 0 to 255")
-        })?,
+        (Some(n), None) => match n.parse::<u8>() {
+            Ok(b) if b <= MAX_BID => b,
+            _ => {
+                return Err(format!(
+                    "the bid `{n}` is not a whole number of Influence from 0 to {MAX_BID}"
+                ))
+            }
+        },
         (None, _) => return Err(format!("the bid `{text}` names no amount of Influence")),
         (Some(_), Some(extra)) => return Err(format!("unexpected `{extra}` after the bid")),
     };

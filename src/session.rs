@@ -1903,11 +1903,29 @@ impl Session {
                 }
             }
         };
+        let dir = self.dir.clone();
+        let public_findings =
+            |log: Log| Self::replay_log(&dir, None, false, log, false).map(|p| p.findings);
+        let before = public_findings(self.log.clone()).map_or(0, |f| f.len());
         let mark = self.log.len();
         self.log.stage(payload, Author::from(side), now)?;
         if let Err(e) = self.reload() {
             self.log.unstage_to(mark);
             return Err(e);
+        }
+        // `verify` replays the public log, which sees less of the hands than the moderator:
+        // a takeback the public replay would refuse is refused here too, so `play` never
+        // writes what `verify` then flags.
+        let refusal = match public_findings(self.log.clone()) {
+            Err(e) => Some(e.to_string()),
+            Ok(f) => (f.len() > before).then(|| f[before..].join("; ")),
+        };
+        if let Some(why) = refusal {
+            self.log.unstage_to(mark);
+            self.reload()?;
+            return Err(SessionError::State(format!(
+                "`{mv}` refused: the public replay `verify` makes would not accept it: {why}"
+            )));
         }
         Ok(mv.to_string())
     }

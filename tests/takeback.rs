@@ -440,3 +440,43 @@ fn the_takeback_forms_read_and_print_back() {
     assert!(parse("play 4 space").is_none());
     assert!(parse("accept draw").is_none());
 }
+
+/// A takeback the moderator's replay would accept but the public replay `verify` makes would
+/// not (found by a new-user trial: `takeback 2` over `play Fidel ops` and its Influence, a
+/// card the public had not seen in the USSR's hand) is refused by `play`, and the log is left
+/// as it was; the single takeback both replays accept goes through and verifies.
+#[test]
+fn play_refuses_a_takeback_the_public_replay_would_not_accept() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("k1");
+    std::fs::create_dir_all(&dir).unwrap();
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/takeback-public-view");
+    for f in ["log.yaml", "secret.yaml"] {
+        std::fs::copy(fixture.join(f), dir.join(f)).unwrap();
+    }
+    let run = |args: &[&str]| {
+        assert_cmd::Command::cargo_bin("twilight")
+            .unwrap()
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let d = dir.to_str().unwrap();
+    let before = std::fs::read(dir.join("log.yaml")).unwrap();
+    let o = run(&["play", d, "--as", "ussr", "--no-mail", "takeback 2"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("the public replay `verify` makes would not accept it"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(std::fs::read(dir.join("log.yaml")).unwrap(), before);
+    let o = run(&["play", d, "--as", "ussr", "--no-mail", "takeback 1"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = run(&["play", d, "--as", "us", "--no-mail", "accept takeback"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = run(&["verify", d]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+}

@@ -310,3 +310,16 @@ fn a_recorded_bid_game_plays_to_its_end_and_verifies() {
     assert!(s.game().unwrap().outcome().is_some());
     assert!(s.bid_outcome().is_some());
 }
+
+/// A bid above `MAX_BID` (10 Influence) is refused with the range, so no bid can leave a setup
+/// the loser cannot place under the tournament cap (found by a new-user trial: a bid of 200
+/// under `--bonus-cap 2` left a placement prompt with no listed answer).
+#[test]
+fn a_bid_above_ten_influence_is_refused() {
+    use twilight_pbem::bid::{parse_bid, MAX_BID};
+    assert_eq!(MAX_BID, 10);
+    assert_eq!(parse_bid("ussr 10").map(|b| b.influence), Ok(10));
+    let e = parse_bid("ussr 11").unwrap_err();
+    assert!(e.contains("from 0 to 10"), "{e}");
+    assert!(parse_bid("us 255").is_err());
+}
