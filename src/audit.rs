@@ -369,7 +369,15 @@ pub fn sealed_headline(s: &Session) -> Option<Side> {
 /// the line says so.
 pub fn stop_position(game: &crate::engine::Game, sealed: Option<Side>) -> String {
     let st = game.state();
-    let round = if st.action_round == 0 {
+    use crate::engine::Activity;
+    let round = if let Activity::TurnZero { .. } = game.activity() {
+        "Turn Zero".to_string()
+    } else if let Activity::Deal | Activity::SetupPlacement(_) | Activity::SetupBonus(_) =
+        game.activity()
+    {
+        // As `status` says it: the setup placements come before the first headline.
+        "setup".to_string()
+    } else if st.action_round == 0 {
         "headline phase".to_string()
     } else {
         format!("{} action round {}", st.phasing, st.action_round)

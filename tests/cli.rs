@@ -476,3 +476,32 @@ fn verify_shows_a_sealed_first_headline() {
             "(USSR headline sealed; waiting for US)",
         ));
 }
+
+/// `verify` says where a game stands as `status` does: during the setup placements it is the
+/// setup, not the headline phase (found by a new-user trial).
+#[test]
+fn verify_calls_the_setup_the_setup_as_status_does() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("g1");
+    let d = d.to_str().unwrap();
+    let ok = |args: &[&str]| {
+        let o = twilight().args(args).output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    ok(&[
+        "new",
+        d,
+        "--us",
+        "a@ts.test",
+        "--ussr",
+        "b@ts.test",
+        "--no-mail",
+    ]);
+    ok(&["join", d, "--as", "us", "--nonce", "a", "--no-mail"]);
+    ok(&["join", d, "--as", "ussr", "--nonce", "b", "--no-mail"]);
+    assert!(ok(&["status", d]).contains("· Setup ·"));
+    let v = ok(&["verify", d]);
+    assert!(v.contains("turn 1, setup, DEFCON 5"), "{v}");
+    assert!(!v.contains("headline phase"), "{v}");
+}
