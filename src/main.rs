@@ -840,7 +840,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let Some(game) = s.game() else {
                 bail!("the game has not started: both players must join")
             };
-            let text = render_moves(game, side.into());
+            let mut text = render_moves(game, side.into());
+            // What the opponent asked that this side may answer at any time (issue 17): a
+            // takeback request or a draw offer, with the lines that answer it.
+            let me: Side = side.into();
+            if let Some(p) = s.pending_takeback().filter(|p| p.side != me) {
+                text.push_str(&format!(
+                    "The {} asks to take back {} decision(s) (entry {}): answer `accept takeback` or `decline takeback`.\n",
+                    p.side, p.decisions, p.request
+                ));
+            }
+            if let Some((by, seq)) = s.correspondence().draw_offer.filter(|(by, _)| *by != me) {
+                text.push_str(&format!(
+                    "The {by} offers a draw (entry {seq}): answer `accept draw` or `decline draw`.\n"
+                ));
+            }
             match format {
                 Format::Text => print!("{text}"),
                 f => print_structured(f, &moves_value(game, side.into(), &text))?,

@@ -480,3 +480,60 @@ fn play_refuses_a_takeback_the_public_replay_would_not_accept() {
     let o = run(&["verify", d]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
 }
+
+/// `moves` shows the opponent's standing takeback request and draw offer with the lines that
+/// answer them, and each line shown is accepted when sent (found by a new-user trial: the
+/// opponent's `moves` said only "owes no decision now").
+#[test]
+fn moves_shows_a_pending_takeback_and_draw_offer_with_their_answers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("g1");
+    let d = d.to_str().unwrap();
+    let run = |args: &[&str]| {
+        assert_cmd::Command::cargo_bin("twilight")
+            .unwrap()
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let ok = |args: &[&str]| {
+        let o = run(args);
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    ok(&[
+        "new",
+        d,
+        "--us",
+        "a@ts.test",
+        "--ussr",
+        "b@ts.test",
+        "--no-mail",
+    ]);
+    ok(&["join", d, "--as", "us", "--nonce", "a", "--no-mail"]);
+    ok(&["join", d, "--as", "ussr", "--nonce", "b", "--no-mail"]);
+    ok(&[
+        "play",
+        d,
+        "--as",
+        "ussr",
+        "--no-mail",
+        "influence Poland 4, East Germany 1, Hungary 1",
+    ]);
+    ok(&["play", d, "--as", "ussr", "--no-mail", "takeback"]);
+    let m = ok(&["moves", d, "--as", "us"]);
+    assert!(m.contains("asks to take back 1 decision(s)"), "{m}");
+    assert!(m.contains("`accept takeback` or `decline takeback`"), "{m}");
+    assert!(!ok(&["moves", d, "--as", "ussr"]).contains("accept takeback"));
+    ok(&["play", d, "--as", "us", "--no-mail", "decline takeback"]);
+    ok(&["play", d, "--as", "ussr", "--no-mail", "offer draw"]);
+    let m = ok(&["moves", d, "--as", "us"]);
+    assert!(m.contains("offers a draw"), "{m}");
+    assert!(m.contains("`accept draw` or `decline draw`"), "{m}");
+    ok(&["play", d, "--as", "us", "--no-mail", "accept draw"]);
+    assert!(ok(&["status", d]).contains("draw"));
+}
