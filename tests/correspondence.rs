@@ -692,3 +692,56 @@ fn cli_time_control_leave_remind_and_verify() {
         "{v}"
     );
 }
+
+/// A game without a leave allowance says so when a leave is asked for, instead of counting it
+/// against "an allowance of 0" (found by a new-user trial); the log is left as it was.
+#[test]
+fn a_leave_in_a_game_without_an_allowance_says_the_game_allows_none() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("g1");
+    let d = d.to_str().unwrap();
+    let run = |args: &[&str]| {
+        assert_cmd::Command::cargo_bin("twilight")
+            .unwrap()
+            .env("TWILIGHT_NOW", "2027-01-01T00:00:00Z")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    for args in [
+        &[
+            "new",
+            d,
+            "--us",
+            "a@ts.test",
+            "--ussr",
+            "b@ts.test",
+            "--leave-days-per-year",
+            "0",
+            "--no-mail",
+        ][..],
+        &["join", d, "--as", "us", "--nonce", "a", "--no-mail"],
+        &["join", d, "--as", "ussr", "--nonce", "b", "--no-mail"],
+    ] {
+        let o = run(args);
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    let log = std::path::Path::new(d).join("log.yaml");
+    let before = std::fs::read(&log).unwrap();
+    let o = run(&[
+        "play",
+        d,
+        "--as",
+        "us",
+        "--no-mail",
+        "leave 2027-01-05 to 2027-01-06",
+    ]);
+    assert!(!o.status.success());
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("this game allows no leave"), "{e}");
+    assert_eq!(std::fs::read(&log).unwrap(), before);
+}

@@ -555,6 +555,11 @@ impl Ledger {
             ));
         }
         let allowance = i64::from(self.settings.leave_days_per_year);
+        if allowance == 0 {
+            return Err(format!(
+                "a leave of the {side}: this game allows no leave (it was created without a leave allowance; `new --leave-days-per-year N` sets one)"
+            ));
+        }
         for year in leave.from.year()..=leave.to.year() {
             let used: i64 = self
                 .leaves
