@@ -866,6 +866,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             moves,
             mail,
         } => {
+            if moves.iter().all(|m| m.trim().is_empty()) {
+                bail!(
+                    "no move given: write it after the side, e.g. `twilight play {} --as ussr \"pass\"` (`twilight moves` lists the legal ones)",
+                    game_dir.display()
+                );
+            }
             let mut s = open_moderator(&game_dir)?;
             let result = s.play(side.into(), &moves, now());
             for d in s.applied() {

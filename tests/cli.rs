@@ -505,3 +505,38 @@ fn verify_calls_the_setup_the_setup_as_status_does() {
     assert!(v.contains("turn 1, setup, DEFCON 5"), "{v}");
     assert!(!v.contains("headline phase"), "{v}");
 }
+
+/// `play` with an empty move is a usage error that says so, and writes nothing (found by a
+/// new-user trial: it exited 0 and printed the status).
+#[test]
+fn play_with_an_empty_move_says_no_move_was_given() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().join("g1");
+    let d = d.to_str().unwrap();
+    for args in [
+        &[
+            "new",
+            d,
+            "--us",
+            "a@ts.test",
+            "--ussr",
+            "b@ts.test",
+            "--no-mail",
+        ][..],
+        &["join", d, "--as", "us", "--nonce", "a", "--no-mail"],
+        &["join", d, "--as", "ussr", "--nonce", "b", "--no-mail"],
+    ] {
+        assert!(twilight().args(args).output().unwrap().status.success());
+    }
+    let before = std::fs::read(tmp.path().join("g1/log.yaml")).unwrap();
+    let o = twilight()
+        .args(["play", d, "--as", "ussr", "--no-mail", "  "])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no move given"));
+    assert_eq!(
+        std::fs::read(tmp.path().join("g1/log.yaml")).unwrap(),
+        before
+    );
+}
