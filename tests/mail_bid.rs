@@ -6,39 +6,6 @@ mod mail_common;
 
 use mail_common::*;
 
-fn raw_reply(from: &str, n: u32, subject: &str, body: &str) -> String {
-    format!(
-        "From: {from}\r\nTo: referee@ts.test\r\nSubject: Re: {subject}\r\nMessage-ID: <bid.{n}@ts.test>\r\nDate: Mon, 30 Nov 2026 12:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}",
-        body.replace('\n', "\r\n")
-    )
-}
-
-/// (subject, text) of each mail in `outbox` to `to`.
-fn texts_to(outbox: &std::path::Path, to: &str) -> Vec<(String, String)> {
-    files_in(outbox)
-        .iter()
-        .filter_map(|f| {
-            let raw = std::fs::read(f).unwrap();
-            let m = mail_parser::MessageParser::default().parse(&raw)?;
-            let rcpt = m.to()?.first()?.address()?.to_string();
-            (rcpt == to).then(|| {
-                (
-                    m.subject().unwrap_or_default().to_string(),
-                    m.body_text(0).unwrap_or_default().replace("\r\n", "\n"),
-                )
-            })
-        })
-        .collect()
-}
-
-fn token_of(text: &str) -> String {
-    text.lines()
-        .find_map(|l| l.strip_prefix("Token: "))
-        .expect("a token")
-        .trim()
-        .to_string()
-}
-
 #[test]
 fn a_bid_game_is_decided_and_plays_its_first_turn_by_mail() {
     let tmp = tempfile::tempdir().unwrap();

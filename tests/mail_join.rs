@@ -6,38 +6,6 @@ mod mail_common;
 use mail_common::*;
 use twilight_pbem::log::{Log, Payload};
 
-fn raw_reply(from: &str, n: u32, body: &str) -> String {
-    format!(
-        "From: {from}\r\nTo: referee@ts.test\r\nSubject: Re: [TS g1] Invitation\r\nMessage-ID: <join.{n}@ts.test>\r\nDate: Mon, 30 Nov 2026 12:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}",
-        body.replace('\n', "\r\n")
-    )
-}
-
-fn texts_to(outbox: &std::path::Path, to: &str) -> Vec<(String, String)> {
-    files_in(outbox)
-        .iter()
-        .filter_map(|f| {
-            let raw = std::fs::read(f).unwrap();
-            let m = mail_parser::MessageParser::default().parse(&raw)?;
-            let rcpt = m.to()?.first()?.address()?.to_string();
-            (rcpt == to).then(|| {
-                (
-                    m.subject().unwrap_or_default().to_string(),
-                    m.body_text(0).unwrap_or_default().replace("\r\n", "\n"),
-                )
-            })
-        })
-        .collect()
-}
-
-fn token_of(text: &str) -> String {
-    text.lines()
-        .find_map(|l| l.strip_prefix("Token: "))
-        .expect("a token")
-        .trim()
-        .to_string()
-}
-
 #[test]
 fn a_game_starts_by_mail_from_new_alone() {
     let tmp = tempfile::tempdir().unwrap();
@@ -107,6 +75,7 @@ fn a_game_starts_by_mail_from_new_alone() {
         raw_reply(
             "ussr-g1@ts.test",
             1,
+            "[TS g1] Invitation",
             &format!("nonce: x\nToken: {}\n", token_of(&inv_us[0].1)),
         ),
     )
@@ -121,6 +90,7 @@ fn a_game_starts_by_mail_from_new_alone() {
         raw_reply(
             "ussr-g1@ts.test",
             2,
+            "[TS g1] Invitation",
             &format!("Token: {}\nnonce: {nonce}\n\n-- \nBoris\n", token_of(text)),
         ),
     )
@@ -158,6 +128,7 @@ fn a_game_starts_by_mail_from_new_alone() {
         raw_reply(
             "ussr-g1@ts.test",
             2,
+            "[TS g1] Invitation",
             &format!("Token: {}\nnonce: {nonce}\n\n-- \nBoris\n", token_of(text)),
         ),
     )
@@ -167,6 +138,7 @@ fn a_game_starts_by_mail_from_new_alone() {
         raw_reply(
             "us-g1@ts.test",
             4,
+            "[TS g1] Invitation",
             &format!("nonce: alice\nToken: {}\n", token_of(&inv_us[0].1)),
         ),
     )

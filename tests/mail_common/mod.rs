@@ -258,3 +258,40 @@ pub fn stdout(o: &Output) -> String {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
+
+/// A plain-text reply from `from` with subject `Re: SUBJECT` (CRLF lines), as a Maildir file
+/// holds it; `n` makes its Message-ID unique.
+pub fn raw_reply(from: &str, n: u32, subject: &str, body: &str) -> String {
+    format!(
+        "From: {from}\r\nTo: referee@ts.test\r\nSubject: Re: {subject}\r\nMessage-ID: <reply.{n}@ts.test>\r\nDate: Mon, 30 Nov 2026 12:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}",
+        body.replace('\n', "\r\n")
+    )
+}
+
+/// (subject, text) of each mail in `outbox` addressed to `to`, whatever its headers (an
+/// invitation carries no game headers yet).
+pub fn texts_to(outbox: &Path, to: &str) -> Vec<(String, String)> {
+    files_in(outbox)
+        .iter()
+        .filter_map(|f| {
+            let raw = std::fs::read(f).unwrap();
+            let m = MessageParser::default().parse(&raw)?;
+            let rcpt = m.to()?.first()?.address()?.to_string();
+            (rcpt == to).then(|| {
+                (
+                    m.subject().unwrap_or_default().to_string(),
+                    m.body_text(0).unwrap_or_default().replace("\r\n", "\n"),
+                )
+            })
+        })
+        .collect()
+}
+
+/// The `Token: ` line of a mail's text.
+pub fn token_of(text: &str) -> String {
+    text.lines()
+        .find_map(|l| l.strip_prefix("Token: "))
+        .expect("a token")
+        .trim()
+        .to_string()
+}
