@@ -661,21 +661,7 @@ impl Session {
                     self.nonces[*side] = Some(nonce.clone());
                     if joined.us && joined.ussr {
                         let mix = self.nonce_mix().expect("both joined");
-                        self.dice.mix = Some(mix);
-                        let (game, drawn) = match self.seed {
-                            Some(seed) => Game::new(
-                                self.options.clone(),
-                                &mut SealedChance::new(seed, mix, 0, 0),
-                            ),
-                            None => Game::new_public(
-                                self.options.clone(),
-                                &mut RecordedChance::new(records.clone()),
-                            ),
-                        }
-                        .map_err(|e| fail(e.to_string()))?;
-                        self.check_records(seq, &drawn, &records);
-                        self.game = Some(game);
-                        self.trace_step(se, None, "start of play");
+                        self.start_play(se, mix, &records).map_err(fail)?;
                     }
                 }
                 Payload::Resign { .. }
@@ -866,21 +852,7 @@ impl Session {
                     let mix = self.nonce_mix().ok_or_else(|| {
                         fail("a bid result whose players are not the seats".into())
                     })?;
-                    self.dice.mix = Some(mix);
-                    let (game, drawn) = match self.seed {
-                        Some(seed) => Game::new(
-                            self.options.clone(),
-                            &mut SealedChance::new(seed, mix, 0, 0),
-                        ),
-                        None => Game::new_public(
-                            self.options.clone(),
-                            &mut RecordedChance::new(records.clone()),
-                        ),
-                    }
-                    .map_err(|e| fail(e.to_string()))?;
-                    self.check_records(seq, &drawn, &records);
-                    self.game = Some(game);
-                    self.trace_step(se, None, "start of play");
+                    self.start_play(se, mix, &records).map_err(fail)?;
                 }
                 Payload::Reveal { .. } => {}
                 Payload::TakebackRequest { side, cancels } => {
@@ -1028,6 +1000,33 @@ impl Session {
         if let Some((_, t)) = self.trace.as_mut() {
             t.truncate(snap.trace);
         }
+    }
+
+    /// The start of play at entry `se` (the second join, or a bid game's `bid_result`): the
+    /// opening shuffle and deal under the nonce mix `mix` — drawn from the seed, or read from
+    /// the `records` that follow `se` in a public replay — checked against those records.
+    fn start_play(
+        &mut self,
+        se: &StoredEntry,
+        mix: [u8; 32],
+        records: &[ChanceOutcome],
+    ) -> Result<(), String> {
+        self.dice.mix = Some(mix);
+        let (game, drawn) = match self.seed {
+            Some(seed) => Game::new(
+                self.options.clone(),
+                &mut SealedChance::new(seed, mix, 0, 0),
+            ),
+            None => Game::new_public(
+                self.options.clone(),
+                &mut RecordedChance::new(records.to_vec()),
+            ),
+        }
+        .map_err(|e| e.to_string())?;
+        self.check_records(se.entry.seq, &drawn, records);
+        self.game = Some(game);
+        self.trace_step(se, None, "start of play");
+        Ok(())
     }
 
     fn trace_step(&mut self, se: &StoredEntry, side: Option<Side>, notation: &str) {
