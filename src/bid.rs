@@ -226,13 +226,5 @@ pub fn parse_bid(text: &str) -> Result<Bid, String> {
 /// The bid line of a mail (`bid: ussr 2` on an unquoted line, any case): the text after
 /// `bid:`, or `None` if there is none.
 pub fn bid_line(body: &str) -> Option<String> {
-    body.lines()
-        .map(str::trim)
-        .filter(|l| !l.starts_with('>'))
-        .find_map(|l| {
-            let (name, rest) = l.split_once(':')?;
-            name.trim()
-                .eq_ignore_ascii_case("bid")
-                .then(|| rest.trim().to_string())
-        })
+    crate::mail::invite::field_line(body, "bid")
 }

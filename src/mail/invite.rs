@@ -57,7 +57,6 @@ pub fn invitation_text(session: &Session, side: Side) -> Result<String, MailErro
     let Some(Payload::Create {
         seed_commitment,
         dice_chain_end,
-        options,
         ..
     }) = session.log().entries().first().map(|e| &e.entry.payload)
     else {
@@ -77,11 +76,8 @@ pub fn invitation_text(session: &Session, side: Side) -> Result<String, MailErro
         side.opponent(),
         address(session, side.opponent())
     );
-    // The options in words, as `status` and `view` say them (the log holds them as YAML).
-    let opts = serde_yaml::from_value::<crate::engine::Options>(options.clone())
-        .map(|o| o.describe())
-        .unwrap_or_else(|_| serde_yaml::to_string(options).unwrap_or_default());
-    let _ = writeln!(t, "Options: {}", opts.trim_end());
+    // The options in words, as `status` and `view` say them.
+    let _ = writeln!(t, "Options: {}", session.options().describe());
     let _ = writeln!(t, "Seed commitment: {seed_commitment}");
     if let Some(end) = dice_chain_end {
         let _ = writeln!(t, "Dice-key chain end: {end}");
@@ -126,19 +122,24 @@ pub fn send_invitations(session: &Session, transport: &Transport) -> Result<Vec<
     Ok(sent)
 }
 
-/// The nonce of a join reply: the text after `nonce:` on the first unquoted line that starts
-/// with it (any case), trimmed; `None` if there is none or it is empty.
-pub fn nonce_line(body: &str) -> Option<String> {
+/// The value of a `NAME: value` line of a reply: the text after the colon on the first
+/// unquoted line whose name is `name` (any case), trimmed; `None` if there is none.
+pub fn field_line(body: &str, name: &str) -> Option<String> {
     body.lines()
         .map(str::trim)
         .filter(|l| !l.starts_with('>'))
         .find_map(|l| {
-            let (name, rest) = l.split_once(':')?;
-            name.trim()
-                .eq_ignore_ascii_case("nonce")
+            let (n, rest) = l.split_once(':')?;
+            n.trim()
+                .eq_ignore_ascii_case(name)
                 .then(|| rest.trim().to_string())
         })
-        .filter(|n| !n.is_empty())
+}
+
+/// The nonce of a join reply: the text after `nonce:` on the first unquoted line that starts
+/// with it (any case), trimmed; `None` if there is none or it is empty.
+pub fn nonce_line(body: &str) -> Option<String> {
+    field_line(body, "nonce").filter(|n| !n.is_empty())
 }
 
 /// The receipt of a join by mail: the nonce exactly as recorded, its log entry and hash.
