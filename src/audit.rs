@@ -2,12 +2,14 @@
 //! per-game summary and a standings table (design §1 "a tournament director archiving and
 //! verifying a tournament's games").
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
 use crate::data::Side;
 use crate::engine::Outcome;
-use crate::log::{Hex32, Log, LogError, Payload};
+use crate::log::{Hex32, Log, LogError, Payload, Players, StoredEntry};
 use crate::session::{Mode, Session, SessionError};
 
 /// What verifying one game found.
@@ -46,10 +48,9 @@ pub struct GameReport {
     pub dice_checked: Option<Option<u32>>,
     /// Whether entry 0 marks the seed as a test seed (given as a number): not a fair game.
     pub test_seed: bool,
-    /// What was played, the game's identity: the `create` entry's seed commitment, then each
-    /// decision as `SIDE <answer as JSON>` and each recorded chance outcome as
-    /// `chance <outcome as JSON>`, in order (empty when the log could not be read).
-    pub played: Vec<String>,
+    /// What was played, the game's identity, in a few bytes ([`Played`]); empty when the log
+    /// could not be read.
+    pub played: Played,
     /// Per side: timeouts and replies (issue 17 §6; [`crate::correspondence::record`]).
     pub record: crate::data::BySide<crate::correspondence::record::SideRecord>,
 }
@@ -152,7 +153,7 @@ pub fn verify_game(dir: &Path, head: Option<&Hex32>) -> GameReport {
         source_findings: Vec::new(),
         dice_checked: None,
         test_seed: false,
-        played: Vec::new(),
+        played: Played::default(),
         record: Default::default(),
     };
     // Never read a move half written by a command running now (issue 12).
@@ -189,7 +190,7 @@ pub fn verify_game(dir: &Path, head: Option<&Hex32>) -> GameReport {
             if s.has_dice_chain() {
                 r.dice_checked = Some(s.dice_checked());
             }
-            r.played = played(&s);
+            r.played = Played::of(s.players(), s.log().entries());
             r.record = crate::correspondence::record::of_ledger(s.correspondence());
             if let Some(g) = s.game() {
                 r.outcome = g.outcome();
@@ -217,41 +218,80 @@ pub fn verify_game(dir: &Path, head: Option<&Hex32>) -> GameReport {
     r
 }
 
-/// What `s` played: its seed commitment, then every decision (side and answer) and chance
-/// outcome, in order.
-fn played(s: &Session) -> Vec<String> {
-    s.log()
-        .entries()
-        .iter()
-        .filter_map(|e| match &e.entry.payload {
-            Payload::Create {
-                seed_commitment, ..
-            } => Some(format!("seed {seed_commitment}")),
-            Payload::Decision { side, answer, .. } => Some(format!(
+/// What a game played, as a few bytes whatever its length, so that a report stays small in an
+/// archive of thousands of games (issue 15): the items played are the `create` entry's seed
+/// commitment (`seed <hex>`), then each decision as `SIDE <answer as JSON>` and each recorded
+/// chance outcome as `chance <outcome as JSON>`, in log order ([`played_items`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Played {
+    /// The first item, `seed <hex>` (empty when nothing was played).
+    pub first: String,
+    /// How many items.
+    pub len: usize,
+    /// How many of them are decisions.
+    pub decisions: usize,
+    /// The game's identity: SHA-256 over the US and USSR players' addresses and every item,
+    /// each followed by a newline ([`game_digest`]).
+    pub id: [u8; 32],
+}
+
+impl Played {
+    /// What `entries` played, by `players`.
+    pub fn of(players: &Players, entries: &[StoredEntry]) -> Played {
+        let mut p = Played::default();
+        let mut digest = game_digest(players);
+        for (item, is_decision) in played_items(entries) {
+            if p.len == 0 {
+                p.first.clone_from(&item);
+            }
+            p.len += 1;
+            p.decisions += usize::from(is_decision);
+            digest.update(item.as_bytes());
+            digest.update(b"\n");
+        }
+        p.id = digest.finalize().into();
+        p
+    }
+}
+
+/// The start of a game's identity ([`Played::id`]): SHA-256 fed with both players' addresses,
+/// each followed by a newline; the items played follow.
+fn game_digest(players: &Players) -> Sha256 {
+    let mut h = Sha256::new();
+    for who in [&players.us, &players.ussr] {
+        h.update(who.as_bytes());
+        h.update(b"\n");
+    }
+    h
+}
+
+/// The items `entries` played ([`Played`]), each with whether it is a decision.
+fn played_items(entries: &[StoredEntry]) -> impl Iterator<Item = (String, bool)> + '_ {
+    entries.iter().filter_map(|e| match &e.entry.payload {
+        Payload::Create {
+            seed_commitment, ..
+        } => Some((format!("seed {seed_commitment}"), false)),
+        Payload::Decision { side, answer, .. } => Some((
+            format!(
                 "{side} {}",
                 serde_json::to_string(answer).unwrap_or_default()
-            )),
-            Payload::Chance { what } => Some(format!(
-                "chance {}",
-                serde_json::to_string(what).unwrap_or_default()
-            )),
-            _ => None,
-        })
-        .collect()
+            ),
+            true,
+        )),
+        Payload::Chance { what } => Some((
+            format!("chance {}", serde_json::to_string(what).unwrap_or_default()),
+            false,
+        )),
+        _ => None,
+    })
 }
 
 impl GameReport {
-    /// The game's identity: SHA-256 over its players and what was played ([`GameReport::played`]),
+    /// The game's identity: SHA-256 over its players and what was played ([`Played::id`]),
     /// hex; `None` when the log could not be read.
     pub fn game_id(&self) -> Option<String> {
-        use sha2::{Digest, Sha256};
-        let (us, ussr) = self.players.as_ref()?;
-        let mut h = Sha256::new();
-        for part in [us, ussr].into_iter().chain(&self.played) {
-            h.update(part.as_bytes());
-            h.update(b"\n");
-        }
-        Some(hex::encode(h.finalize()))
+        self.players.as_ref()?;
+        Some(hex::encode(self.played.id))
     }
 }
 
@@ -300,49 +340,104 @@ impl std::fmt::Display for Duplicate {
     }
 }
 
-fn decisions(played: &[String]) -> usize {
-    played
-        .iter()
-        .filter(|p| !p.starts_with("seed ") && !p.starts_with("chance "))
-        .count()
-}
-
 /// The clean reports that hold a game another clean report holds in full or further: each
 /// game is then counted once, by its longest record ([`standings`]).
+///
+/// Only reports with the same players and the same first item (the seed commitment) can hold
+/// the same game, so they are compared in those groups. Equal lengths compare by identity
+/// ([`Played::id`]); a shorter record is compared with the first items of a longer one, read
+/// again from the longer one's log (rare: an archive seldom holds a game cut short beside the
+/// whole of it).
 pub fn duplicates(reports: &[GameReport]) -> Vec<Duplicate> {
     let clean: Vec<&GameReport> = reports
         .iter()
-        .filter(|r| r.findings.is_empty() && r.players.is_some() && r.played.len() > 1)
+        .filter(|r| r.findings.is_empty() && r.players.is_some() && r.played.len > 1)
         .collect();
+    let mut groups: HashMap<(&Option<(String, String)>, &str), Vec<usize>> = HashMap::new();
+    for (i, r) in clean.iter().enumerate() {
+        groups
+            .entry((&r.players, r.played.first.as_str()))
+            .or_default()
+            .push(i);
+    }
+    let mut reread: HashMap<usize, Option<Vec<String>>> = HashMap::new();
     let mut out = Vec::new();
     for (i, r) in clean.iter().enumerate() {
+        let group = &groups[&(&r.players, r.played.first.as_str())];
+        if group.len() < 2 {
+            continue;
+        }
         // The record that holds r's game furthest: the longest; among equals, the first.
-        let of = clean
+        let of = group
             .iter()
-            .enumerate()
-            .filter(|(j, o)| {
-                *j != i
-                    && o.players == r.players
-                    && o.played.len() >= r.played.len()
-                    && o.played.starts_with(&r.played)
-                    && (o.played.len() > r.played.len() || *j < i)
+            .map(|&j| (j, clean[j]))
+            .filter(|&(j, o)| {
+                j != i
+                    && o.played.len >= r.played.len
+                    && (o.played.len > r.played.len || j < i)
+                    && extends(r, o, reread.entry(j).or_insert_with(|| None))
             })
-            .max_by_key(|(j, o)| (o.played.len(), std::cmp::Reverse(*j)))
+            .max_by_key(|(j, o)| (o.played.len, std::cmp::Reverse(*j)))
             .map(|(_, o)| o);
         if let Some(o) = of {
             out.push(Duplicate {
                 dir: r.dir.clone(),
                 of: o.dir.clone(),
-                kind: if o.played.len() == r.played.len() {
+                kind: if o.played.len == r.played.len {
                     SameGame::Identical
                 } else {
                     SameGame::Shorter
                 },
-                decisions: (decisions(&r.played), decisions(&o.played)),
+                decisions: (r.played.decisions, o.played.decisions),
             });
         }
     }
     out
+}
+
+/// Whether `o` (same players, as long or longer) played everything `r` played first. The items
+/// of a longer `o` are read again from its log into `items` (once), and count only if they
+/// still give `o`'s identity (the log was not changed meanwhile).
+fn extends(r: &GameReport, o: &GameReport, items: &mut Option<Vec<String>>) -> bool {
+    if o.played.len == r.played.len {
+        return o.played.id == r.played.id;
+    }
+    let Some((us, ussr)) = &r.players else {
+        return false;
+    };
+    if items.is_none() {
+        *items = Some(reread_items(o).unwrap_or_default());
+    }
+    let items = items.as_deref().unwrap_or_default();
+    let players = Players {
+        us: us.clone(),
+        ussr: ussr.clone(),
+    };
+    let digest_of = |n: usize| {
+        let mut h = game_digest(&players);
+        for item in &items[..n] {
+            h.update(item.as_bytes());
+            h.update(b"\n");
+        }
+        <[u8; 32]>::from(h.finalize())
+    };
+    items.len() >= o.played.len
+        && digest_of(o.played.len) == o.played.id
+        && digest_of(r.played.len) == r.played.id
+}
+
+/// The first items `o` played, read again from its log (`None` if it no longer reads).
+fn reread_items(o: &GameReport) -> Option<Vec<String>> {
+    let _reading = crate::gamefs::shared_read_lock(&o.dir);
+    let path = o.dir.join("log.yaml");
+    let bytes = std::fs::read(&path).ok()?;
+    let log = Log::verify_bytes(path, bytes, None).ok()?;
+    Some(
+        played_items(log.entries())
+            .map(|(item, _)| item)
+            .take(o.played.len)
+            .collect(),
+    )
 }
 
 /// The side whose first headline is sealed in the log and not yet played: the last `headline`
@@ -473,7 +568,7 @@ impl Standing {
 /// A game saved in several folders counts once, by its longest record ([`duplicates`]).
 pub fn standings(reports: &[GameReport]) -> Vec<Standing> {
     let mut by: BTreeMap<String, Standing> = BTreeMap::new();
-    let not_counted: Vec<PathBuf> = duplicates(reports).into_iter().map(|d| d.dir).collect();
+    let not_counted: HashSet<PathBuf> = duplicates(reports).into_iter().map(|d| d.dir).collect();
     for r in reports
         .iter()
         .filter(|r| r.findings.is_empty() && !not_counted.contains(&r.dir))

@@ -100,8 +100,18 @@ impl Serialize for Hex32 {
 
 impl<'de> Deserialize<'de> for Hex32 {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Hex32, D::Error> {
-        let s = String::deserialize(deserializer)?;
-        Hex32::parse_strict(&s).map_err(serde::de::Error::custom)
+        // A visitor, so the string is checked where the parser holds it, not copied first.
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Hex32;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Hex32, E> {
+                Hex32::parse_strict(s).map_err(E::custom)
+            }
+        }
+        deserializer.deserialize_str(Visitor)
     }
 }
 

@@ -16,7 +16,7 @@ use std::ops::Range;
 
 use super::entry::{Author, Entry, Payload};
 use super::hash::{entry_hash, Hex32};
-use super::yaml::{parse_entry, ParseError};
+use super::yaml::{parse_entry, parse_stream, ParseError};
 use crate::data::Side;
 use crate::fairness;
 
@@ -288,6 +288,13 @@ pub(crate) fn scan(bytes: &[u8], expected_head: Option<&Hex32>) -> (Report, Vec<
         });
     }
 
+    // One pass of the parser over the whole file where it gives what each document alone
+    // gives; otherwise each document alone, for its findings.
+    let mut streamed = std::str::from_utf8(bytes)
+        .ok()
+        .filter(|_| split.leading.is_empty())
+        .and_then(|text| parse_stream(text, &split.documents))
+        .map(Vec::into_iter);
     let mut entries = Vec::with_capacity(split.documents.len());
     let mut rules = ChainRules::default();
     let mut by_hash: HashMap<Hex32, usize> = HashMap::new();
@@ -308,40 +315,45 @@ pub(crate) fn scan(bytes: &[u8], expected_head: Option<&Hex32>) -> (Report, Vec<
             found,
         };
 
-        let parsed = match std::str::from_utf8(doc) {
-            Err(e) => {
-                report.push(finding(
-                    FindingKind::NotUtf8,
-                    None,
-                    "UTF-8 text".into(),
-                    format!(
-                        "an invalid byte at file offset {}",
-                        offset + e.valid_up_to()
-                    ),
-                ));
-                None
+        let streamed_entry = streamed.as_mut().and_then(Iterator::next);
+        let parsed = if streamed_entry.is_some() {
+            streamed_entry
+        } else {
+            match std::str::from_utf8(doc) {
+                Err(e) => {
+                    report.push(finding(
+                        FindingKind::NotUtf8,
+                        None,
+                        "UTF-8 text".into(),
+                        format!(
+                            "an invalid byte at file offset {}",
+                            offset + e.valid_up_to()
+                        ),
+                    ));
+                    None
+                }
+                Ok(text) => match parse_entry(text) {
+                    Ok(entry) => Some(entry),
+                    Err(ParseError::Syntax(msg)) => {
+                        report.push(finding(
+                            FindingKind::BadYaml,
+                            None,
+                            "one YAML document".into(),
+                            msg,
+                        ));
+                        None
+                    }
+                    Err(ParseError::Schema(msg)) => {
+                        report.push(finding(
+                            FindingKind::Schema,
+                            None,
+                            "a log entry (seq, at, by, prev, payload)".into(),
+                            msg,
+                        ));
+                        None
+                    }
+                },
             }
-            Ok(text) => match parse_entry(text) {
-                Ok(entry) => Some(entry),
-                Err(ParseError::Syntax(msg)) => {
-                    report.push(finding(
-                        FindingKind::BadYaml,
-                        None,
-                        "one YAML document".into(),
-                        msg,
-                    ));
-                    None
-                }
-                Err(ParseError::Schema(msg)) => {
-                    report.push(finding(
-                        FindingKind::Schema,
-                        None,
-                        "a log entry (seq, at, by, prev, payload)".into(),
-                        msg,
-                    ));
-                    None
-                }
-            },
         };
 
         if !doc.ends_with(END_LINE) {
