@@ -597,6 +597,39 @@ impl ChainRules {
 mod tests {
     use super::*;
 
+    /// The one-pass parse of a whole log gives each document's entry as parsing it alone
+    /// does, and is not used where a document holds a second start or end marker or a
+    /// directive (issue 15).
+    #[test]
+    fn one_pass_parse_matches_parsing_each_document() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/games/example-complete/log.yaml"
+        ))
+        .unwrap();
+        let split = split_documents(text.as_bytes());
+        let streamed = parse_stream(&text, &split.documents).expect("a plain log streams");
+        assert_eq!(streamed.len(), split.documents.len());
+        for (entry, range) in streamed.iter().zip(&split.documents) {
+            assert!(parse_entry(&text[range.clone()]).ok().as_ref() == Some(entry));
+        }
+        let first = split.documents[0].clone();
+        let body_start = first.start + 4;
+        for inserted in ["... # end\n", "--- x\n", "%YAML 1.2\n"] {
+            let odd = format!("{}{inserted}{}", &text[..body_start], &text[body_start..]);
+            let odd_split = split_documents(odd.as_bytes());
+            assert!(
+                parse_stream(&odd, &odd_split.documents).is_none(),
+                "{inserted}"
+            );
+        }
+        assert!(parse_stream(
+            &text[1..],
+            &split_documents(&text.as_bytes()[1..]).documents
+        )
+        .is_none());
+    }
+
     #[test]
     fn split_keeps_every_byte() {
         let text = b"junk\n---\na: 1\n---\nb: '---'\n--- x\n---";
