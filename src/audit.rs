@@ -353,7 +353,8 @@ pub fn duplicates(reports: &[GameReport]) -> Vec<Duplicate> {
         .iter()
         .filter(|r| r.findings.is_empty() && r.players.is_some() && r.played.len > 1)
         .collect();
-    let mut groups: HashMap<(&Option<(String, String)>, &str), Vec<usize>> = HashMap::new();
+    // Key: the players and the first item played.
+    let mut groups: HashMap<GroupKey, Vec<usize>> = HashMap::new();
     for (i, r) in clean.iter().enumerate() {
         groups
             .entry((&r.players, r.played.first.as_str()))
@@ -394,6 +395,9 @@ pub fn duplicates(reports: &[GameReport]) -> Vec<Duplicate> {
     }
     out
 }
+
+/// What [`duplicates`] groups reports by: the players and the first item played.
+type GroupKey<'a> = (&'a Option<(String, String)>, &'a str);
 
 /// Whether `o` (same players, as long or longer) played everything `r` played first. The items
 /// of a longer `o` are read again from its log into `items` (once), and count only if they
