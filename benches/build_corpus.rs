@@ -113,7 +113,7 @@ fn run_parallel(
                         }
                         work(i)?;
                         let d = done.fetch_add(1, Ordering::Relaxed) + 1;
-                        if d % 100 == 0 || d == n {
+                        if d.is_multiple_of(100) || d == n {
                             eprintln!("{what} {d}/{n}");
                         }
                     }
