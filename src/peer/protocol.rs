@@ -433,6 +433,14 @@ impl Table {
         v
     }
 
+    /// The headline of `turn`: whether each side committed, and the card each revealed
+    /// (indexed US, USSR).
+    pub fn headline(&self, turn: u32) -> ([bool; 2], [Option<Card>; 2]) {
+        let c = self.headlines.get(&turn).copied().unwrap_or_default();
+        let r = self.headline_cards.get(&turn).copied().unwrap_or_default();
+        ([c[0].is_some(), c[1].is_some()], r)
+    }
+
     /// The revealed seeds.
     pub fn final_seed(&self, side: Side) -> Option<[u8; 32]> {
         self.finals[ix(side)]
@@ -875,6 +883,20 @@ impl Party {
         let mut v: Vec<Card> = self.hand.values().copied().collect();
         v.sort();
         v
+    }
+
+    /// The hidden hand with each card's place: `((shuffle, position), card)`, ascending by
+    /// place.
+    pub fn hand_positions(&self) -> Vec<((u32, u32), Card)> {
+        self.hand.iter().map(|(at, c)| (*at, *c)).collect()
+    }
+
+    /// The headline commitment this party would send for `card` in `turn` (64 hex): lets a
+    /// replica rebuilt from its log find the card its own commitment was for.
+    pub fn headline_commitment(&self, turn: u32, card: Card) -> String {
+        let salt = fairness::headline_salt(&self.seed, side_str(self.side), turn);
+        let form = fairness::canonical_headline(side_str(self.side), turn, card.number());
+        hex::encode(fairness::commitment(&salt, &form))
     }
 
     fn emit(&mut self, body: Body) -> Result<Step, PeerError> {
