@@ -3,7 +3,6 @@
 //! moves, and the cheating tests that need the engine.
 
 use twilight_pbem::data::{Card, Side};
-use twilight_pbem::engine::legal::random_walk;
 use twilight_pbem::engine::{Answer, Options, SeededChance};
 use twilight_pbem::peer::play::{Move, Owed, PeerGame};
 use twilight_pbem::peer::protocol::{verify_transcript, Body, Setup, Step};
@@ -23,9 +22,7 @@ fn wire(moves: Vec<Move>) -> Vec<Move> {
 
 /// A random legal answer of the replica's player, if it owes one.
 fn random_decision(g: &PeerGame, rng: &mut SeededChance) -> Option<Answer> {
-    g.prompt()?;
-    let mut game = g.game();
-    random_walk(&mut game, g.side(), rng, |_, a| g.check_answer(a).is_ok())
+    g.random_answer(rng)
 }
 
 struct Played {
@@ -106,7 +103,7 @@ fn steps(log: &[Move]) -> Vec<Step> {
 
 #[test]
 fn complete_peer_games_end_and_verify_on_both_replicas_and_merged() {
-    for game in 1..=3 {
+    for game in 1..=std::env::var("PEER_GAMES").map_or(3, |v| v.parse().unwrap()) {
         let p = play(game);
         if let Some(i) = (0..p.us.log().len().max(p.ussr.log().len()))
             .find(|i| p.us.log().get(*i) != p.ussr.log().get(*i))
@@ -265,11 +262,15 @@ mod by_mail {
     fn a_complete_game_by_mail_between_two_folders_verifies_on_both_and_merged() {
         let root = TempDir::new().unwrap();
         let root = root.path();
+        // Fixed keys: the game (its seeds, so its deck and dice) is the same on every run.
         let keys: Vec<PathBuf> = ["us", "ussr"]
             .iter()
-            .map(|n| {
+            .enumerate()
+            .map(|(i, n)| {
                 let k = root.join(format!("{n}-key.yaml"));
-                Identity::generate().unwrap().save_new(&k).unwrap();
+                Identity::from_secret(&[i as u8 + 3; 32])
+                    .save_new(&k)
+                    .unwrap();
                 k
             })
             .collect();
@@ -373,4 +374,162 @@ mod by_mail {
         // The two replicas merged: no finding.
         assert!(dispute::verify(&[view(&us.dir), view(&ussr.dir)]).is_empty());
     }
+}
+
+/// Plays game `game` with random decisions until a mail satisfies `pick`; returns the
+/// mail's recipient (before it takes the mail in) and the mail.
+fn intercept(game: u64, mut pick: impl FnMut(&[Move]) -> bool) -> (PeerGame, Vec<Move>) {
+    let opts = Options::default();
+    let mut ussr = PeerGame::new(Side::Ussr, opts.clone(), seed(Side::Ussr, game)).unwrap();
+    let mut us = PeerGame::new(Side::Us, opts, seed(Side::Us, game)).unwrap();
+    let mut rng = SeededChance::new(game);
+    let mut inbox: [Vec<Move>; 2] = [Vec::new(), ussr.take_outbox()];
+    for _ in 0..20_000 {
+        for g in [&mut us, &mut ussr] {
+            let from = g.side().opponent();
+            let m = std::mem::take(&mut inbox[ix(from)]);
+            if !m.is_empty() {
+                if pick(&m) {
+                    return (g.clone(), m);
+                }
+                g.receive(&m).unwrap();
+            }
+            if let Some(a) = random_decision(g, &mut rng) {
+                g.decide(a).unwrap();
+            }
+            inbox[ix(g.side())].extend(g.take_outbox());
+        }
+    }
+    panic!("no such mail in game {game}");
+}
+
+fn position_of(mail: &[Move], f: impl Fn(&Body) -> bool) -> Option<usize> {
+    mail.iter()
+        .position(|m| matches!(m, Move::Step(s) if f(&s.body)))
+}
+
+#[test]
+fn a_card_opened_with_a_wrong_key_is_refused_naming_the_move() {
+    let is_play = |b: &Body| {
+        matches!(
+            b,
+            Body::Open {
+                why: twilight_pbem::peer::protocol::Why::Play,
+                ..
+            }
+        )
+    };
+    let (mut to, mut mail) = intercept(4, |m| position_of(m, is_play).is_some());
+    let k = position_of(&mail, is_play).unwrap();
+    if let Move::Step(Step {
+        body: Body::Open { key, .. },
+        ..
+    }) = &mut mail[k]
+    {
+        // Another valid scalar: the key of another position.
+        *key = "0100000000000000000000000000000000000000000000000000000000000000".into();
+    }
+    let at = to.log().len() + k;
+    let before = to.log().len();
+    let f = to.receive(&mail).unwrap_err();
+    assert_eq!((f.entry, f.party), (at, mail[k].author()), "{f}");
+    assert!(f.why.contains("does not open"), "{f}");
+    assert_eq!(
+        to.log().len(),
+        before + k,
+        "the moves before it are taken, none after"
+    );
+}
+
+#[test]
+fn a_die_secret_off_the_chain_is_refused_naming_the_move() {
+    let is_roll = |b: &Body| matches!(b, Body::Roll { .. });
+    let (mut to, mut mail) = intercept(5, |m| position_of(m, is_roll).is_some());
+    let k = position_of(&mail, is_roll).unwrap();
+    if let Move::Step(Step {
+        body: Body::Roll { secret, .. },
+        ..
+    }) = &mut mail[k]
+    {
+        *secret = "11".repeat(32);
+    }
+    let at = to.log().len() + k;
+    let f = to.receive(&mail).unwrap_err();
+    assert_eq!((f.entry, f.party), (at, mail[k].author()), "{f}");
+    assert!(f.why.contains("dice chain"), "{f}");
+}
+
+#[test]
+fn a_card_played_without_opening_it_is_refused_naming_the_answer() {
+    // A mail that opens a card and plays it; the cheat leaves the opening out.
+    let (mut to, mail) = intercept(6, |m| {
+        m.windows(2).any(|w| {
+            matches!(
+                &w[0],
+                Move::Step(Step {
+                    body: Body::Open { .. },
+                    ..
+                })
+            ) && matches!(
+                &w[1],
+                Move::Answer {
+                    answer: Answer::Play { .. },
+                    ..
+                }
+            )
+        })
+    });
+    let k = mail
+        .windows(2)
+        .position(|w| {
+            matches!(
+                &w[0],
+                Move::Step(Step {
+                    body: Body::Open { .. },
+                    ..
+                })
+            ) && matches!(
+                &w[1],
+                Move::Answer {
+                    answer: Answer::Play { .. },
+                    ..
+                }
+            )
+        })
+        .unwrap();
+    let cheat: Vec<Move> = mail[..k]
+        .iter()
+        .chain(&mail[k + 1..k + 2])
+        .cloned()
+        .collect();
+    let at = to.log().len() + k;
+    let f = to.receive(&cheat).unwrap_err();
+    assert_eq!(f.entry, at, "{f}");
+    assert!(f.why.contains("were opened"), "{f}");
+}
+
+#[test]
+fn a_move_written_out_of_turn_is_refused_naming_it() {
+    // The opponent answers the engine's prompt while this side owes it a protocol step.
+    let (mut to, mail) = intercept(7, |m| {
+        m.last().is_some_and(|l| {
+            matches!(
+                l,
+                Move::Step(Step {
+                    body: Body::Draw { .. },
+                    ..
+                })
+            )
+        })
+    });
+    let author = mail[0].author();
+    let mut cheat = mail.clone();
+    cheat.push(Move::Answer {
+        side: author,
+        answer: Answer::Pass,
+    });
+    let at = to.log().len() + mail.len();
+    let f = to.receive(&cheat).unwrap_err();
+    assert_eq!((f.entry, f.party), (at, author), "{f}");
+    assert!(f.why.contains("out of turn"), "{f}");
 }

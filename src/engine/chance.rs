@@ -54,7 +54,7 @@ pub enum DeckEvent {
     /// These cards, sorted, shuffled into the draw deck with its undrawn cards (the starting
     /// deck, the Mid and Late War cards, the discard pile of an empty deck; FAQ F049–F051).
     Shuffle(Vec<Card>),
-    /// One card drawn face down and set aside by the USSR (Our Man in Tehran, FAQ F307).
+    /// One card drawn face down and set aside by the US (Our Man in Tehran, FAQ F307).
     Aside,
     /// The set-aside cards not discarded go back into the draw deck, which is reshuffled
     /// (Our Man in Tehran, FAQ F307).

@@ -20,7 +20,7 @@
 //! | the Scoring cards shown (`RevealScoringCards`) | the holder opens its hidden Scoring cards, then `claim: no_scoring_card` |
 //! | both headlines (two `Headline` prompts) | `headline_commit` USSR, then US; both `headline_reveal` |
 //! | the end of a turn (`DeckEvent::TurnEnd`) | USSR then US open any held Scoring card, then `claim: no_scoring_card` (rule 4.5, FAQ F030, F177) |
-//! | Our Man in Tehran (`Aside`, `ReturnAside`) | the USSR draws the cards; discards are opened by the answer; the rest are opened and shuffled back in |
+//! | Our Man in Tehran (`Aside`, `ReturnAside`) | the US draws the cards; discards are opened by the answer; the US opens the rest and the USSR shuffles them back in |
 //! | the end of the game | `final` USSR, then US |
 //!
 //! The other side checks every move when it arrives ([`PeerGame::receive`]): the protocol's
@@ -139,10 +139,12 @@ enum Task {
 }
 
 impl Task {
-    fn owner(&self, claims: &[usize; 2]) -> Side {
+    fn owner(&self, claims: &[usize; 2], aside_open: bool) -> Side {
         match self {
             Task::Draw { side, .. } => *side,
-            Task::Reshuffle { .. } | Task::ReturnAside { .. } => Side::Ussr,
+            Task::Reshuffle { .. } => Side::Ussr,
+            Task::ReturnAside { .. } if !aside_open => Side::Us,
+            Task::ReturnAside { .. } => Side::Ussr,
             Task::TurnEnd { claims: base, .. } => {
                 if claims[ix(Side::Ussr)] == base[ix(Side::Ussr)] {
                     Side::Ussr
@@ -156,17 +158,32 @@ impl Task {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Need {
-    Roll { roll: u32 },
-    Pick { victim: Side, roll: u32 },
-    RevealHand { side: Side },
-    RevealScoring { side: Side, claims: usize },
+    Roll {
+        roll: u32,
+    },
+    Pick {
+        victim: Side,
+        roll: u32,
+    },
+    Among {
+        victim: Side,
+        roll: u32,
+        known: Vec<Card>,
+    },
+    RevealHand {
+        side: Side,
+    },
+    RevealScoring {
+        side: Side,
+        claims: usize,
+    },
 }
 
 impl Need {
     fn owner(&self, decider: Side) -> Side {
         match self {
             Need::Roll { .. } => decider,
-            Need::Pick { victim, .. } => victim.opponent(),
+            Need::Pick { victim, .. } | Need::Among { victim, .. } => victim.opponent(),
             Need::RevealHand { side } | Need::RevealScoring { side, .. } => *side,
         }
     }
@@ -382,7 +399,7 @@ impl PeerGame {
             return Owed::Protocol(s);
         }
         if let Some(task) = self.tasks.front() {
-            return Owed::Deck(task.owner(&self.claims));
+            return Owed::Deck(task.owner(&self.claims, self.aside_open()));
         }
         if self.outcome().is_some() {
             for s in [Side::Ussr, Side::Us] {
@@ -394,6 +411,11 @@ impl PeerGame {
         }
         if let Some(p) = self.pending.front() {
             if let Some(need) = &p.need {
+                if let Need::Among { victim, roll, .. } = need {
+                    if t.rolls().len() >= *roll as usize {
+                        return Owed::Chance(*victim);
+                    }
+                }
                 return Owed::Chance(need.owner(p.side));
             }
         }
@@ -411,12 +433,58 @@ impl PeerGame {
         }
     }
 
+    /// Whether every card the US set aside (Our Man in Tehran) is opened.
+    fn aside_open(&self) -> bool {
+        let t = self.party.table();
+        self.aside
+            .iter()
+            .all(|(s, p)| t.shuffles[*s as usize].opened[*p as usize].is_some())
+    }
+
     /// The engine's prompt this player must answer now, if any.
     pub fn prompt(&self) -> Option<&Prompt> {
         match self.owed() {
             Owed::Decide(s) if s == self.side => self.game.prompt_for(s),
             _ => None,
         }
+    }
+
+    /// A random answer this player may give now (random legal play, tests and benchmarks):
+    /// the engine's random walk through the legal answers, keeping those
+    /// [`PeerGame::check_answer`] accepts; for a choice of cards among hidden ones, where
+    /// the walk's samples of the whole pool seldom fit the hand, the choices from the hand.
+    /// `None` when no decision is owed.
+    pub fn random_answer(&self, rng: &mut crate::engine::SeededChance) -> Option<Answer> {
+        let prompt = self.prompt()?;
+        let mut game = &self.game;
+        let walked = crate::engine::legal::random_walk(&mut game, self.side, rng, |_, a| {
+            self.check_answer(a).is_ok()
+        });
+        if walked.is_some() {
+            return walked;
+        }
+        let hand = self.hand();
+        let mut tries: Vec<Answer> = match &prompt.kind {
+            PromptKind::ChooseCard { candidates, .. } => candidates
+                .iter()
+                .filter(|c| hand.contains(c))
+                .map(|c| Answer::Card(*c))
+                .collect(),
+            PromptKind::ChooseCards { candidates, .. } => {
+                let mine: Vec<Card> = candidates
+                    .iter()
+                    .copied()
+                    .filter(|c| hand.contains(c))
+                    .collect();
+                let mut v = vec![Answer::Cards(Vec::new())];
+                v.extend(mine.iter().map(|c| Answer::Cards(vec![*c])));
+                v.push(Answer::Cards(mine));
+                v
+            }
+            _ => Vec::new(),
+        };
+        tries.retain(|a| self.check_answer(a).is_ok());
+        (!tries.is_empty()).then(|| tries.swap_remove(rng.below(tries.len() as u32) as usize))
     }
 
     /// Checks `answer` for this player now: legal in the engine, and every card it names from
@@ -434,6 +502,30 @@ impl PeerGame {
             .is_legal(self.side, answer, &mut probe)
             .map_err(|e| PlayError::Refused(e.to_string()))?;
         let pool = &self.game.state().cards.deck;
+        // A play whose event then asks this player for a card of its hand that it does not
+        // hold (UN Intervention without an opponent's card): in full information the engine
+        // refuses it; here only the holder knows, so it looks one prompt ahead.
+        if !is_headline_phase(&self.game) {
+            let mut trial = self.game.clone();
+            let mut probe = crate::engine::SeededChance::new(0);
+            if trial.apply(self.side, answer.clone(), &mut probe).is_ok() {
+                if let Some(PromptKind::ChooseCard {
+                    candidates,
+                    optional: false,
+                }) = trial.prompt_for(self.side).map(|p| &p.kind)
+                {
+                    let hand = self.hand();
+                    if !candidates
+                        .iter()
+                        .any(|c| hand.contains(c) || !pool.contains(c))
+                    {
+                        return Err(PlayError::Refused(
+                            "it would ask for a card of your hand that you do not hold".into(),
+                        ));
+                    }
+                }
+            }
+        }
         let hidden = self.party.hand_positions();
         let mut out = Vec::new();
         for c in named_cards(answer) {
@@ -671,7 +763,7 @@ impl PeerGame {
             (Body::Lock { new, .. }, Owed::Deck(_)) => match self.tasks.front() {
                 Some(Task::Reshuffle { new: want, .. }) if want == new => Ok(()),
                 Some(Task::ReturnAside { .. }) => {
-                    let mut o = self.opened[ix(Side::Ussr)].clone();
+                    let mut o = self.opened[ix(Side::Us)].clone();
                     o.sort();
                     if *new == o {
                         Ok(())
@@ -744,6 +836,45 @@ impl PeerGame {
                             roll: r, purpose, ..
                         },
                     ) => r == roll && *purpose == super::protocol::Purpose::Pick { from: *victim },
+                    (
+                        Some(Need::Among {
+                            roll,
+                            known,
+                            victim,
+                        }),
+                        Body::Roll {
+                            roll: r, purpose, ..
+                        },
+                    ) => {
+                        r == roll
+                            && *purpose
+                                == super::protocol::Purpose::Among {
+                                    n: (known.len() + self.party.table().hidden(*victim).len())
+                                        as u32,
+                                }
+                    }
+                    (
+                        Some(Need::Among {
+                            roll,
+                            known,
+                            victim,
+                        }),
+                        Body::Open {
+                            shuffle,
+                            position,
+                            why: Why::Play,
+                            ..
+                        },
+                    ) => {
+                        let t = self.party.table();
+                        match t.rolls().get(*roll as usize - 1) {
+                            Some(RollResult::Index(i)) if *i as usize >= known.len() => {
+                                t.hidden(*victim).get(*i as usize - known.len())
+                                    == Some(&(*shuffle, *position))
+                            }
+                            _ => false,
+                        }
+                    }
                     (Some(Need::RevealHand { .. }), Body::Open { why: Why::Play, .. }) => true,
                     (
                         Some(Need::RevealScoring { .. }),
@@ -815,7 +946,7 @@ impl PeerGame {
                     Some(Task::Reshuffle { started, .. }) => *started = true,
                     Some(Task::ReturnAside { started }) => {
                         *started = true;
-                        self.opened[ix(Side::Ussr)].clear();
+                        self.opened[ix(Side::Us)].clear();
                         self.aside.clear();
                     }
                     _ => {}
@@ -854,7 +985,7 @@ impl PeerGame {
             }
             if *aside > 0 {
                 tasks.push_back(Task::Draw {
-                    side: Side::Ussr,
+                    side: Side::Us,
                     n: *aside,
                     aside: true,
                     started: false,
@@ -897,10 +1028,11 @@ impl PeerGame {
             if protocol_owed(self.party.table(), self.game.state().turn as u32).is_some() {
                 return Ok(());
             }
+            let nothing_back = self.aside_open() && self.opened[ix(Side::Us)].is_empty();
             if let Some(task) = self.tasks.front_mut() {
                 let done = match task {
                     Task::Draw { started, .. } | Task::Reshuffle { started, .. } => *started,
-                    Task::ReturnAside { started } => *started,
+                    Task::ReturnAside { started } => *started || nothing_back,
                     Task::TurnEnd { claims: base, held } => {
                         for side in Side::BOTH {
                             if self.claims[ix(side)] > base[ix(side)] && !held[ix(side)] {
@@ -917,7 +1049,11 @@ impl PeerGame {
                 if !done {
                     return Ok(());
                 }
-                if let Some(Task::TurnEnd { held, .. }) = self.tasks.pop_front() {
+                let popped = self.tasks.pop_front();
+                if matches!(popped, Some(Task::ReturnAside { .. })) {
+                    self.aside.clear();
+                }
+                if let Some(Task::TurnEnd { held, .. }) = popped {
                     let known = |s: Side| {
                         self.game.state().cards.hands[s]
                             .iter()
@@ -956,12 +1092,27 @@ impl PeerGame {
                     let got: Option<Vec<ChanceOutcome>> = match need {
                         Need::Roll { roll } => t.rolls().get(roll as usize - 1).map(|r| match r {
                             RollResult::Die(d) => vec![ChanceOutcome::Die(*d)],
-                            RollResult::Pick(..) => vec![],
+                            RollResult::Pick(..) | RollResult::Index(_) => vec![],
                         }),
                         Need::Pick { roll, .. } => match t.rolls().get(roll as usize - 1) {
                             Some(RollResult::Pick(s, q)) => t.shuffles[*s as usize].opened
                                 [*q as usize]
                                 .map(|c| vec![ChanceOutcome::RandomCard(c)]),
+                            _ => None,
+                        },
+                        Need::Among {
+                            victim,
+                            roll,
+                            known,
+                        } => match t.rolls().get(roll as usize - 1) {
+                            Some(RollResult::Index(i)) if (*i as usize) < known.len() => {
+                                Some(vec![ChanceOutcome::RandomCard(known[*i as usize])])
+                            }
+                            Some(RollResult::Index(_)) => {
+                                // The victim opens the hidden card picked (`why: play`).
+                                let o = &mut self.opened[ix(victim)];
+                                o.pop().map(|c| vec![ChanceOutcome::RandomCard(c)])
+                            }
                             _ => None,
                         },
                         Need::RevealHand { side } => t.hidden(side).is_empty().then(|| {
@@ -1019,17 +1170,24 @@ impl PeerGame {
                                 known,
                                 unknown,
                             } => {
-                                if known > 0 {
-                                    panic!("peer mode: a card at random from a hand that holds cards the public knows is not supported by protocol v1 (DEALERLESS.md §9)");
-                                }
                                 assert_eq!(
                                     t.hidden(victim).len(),
                                     unknown as usize,
                                     "peer mode: the protocol's hidden hand differs from the engine's"
                                 );
-                                Need::Pick {
-                                    victim,
-                                    roll: next_roll,
+                                if known > 0 {
+                                    let mut k = self.game.state().cards.hands[victim].clone();
+                                    k.sort();
+                                    Need::Among {
+                                        victim,
+                                        roll: next_roll,
+                                        known: k,
+                                    }
+                                } else {
+                                    Need::Pick {
+                                        victim,
+                                        roll: next_roll,
+                                    }
                                 }
                             }
                             OwnedRequest::RevealHandCard { side } => Need::RevealHand { side },
@@ -1099,7 +1257,7 @@ impl PeerGame {
                                 .map_err(|e| own(e, self))?;
                             self.write_steps(st);
                         }
-                        Task::ReturnAside { .. } => {
+                        Task::ReturnAside { .. } if me == Side::Us => {
                             let rest: Vec<Card> = self
                                 .party
                                 .hand_positions()
@@ -1107,22 +1265,19 @@ impl PeerGame {
                                 .filter(|(at, _)| self.aside.contains(at))
                                 .map(|(_, c)| c)
                                 .collect();
-                            if rest.is_empty() {
-                                // Nothing goes back: the task ends with no step.
-                                self.tasks.pop_front();
-                                self.aside.clear();
-                                continue;
-                            }
-                            for c in &rest {
+                            for c in rest {
                                 let st = self
                                     .party
                                     .decide(Decision::Open {
-                                        card: *c,
+                                        card: c,
                                         claim: None,
                                     })
                                     .map_err(|e| own(e, self))?;
                                 self.write_steps(st);
                             }
+                        }
+                        Task::ReturnAside { .. } => {
+                            let rest = self.opened[ix(Side::Us)].clone();
                             let st = self
                                 .party
                                 .decide(Decision::Reshuffle(rest))
@@ -1169,6 +1324,32 @@ impl PeerGame {
                                 .party
                                 .decide(Decision::Pick)
                                 .map_err(|e| own(e, self))?;
+                            self.write_steps(st);
+                        }
+                        Need::Among { roll, known, .. } => {
+                            let t = self.party.table();
+                            let st = match t.rolls().get(roll as usize - 1) {
+                                None => self
+                                    .party
+                                    .decide(Decision::Among(
+                                        (known.len() + t.hidden(me.opponent()).len()) as u32,
+                                    ))
+                                    .map_err(|e| own(e, self))?,
+                                Some(RollResult::Index(i)) => {
+                                    let at = t.hidden(me)[*i as usize - known.len()];
+                                    let card = self
+                                        .party
+                                        .hand_positions()
+                                        .into_iter()
+                                        .find(|(p, _)| *p == at)
+                                        .map(|(_, c)| c)
+                                        .expect("a hidden position of this hand");
+                                    self.party
+                                        .decide(Decision::Open { card, claim: None })
+                                        .map_err(|e| own(e, self))?
+                                }
+                                Some(_) => unreachable!("an index roll"),
+                            };
                             self.write_steps(st);
                         }
                         Need::RevealHand { .. } => {
