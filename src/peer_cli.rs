@@ -101,6 +101,24 @@ pub enum PeerCommand {
         #[arg(long)]
         outbox: bool,
     },
+    /// The game: brings it up to the log (writing the moves your software owes), then shows
+    /// the decision you owe, your hand and your legal moves (DEALERLESS.md §9).
+    Moves {
+        /// Your game folder.
+        game_dir: PathBuf,
+    },
+    /// Plays your move (the moderator mode's notation) and mails the opponent every entry
+    /// they have not acknowledged.
+    Play {
+        /// Your game folder.
+        game_dir: PathBuf,
+        /// The move, e.g. `Nasser event` or `Iran 1, Iraq 1`.
+        #[arg(required = true)]
+        words: Vec<String>,
+        /// Write to GAME_DIR/outbox even if TWILIGHT_SMTP_URL is set.
+        #[arg(long)]
+        outbox: bool,
+    },
     /// The replica: sides, fingerprints, entries held and acknowledged, findings.
     Status {
         /// Your game folder.
@@ -280,7 +298,89 @@ pub fn run(cmd: &PeerCommand) -> Result<ExitCode> {
             send(&mut r, &id, *outbox, "")
         }
         PeerCommand::Status { game_dir } => status(game_dir),
+        PeerCommand::Moves { game_dir } => moves(game_dir),
+        PeerCommand::Play {
+            game_dir,
+            words,
+            outbox,
+        } => play(game_dir, &words.join(" "), *outbox),
     }
+}
+
+/// What the folder's game owes now, in words.
+fn owed_text(g: &twilight_pbem::peer::play::PeerGame) -> String {
+    use twilight_pbem::peer::play::Owed;
+    let me = g.side();
+    match g.owed() {
+        Owed::Done => match g.verified() {
+            Some(Ok(_)) => format!(
+                "The game is over ({:?}); both seeds are revealed and every step verifies.",
+                g.outcome()
+            ),
+            Some(Err(f)) => format!("The game is over; the check after the end finds: {f}"),
+            None => "The game is over.".into(),
+        },
+        Owed::Decide(s) if s == me => "Your decision.".into(),
+        o => match o.side() {
+            Some(s) if s == me => format!("Your software owes {o:?}; run `twilight peer send`."),
+            _ => format!("Waiting for the {} ({o:?}).", me.opponent().name()),
+        },
+    }
+}
+
+fn moves(game_dir: &Path) -> Result<ExitCode> {
+    use twilight_pbem::peer::folder::PeerFolder;
+    let f = PeerFolder::open(game_dir)?;
+    let Some(g) = &f.game else {
+        println!("The opponent has not joined yet.");
+        return Ok(ExitCode::SUCCESS);
+    };
+    println!("{}", owed_text(g));
+    println!("Your hand: {:?}", g.hand());
+    if let Some(prompt) = g.prompt() {
+        println!("{}", prompt.text);
+        let mut rng = twilight_pbem::engine::SeededChance::new(0);
+        let mut shown = Vec::new();
+        for a in twilight_pbem::engine::legal::legal_answers(g.game(), g.side(), &mut rng, 8) {
+            if g.check_answer(&a).is_ok() {
+                let text = twilight_pbem::notation::format_answer(&a, prompt);
+                if !shown.contains(&text) {
+                    println!("  {text}");
+                    shown.push(text);
+                }
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn play(game_dir: &Path, line: &str, outbox: bool) -> Result<ExitCode> {
+    use twilight_pbem::peer::folder::PeerFolder;
+    let mut f = PeerFolder::open(game_dir)?;
+    let Some(prompt) = f.game.as_ref().and_then(|g| g.prompt().cloned()) else {
+        bail!(
+            "no decision of yours is owed now: {}",
+            f.game
+                .as_ref()
+                .map_or("the opponent has not joined".into(), owed_text)
+        );
+    };
+    let parsed = twilight_pbem::notation::parse_line(line)?;
+    let [mv] = parsed.as_slice() else {
+        bail!("give one move (this prompt: {})", prompt.text);
+    };
+    let answer = twilight_pbem::notation::resolve(mv, &prompt)?;
+    f.decide(answer)?;
+    let id = f.replica.identity()?;
+    if let Some(g) = &f.game {
+        println!("{}", owed_text(g));
+    }
+    send(
+        &mut f.replica,
+        &id,
+        outbox,
+        "My move is in the attached entries.",
+    )
 }
 
 fn inbox(game_dir: &Path, sources: &[PathBuf], reply: bool, outbox: bool) -> Result<ExitCode> {

@@ -43,6 +43,27 @@ pub enum ChanceRequest<'a> {
     },
 }
 
+/// A change of the hidden cards in a public-information game, in the order of play: peer
+/// mode turns each into protocol steps (schemas/DEALERLESS.md §9). Recorded by
+/// [`crate::engine::Game::deck_events`] only in public information, where draws and shuffles ask
+/// chance nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DeckEvent {
+    /// One card drawn face down into `side`'s hand (the deal, Ask Not).
+    Draw(Side),
+    /// These cards, sorted, shuffled into the draw deck with its undrawn cards (the starting
+    /// deck, the Mid and Late War cards, the discard pile of an empty deck; FAQ F049–F051).
+    Shuffle(Vec<Card>),
+    /// One card drawn face down and set aside by the US (Our Man in Tehran, FAQ F307).
+    Aside,
+    /// The set-aside cards not discarded go back into the draw deck, which is reshuffled
+    /// (Our Man in Tehran, FAQ F307).
+    ReturnAside,
+    /// The end of turn `n`, where a held Scoring card loses (rule 4.5, FAQ F030, F177): hidden
+    /// hands are checked by their holders.
+    TurnEnd(u8),
+}
+
 /// What chance decided. This is what the log records in the clear.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

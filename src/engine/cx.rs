@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::data::{Card, Country, Side};
 
-use super::chance::{Chance, ChanceOutcome, ChanceRequest};
+use super::chance::{Chance, ChanceOutcome, ChanceRequest, DeckEvent};
 use super::error::RuleError;
 use super::prompt::{Answer, Prompt};
 use super::state::State;
@@ -108,6 +108,8 @@ pub struct Cx<'a> {
     chance: &'a mut dyn Chance,
     /// What happened, in readable sentences.
     pub notes: Vec<String>,
+    /// Public information only: the hidden-card changes of this run, in order.
+    pub deck_events: Vec<DeckEvent>,
     moved_to_2: bool,
     quiet: bool,
 }
@@ -137,6 +139,7 @@ impl<'a> Cx<'a> {
             cursor: 0,
             chance,
             notes: Vec::new(),
+            deck_events: Vec::new(),
             moved_to_2: false,
             quiet: false,
         }
@@ -363,6 +366,11 @@ impl<'a> Cx<'a> {
             }
             self.state.cards.deck = order;
         } else {
+            if !cards.is_empty() {
+                let mut added = cards.clone();
+                added.sort();
+                self.deck_events.push(DeckEvent::Shuffle(added));
+            }
             self.state.cards.deck.append(cards);
             self.state.cards.deck.sort();
         }
@@ -381,6 +389,7 @@ impl<'a> Cx<'a> {
             self.state.cards.hands[side].push(c);
         } else {
             self.state.cards.unknown_in_hand[side] += 1;
+            self.deck_events.push(DeckEvent::Draw(side));
         }
         self.reshuffle_if_empty()?;
         Ok(true)
@@ -428,6 +437,7 @@ impl<'a> Cx<'a> {
             self.state.cards.aside.push(c);
         } else {
             self.state.cards.unknown_aside += 1;
+            self.deck_events.push(DeckEvent::Aside);
         }
         self.reshuffle_if_empty()?;
         Ok(true)
@@ -478,6 +488,9 @@ impl<'a> Cx<'a> {
                 return Err(RuleError::Rule(format!("{c} is not among the cards drawn")).into());
             }
             self.discard(*c);
+        }
+        if !self.state.cards.full_info {
+            self.deck_events.push(DeckEvent::ReturnAside);
         }
         self.state.cards.unknown_aside = 0;
         let mut rest = std::mem::take(&mut self.state.cards.aside);

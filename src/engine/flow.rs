@@ -509,6 +509,10 @@ fn action_round(cx: &mut Cx, round: u8, side: Side) -> Step<Activity> {
 }
 
 fn end_of_turn(cx: &mut Cx) -> Step<Activity> {
+    if !cx.state.cards.full_info {
+        let turn = cx.state.turn;
+        cx.deck_events.push(super::chance::DeckEvent::TurnEnd(turn));
+    }
     // Held cards are revealed before Military Operations (2013 errata; FAQ F029, F030, F177).
     let holds = |side: Side| cx.state.cards.hands[side].iter().any(|c| c.is_scoring());
     match (holds(Side::Us), holds(Side::Ussr)) {

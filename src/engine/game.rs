@@ -2,7 +2,7 @@
 
 use crate::data::Side;
 
-use super::chance::{Chance, ChanceOutcome};
+use super::chance::{Chance, ChanceOutcome, DeckEvent};
 use super::cx::{Cx, Input, Outcome, Stop};
 use super::error::RuleError;
 use super::flow::{self, Activity};
@@ -27,6 +27,8 @@ pub struct Game {
     decisions: u64,
     completed: Vec<(Activity, State)>,
     quiet: bool,
+    deck_events: Vec<DeckEvent>,
+    current_events: Vec<DeckEvent>,
 }
 
 impl Game {
@@ -70,6 +72,8 @@ impl Game {
             decisions: 0,
             completed: Vec::new(),
             quiet: false,
+            deck_events: Vec::new(),
+            current_events: Vec::new(),
         };
         let chances = g.advance(chance)?;
         Ok((g, chances))
@@ -137,6 +141,13 @@ impl Game {
     /// same answer carried the game on into the next turn (the importer of recorded games).
     pub fn completed(&self) -> &[(Activity, State)] {
         &self.completed
+    }
+
+    /// Public information only: every change of the hidden cards so far (draws face down,
+    /// shuffles, set-aside cards, ends of turn), in the order of play; empty in full
+    /// information. Peer mode turns them into protocol steps (schemas/DEALERLESS.md §9).
+    pub fn deck_events(&self) -> impl Iterator<Item = &DeckEvent> {
+        self.deck_events.iter().chain(self.current_events.iter())
     }
 
     /// Number of answers accepted so far.
@@ -225,14 +236,15 @@ impl Game {
             let mut state = self.base.clone();
             let mut inputs = std::mem::take(&mut self.inputs);
             let before = inputs.len();
-            let (result, notes, consumed) = {
+            let (result, notes, consumed, events) = {
                 let mut cx = Cx::new(&mut state, &mut inputs, chance);
                 if self.quiet {
                     cx = cx.quiet();
                 }
                 let r = flow::run(&mut cx, self.activity);
                 let consumed = cx.inputs_consumed();
-                (r, std::mem::take(&mut cx.notes), consumed)
+                let events = std::mem::take(&mut cx.deck_events);
+                (r, std::mem::take(&mut cx.notes), consumed, events)
             };
             let new_chance: Vec<ChanceOutcome> = inputs[before..]
                 .iter()
@@ -250,6 +262,8 @@ impl Game {
                     drawn.extend(new_chance);
                     self.history.extend(notes);
                     self.current.clear();
+                    self.deck_events.extend(events);
+                    self.current_events.clear();
                     if !self.quiet {
                         completed.push((self.activity, state.clone()));
                     }
@@ -264,6 +278,7 @@ impl Game {
                     self.inputs = inputs;
                     self.prompts = prompts;
                     self.current = notes;
+                    self.current_events = events;
                     self.completed = completed;
                     return Ok(drawn);
                 }
@@ -271,6 +286,8 @@ impl Game {
                     drawn.extend(new_chance);
                     self.history.extend(notes);
                     self.current.clear();
+                    self.deck_events.extend(events);
+                    self.current_events.clear();
                     self.base = state.clone();
                     self.state = state;
                     self.inputs = inputs;

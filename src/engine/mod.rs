@@ -24,7 +24,7 @@ pub mod state;
 pub mod turn_zero;
 pub mod view;
 
-pub use chance::{Chance, ChanceOutcome, ChanceRequest, RecordedChance, SeededChance};
+pub use chance::{Chance, ChanceOutcome, ChanceRequest, DeckEvent, RecordedChance, SeededChance};
 pub use cx::{Outcome, VictoryReason};
 pub use error::RuleError;
 pub use flow::Activity;

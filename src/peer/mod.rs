@@ -7,6 +7,9 @@
 //! * [`protocol`]: the messages ([`protocol::Step`]), one player's side ([`protocol::Party`])
 //!   and the after-the-end check ([`protocol::verify_transcript`]).
 //!
+//! Play: [`play`] (the rules engine driving the protocol: one player's replica) and
+//! [`folder`] (a player's game folder: the signed replica and the game rebuilt from it).
+//!
 //! Transport: [`identity`] (Ed25519 keys), [`signed_log`], [`replica`], [`sync`] (mail bundles,
 //! acknowledgements) and [`dispute`] (verify one or two replicas).
 
@@ -14,7 +17,9 @@ pub mod deck;
 pub mod derive;
 pub mod dice;
 pub mod dispute;
+pub mod folder;
 pub mod identity;
+pub mod play;
 pub mod protocol;
 pub mod replica;
 pub mod signed_log;

@@ -83,6 +83,13 @@ pub enum Purpose {
         /// Whose hand.
         from: Side,
     },
+    /// An index `0..n` (a card at random from a hand that also holds cards the public knows:
+    /// peer play maps the index to the known cards, sorted, then the hidden positions,
+    /// ascending; DEALERLESS.md §9).
+    Among {
+        /// How many to choose from (at least 1).
+        n: u32,
+    },
 }
 
 /// The body of a [`Step`]. Points and scalars are 64 hex characters (DEALERLESS.md §3).
@@ -271,6 +278,8 @@ pub enum Decision {
     Roll,
     /// Pick a card at random from the opponent's hidden hand.
     Pick,
+    /// Roll an index `0..n` ([`Purpose::Among`]).
+    Among(u32),
     /// Choose a headline card for `turn` (sealed until both are in).
     Headline {
         /// Game turn.
@@ -291,6 +300,8 @@ pub enum RollResult {
     Die(u8),
     /// The position picked: (shuffle, position).
     Pick(u32, u32),
+    /// The index chosen by [`Purpose::Among`].
+    Index(u32),
 }
 
 /// One shuffle as the public sees it.
@@ -431,6 +442,14 @@ impl Table {
             }
         }
         v
+    }
+
+    /// The headline of `turn`: whether each side committed, and the card each revealed
+    /// (indexed US, USSR).
+    pub fn headline(&self, turn: u32) -> ([bool; 2], [Option<Card>; 2]) {
+        let c = self.headlines.get(&turn).copied().unwrap_or_default();
+        let r = self.headline_cards.get(&turn).copied().unwrap_or_default();
+        ([c[0].is_some(), c[1].is_some()], r)
     }
 
     /// The revealed seeds.
@@ -609,6 +628,9 @@ impl Table {
                             return Err("a pick from an empty hidden hand".into());
                         }
                     }
+                    if *purpose == (Purpose::Among { n: 0 }) {
+                        return Err("an index among none".into());
+                    }
                 } else if *roll != count || self.rolls[count as usize - 1].secrets[ix(me)].is_some()
                 {
                     return Err(format!("roll {roll} is not awaiting this party's secret"));
@@ -650,6 +672,7 @@ impl Table {
                             let i = dice::pick(*roll, &us, &ussr, h.len() as u32) as usize;
                             RollResult::Pick(h[i].0, h[i].1)
                         }
+                        Purpose::Among { n } => RollResult::Index(dice::pick(*roll, &us, &ussr, n)),
                     };
                     self.rolls.last_mut().expect("present").result = Some(result);
                 }
@@ -875,6 +898,20 @@ impl Party {
         let mut v: Vec<Card> = self.hand.values().copied().collect();
         v.sort();
         v
+    }
+
+    /// The hidden hand with each card's place: `((shuffle, position), card)`, ascending by
+    /// place.
+    pub fn hand_positions(&self) -> Vec<((u32, u32), Card)> {
+        self.hand.iter().map(|(at, c)| (*at, *c)).collect()
+    }
+
+    /// The headline commitment this party would send for `card` in `turn` (64 hex): lets a
+    /// replica rebuilt from its log find the card its own commitment was for.
+    pub fn headline_commitment(&self, turn: u32, card: Card) -> String {
+        let salt = fairness::headline_salt(&self.seed, side_str(self.side), turn);
+        let form = fairness::canonical_headline(side_str(self.side), turn, card.number());
+        hex::encode(fairness::commitment(&salt, &form))
     }
 
     fn emit(&mut self, body: Body) -> Result<Step, PeerError> {
@@ -1168,14 +1205,14 @@ impl Party {
                     why: claim.map_or(Why::Play, |claim| Why::Claim { claim }),
                 }
             }
-            Decision::Roll | Decision::Pick => {
+            Decision::Roll | Decision::Pick | Decision::Among(_) => {
                 let roll = self.table.rolls.len() as u32 + 1;
-                let purpose = if decision == Decision::Roll {
-                    Purpose::Die
-                } else {
-                    Purpose::Pick {
+                let purpose = match decision {
+                    Decision::Roll => Purpose::Die,
+                    Decision::Among(n) => Purpose::Among { n },
+                    _ => Purpose::Pick {
                         from: self.side.opponent(),
-                    }
+                    },
                 };
                 Body::Roll {
                     roll,
