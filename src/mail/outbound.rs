@@ -559,7 +559,7 @@ pub fn due(
 /// `side`'s decision and everything it may see are as its last prompt showed them, and that
 /// prompt's token is still good (`inbound`), so no second, identical prompt is mailed.
 fn only_sealed_headline_since(session: &Session, side: Side, since: u64) -> bool {
-    use crate::log::{CommitmentKind, Payload};
+    use crate::log::Payload;
     session
         .log()
         .entries()
@@ -569,10 +569,10 @@ fn only_sealed_headline_since(session: &Session, side: Side, since: u64) -> bool
             matches!(
                 e.entry.payload,
                 Payload::Commitment {
-                    kind: CommitmentKind::Headline,
+                    kind,
                     side: Some(s),
                     ..
-                } if s == side.opponent()
+                } if s == side.opponent() && kind.seals_a_choice()
             )
         })
 }

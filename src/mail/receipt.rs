@@ -65,6 +65,31 @@ pub fn move_receipt_text(session: &Session, side: Side, from_seq: u64) -> Option
                     "  (SHA-256 of the salt and the canonical headline equals the digest; schemas/FAIRNESS.md §7–9)"
                 );
             }
+            Payload::Commitment {
+                kind: CommitmentKind::SuperpowerCard,
+                side: Some(s),
+                digest,
+                turn,
+            } if *s == side => {
+                let crisis = turn.unwrap_or_default();
+                let slot = crate::sealed_choice::Slot::SuperpowerCard { crisis };
+                let _ = writeln!(
+                    t,
+                    "Entry {seq}: your superpower card for Turn Zero crisis {crisis}, sealed"
+                );
+                if let Some(p) = session.pending_choice(side).filter(|p| p.slot == slot) {
+                    let _ = writeln!(t, "  Superpower card: {}", p.choice.name());
+                }
+                let _ = writeln!(t, "  Commitment digest: {digest}");
+                if let Some(salt) = session.choice_salt(side, slot) {
+                    let _ = writeln!(t, "  Salt: {}", hex::encode(salt));
+                }
+                let _ = writeln!(t, "  Seq: {seq} · Crisis: {crisis}");
+                let _ = writeln!(
+                    t,
+                    "  (SHA-256 of the salt and the canonical superpower card equals the digest; schemas/FAIRNESS.md §15)"
+                );
+            }
             _ => {}
         }
     }

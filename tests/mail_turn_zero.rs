@@ -1,0 +1,126 @@
+//! A Turn Zero game by mail (issue 18): `new --turn-zero` invites both players, they join by
+//! replying with a nonce, each crisis's superpower cards are chosen by mail (the first sealed
+//! until the second is in), and the game plays through its first turn by mail alone, every
+//! move taken from the mails' own examples; `verify` checks it.
+
+mod mail_common;
+
+use mail_common::*;
+
+#[test]
+fn a_turn_zero_game_plays_its_crises_and_first_turn_by_mail() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    let dir = games.join("tz1");
+    let inbox = tmp.path().join("inbox");
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(inbox.join(sub)).unwrap();
+    }
+    let run = |args: &[&str]| {
+        assert_cmd::Command::cargo_bin("twilight")
+            .unwrap()
+            .env_remove("TWILIGHT_SMTP_URL")
+            .env_remove("TWILIGHT_FROM")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let status = || -> serde_json::Value {
+        let o = run(&["status", dir.to_str().unwrap(), "--format", "json"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let (us, ussr) = ("anna-tz1@ts.test", "ben-tz1@ts.test");
+    let d = dir.to_str().unwrap();
+    let o = run(&[
+        "new",
+        d,
+        "--turn-zero",
+        "--us",
+        us,
+        "--ussr",
+        ussr,
+        "--outbox",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let outbox = dir.join("outbox");
+    let (g, i) = (games.to_str().unwrap(), inbox.to_str().unwrap());
+    for (n, who) in [us, ussr].into_iter().enumerate() {
+        let inv = texts_to(&outbox, who);
+        assert_eq!(inv.len(), 1, "one invitation to {who}");
+        let (subject, text) = &inv[0];
+        assert!(text.contains("Turn Zero"), "{text}");
+        let body = format!("Token: {}\nnonce: player {n} dice\n", token_of(text));
+        std::fs::write(
+            inbox.join(format!("new/{n}.join")),
+            raw_reply(who, n as u32, subject, &body),
+        )
+        .unwrap();
+        let o = run(&["inbox", "--games", g, i, "--outbox"]);
+        assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    }
+    let s = status();
+    assert_eq!(s["started"], true, "{s}");
+    let player = |side: &str| if side == "US" { us } else { ussr };
+
+    // Turn Zero and the first turn, by mail alone: each owed decision answered with the first
+    // move its prompt mail offers, until turn 2 begins.
+    let mut replies = 10;
+    let mut sealed_seen = 0;
+    let mut crises_seen = std::collections::BTreeSet::new();
+    for _ in 0..300 {
+        let s = status();
+        assert!(s["outcome"].is_null(), "the game ended in turn 1: {s}");
+        if s["turn"].as_u64().unwrap_or(0) >= 2 {
+            break;
+        }
+        let in_turn_zero = s["phase"].as_str().unwrap_or_default() == "turn zero";
+        let owed = s["waiting_for"][0]["side"].as_str().unwrap().to_string();
+        let to = player(&owed);
+        let mails = read_mails(&files_in(&outbox), "tz1", to);
+        let prompt = mails
+            .iter()
+            .rev()
+            .find(|m| m.token().is_some() && !m.examples().is_empty())
+            .unwrap_or_else(|| panic!("no prompt to {to} ({owed})"));
+        if in_turn_zero {
+            // The prompt lists the superpower cards in hand, each sendable as it is.
+            assert!(prompt.text.contains("superpower card"), "{}", prompt.text);
+            let waiting = s["waiting_for"].as_array().unwrap().len();
+            let log = std::fs::read_to_string(dir.join("log.yaml")).unwrap();
+            if waiting == 1 {
+                // The other side's card is sealed: only its commitment is in the log.
+                assert!(log.contains("kind: superpower_card"));
+                sealed_seen += 1;
+            }
+            crises_seen.insert(s["turn_zero"].to_string());
+        }
+        replies += 1;
+        let body = format!(
+            "{}\n\nToken: {}\n",
+            prompt.examples()[0],
+            prompt.token().unwrap()
+        );
+        std::fs::write(
+            inbox.join(format!("new/{replies}.move")),
+            raw_reply(to, replies, &prompt.subject, &body),
+        )
+        .unwrap();
+        let o = run(&["inbox", "--games", g, i, "--outbox"]);
+        assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    }
+    assert!(
+        status()["turn"].as_u64().unwrap_or(0) >= 2,
+        "turn 1 did not end"
+    );
+    // Six crises, each with one card sealed while the other was awaited.
+    assert_eq!(sealed_seen, 6, "{crises_seen:?}");
+    let log = std::fs::read_to_string(dir.join("log.yaml")).unwrap();
+    assert_eq!(log.matches("kind: superpower_card").count(), 6);
+    let o = run(&["verify", d]);
+    assert!(o.status.success(), "{}", stdout(&o));
+    // status and view show Turn Zero's results.
+    let o = run(&["view", d, "--as", "public"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("Turn Zero"), "{}", stdout(&o));
+}
