@@ -807,7 +807,7 @@ impl Session {
                         }
                     }
                     let finished = self.game.as_ref().map_or(0, |g| {
-                        u32::from(g.state().turn) - u32::from(g.outcome().is_none())
+                        u32::from(g.state().turn).saturating_sub(u32::from(g.outcome().is_none()))
                     });
                     if *turn > finished {
                         self.findings.push(format!(
@@ -927,7 +927,8 @@ impl Session {
         }
         self.dice_checked = checked;
         if let (Some(_), Some(game)) = (self.dice.chain_end, self.game.as_ref()) {
-            let finished = u32::from(game.state().turn) - u32::from(game.outcome().is_none());
+            let finished =
+                u32::from(game.state().turn).saturating_sub(u32::from(game.outcome().is_none()));
             for t in 1..=finished.min(fairness::DICE_TURNS) {
                 if !self.dice.keys.contains_key(&t) {
                     self.findings.push(format!(
@@ -1373,7 +1374,8 @@ impl Session {
         let Some(game) = self.game.as_ref() else {
             return Ok(());
         };
-        let finished = u32::from(game.state().turn) - u32::from(game.outcome().is_none());
+        let finished =
+            u32::from(game.state().turn).saturating_sub(u32::from(game.outcome().is_none()));
         let published = self.dice.keys.keys().next_back().copied().unwrap_or(0);
         for turn in published + 1..=finished.min(fairness::DICE_TURNS) {
             self.log.stage(

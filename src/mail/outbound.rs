@@ -92,6 +92,7 @@ fn where_in_game(game: &Game) -> String {
     let st = game.state();
     use crate::engine::flow::Activity;
     match game.activity() {
+        Activity::TurnZero { crisis } => format!("Turn Zero, crisis {}", crisis + 1),
         Activity::Deal | Activity::SetupPlacement(_) | Activity::SetupBonus(_) => "Setup".into(),
         _ if st.action_round == 0 => format!("Turn {} Headline", st.turn),
         _ => format!("Turn {} AR {}", st.turn, st.action_round),
