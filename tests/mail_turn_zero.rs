@@ -65,7 +65,7 @@ fn a_turn_zero_game_plays_its_crises_and_first_turn_by_mail() {
 
     // Turn Zero and the first turn, by mail alone: each owed decision answered with the first
     // move its prompt mail offers, until turn 2 begins.
-    let mut replies = 10;
+    let mut replies: usize = 10;
     let mut sealed_seen = 0;
     let mut crises_seen = std::collections::BTreeSet::new();
     for _ in 0..300 {
@@ -96,14 +96,18 @@ fn a_turn_zero_game_plays_its_crises_and_first_turn_by_mail() {
             crises_seen.insert(s["turn_zero"].to_string());
         }
         replies += 1;
-        let body = format!(
-            "{}\n\nToken: {}\n",
-            prompt.examples()[0],
-            prompt.token().unwrap()
-        );
+        // In Turn Zero each reply takes another of the cards shown (every shown form must be
+        // accepted); afterwards the first example.
+        let examples = prompt.examples();
+        let pick = if in_turn_zero {
+            &examples[replies % examples.len()]
+        } else {
+            &examples[0]
+        };
+        let body = format!("{pick}\n\nToken: {}\n", prompt.token().unwrap());
         std::fs::write(
             inbox.join(format!("new/{replies}.move")),
-            raw_reply(to, replies, &prompt.subject, &body),
+            raw_reply(to, replies as u32, &prompt.subject, &body),
         )
         .unwrap();
         let o = run(&["inbox", "--games", g, i, "--outbox"]);
@@ -119,6 +123,17 @@ fn a_turn_zero_game_plays_its_crises_and_first_turn_by_mail() {
     assert_eq!(log.matches("kind: superpower_card").count(), 6);
     let o = run(&["verify", d]);
     assert!(o.status.success(), "{}", stdout(&o));
+    // Each player's own check of its prompts and receipts finds nothing wrong.
+    for who in [us, ussr] {
+        let mine: Vec<String> = read_mails(&files_in(&outbox), "tz1", who)
+            .iter()
+            .map(|m| m.path.to_string_lossy().into_owned())
+            .collect();
+        let mut args = vec!["check"];
+        args.extend(mine.iter().map(String::as_str));
+        let o = run(&args);
+        assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    }
     // status and view show Turn Zero's results.
     let o = run(&["view", d, "--as", "public"]);
     assert!(o.status.success(), "{}", stderr(&o));

@@ -159,7 +159,9 @@ pub fn check_mails(paths: &[PathBuf]) -> Result<CheckReport, MailError> {
                     let (n, what) = rest.split_once(": ")?;
                     Some((n.parse().ok()?, what.to_string()))
                 })
-                .filter(|(_, w)| w != "your headline, sealed")
+                // A sealed choice (a headline, a Turn Zero superpower card) is a commitment,
+                // not a decision entry.
+                .filter(|(_, w)| !w.ends_with(", sealed"))
                 .collect();
             let head = text.lines().find_map(|l| {
                 let rest = l.strip_prefix("Head (hash of entry ")?;
