@@ -321,3 +321,33 @@ fn the_option_is_refused_with_the_late_war_scenario() {
     };
     assert!(o.check().is_ok());
 }
+
+#[test]
+fn entry_0_records_the_option_and_status_shows_it() {
+    // The option is written with the options of entry 0 (absent when off, so older logs read
+    // as the standard track) and shown by `status` and `view` (Options::describe).
+    let on = serde_yaml::to_string(&alt()).unwrap();
+    assert!(on.contains("alt_space_race: true"), "{on}");
+    let off = serde_yaml::to_string(&Options::default()).unwrap();
+    assert!(!off.contains("alt_space_race"), "{off}");
+    let back: Options = serde_yaml::from_str(&on).unwrap();
+    assert!(back.alt_space_race);
+    assert!(alt().describe().contains("alternative Space Race track"));
+    // A Space Race refusal names the alternative track's box.
+    let mut g = base()
+        .space(Side::Us, 4)
+        .hand(Side::Us, &[Card::IndependentReds, Card::Nato])
+        .action_round(1, Side::Us, &mut no_chance());
+    let e = g
+        .apply(
+            Side::Us,
+            Answer::Play {
+                card: Card::IndependentReds,
+                mode: CardUse::SpaceRace,
+            },
+            &mut no_chance(),
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("box 5"), "{e}");
+}
