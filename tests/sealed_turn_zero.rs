@@ -166,3 +166,50 @@ fn verify_names_the_entry_of_a_revealed_card_that_does_not_match_its_commitment(
         String::from_utf8_lossy(&o.stdout)
     );
 }
+
+#[test]
+fn a_refused_superpower_card_names_the_cards_in_hand_and_changes_nothing() {
+    // A new user's replies in crisis 2 after Marshall was played in crisis 1: the card already
+    // played, a card of no hand, the opponent's card and a bare number are refused, each
+    // naming the cards still in hand (the refusal once asked for "an option number", which a
+    // bare number did not answer either); log and secret stay byte-identical.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    let mut s = turn_zero_game(&dir);
+    s.play(Side::Us, &["Marshall".into()], t0()).unwrap();
+    s.play(Side::Ussr, &["Beria".into()], t0()).unwrap();
+    assert!(matches!(
+        s.game().unwrap().activity(),
+        Activity::TurnZero { crisis: 1 }
+    ));
+    let log = std::fs::read(dir.join("log.yaml")).unwrap();
+    let secret = std::fs::read(dir.join("secret.yaml")).unwrap();
+    for reply in ["Marshall", "Truman", "Molotov", "3"] {
+        let err = s
+            .play(Side::Us, &[reply.into()], t0())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("one of Kennan, Acheson, Dulles, OSS"),
+            "{reply}: {err}"
+        );
+        assert!(!err.contains("option number"), "{reply}: {err}");
+        assert_eq!(std::fs::read(dir.join("log.yaml")).unwrap(), log, "{reply}");
+        assert_eq!(
+            std::fs::read(dir.join("secret.yaml")).unwrap(),
+            secret,
+            "{reply}"
+        );
+    }
+    // Sealed once, a second card from the same side is refused and the sealed one stays.
+    s.play(Side::Us, &["kennan".into()], t0()).unwrap();
+    let log = std::fs::read(dir.join("log.yaml")).unwrap();
+    let secret = std::fs::read_to_string(dir.join("secret.yaml")).unwrap();
+    assert!(secret.contains("card: kennan"), "{secret}");
+    assert!(s.play(Side::Us, &["Acheson".into()], t0()).is_err());
+    assert_eq!(std::fs::read(dir.join("log.yaml")).unwrap(), log);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("secret.yaml")).unwrap(),
+        secret
+    );
+}
