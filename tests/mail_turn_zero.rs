@@ -5,34 +5,32 @@
 
 mod mail_common;
 
+use std::path::PathBuf;
+
 use mail_common::*;
 
-#[test]
-fn a_turn_zero_game_plays_its_crises_and_first_turn_by_mail() {
+fn twilight(args: &[&str]) -> std::process::Output {
+    assert_cmd::Command::cargo_bin("twilight")
+        .unwrap()
+        .env_remove("TWILIGHT_SMTP_URL")
+        .env_remove("TWILIGHT_FROM")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// A `new --turn-zero` game `gid` under `games/`, both players joined by mail: (temporary
+/// folder, game folder, Maildir inbox).
+fn started(gid: &str, us: &str, ussr: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     let games = tmp.path().join("games");
-    let dir = games.join("tz1");
+    let dir = games.join(gid);
     let inbox = tmp.path().join("inbox");
     for sub in ["new", "cur", "tmp"] {
         std::fs::create_dir_all(inbox.join(sub)).unwrap();
     }
-    let run = |args: &[&str]| {
-        assert_cmd::Command::cargo_bin("twilight")
-            .unwrap()
-            .env_remove("TWILIGHT_SMTP_URL")
-            .env_remove("TWILIGHT_FROM")
-            .args(args)
-            .output()
-            .unwrap()
-    };
-    let status = || -> serde_json::Value {
-        let o = run(&["status", dir.to_str().unwrap(), "--format", "json"]);
-        assert!(o.status.success(), "{}", stderr(&o));
-        serde_json::from_slice(&o.stdout).unwrap()
-    };
-    let (us, ussr) = ("anna-tz1@ts.test", "ben-tz1@ts.test");
     let d = dir.to_str().unwrap();
-    let o = run(&[
+    let o = twilight(&[
         "new",
         d,
         "--turn-zero",
@@ -56,9 +54,73 @@ fn a_turn_zero_game_plays_its_crises_and_first_turn_by_mail() {
             raw_reply(who, n as u32, subject, &body),
         )
         .unwrap();
-        let o = run(&["inbox", "--games", g, i, "--outbox"]);
+        let o = twilight(&["inbox", "--games", g, i, "--outbox"]);
         assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
     }
+    (tmp, dir, inbox)
+}
+
+#[test]
+fn a_sealed_superpower_cards_receipt_declares_its_charset() {
+    // The receipt of a sealed card holds `·` and `§15`: sent without a Content-Type, a reader
+    // takes it as US-ASCII (RFC 2045 §5.2) and shows them garbled.
+    let (us, ussr) = ("anna-tz2@ts.test", "ben-tz2@ts.test");
+    let (tmp, dir, inbox) = started("tz2", us, ussr);
+    let outbox = dir.join("outbox");
+    let prompt = read_mails(&files_in(&outbox), "tz2", us)
+        .into_iter()
+        .find(|m| m.token().is_some())
+        .expect("a prompt to the US");
+    let body = format!("Kennan\n\nToken: {}\n", prompt.token().unwrap());
+    std::fs::write(
+        inbox.join("new/9.move"),
+        raw_reply(us, 9, &prompt.subject, &body),
+    )
+    .unwrap();
+    let games = tmp.path().join("games");
+    let o = twilight(&[
+        "inbox",
+        "--games",
+        games.to_str().unwrap(),
+        inbox.to_str().unwrap(),
+        "--outbox",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let receipts: Vec<(String, String)> = texts_to(&outbox, us)
+        .into_iter()
+        .filter(|(s, _)| s.contains("your move is recorded"))
+        .collect();
+    assert_eq!(receipts.len(), 1, "{receipts:?}");
+    let text = &receipts[0].1;
+    assert!(text.contains("Superpower card: Kennan"), "{text}");
+    assert!(text.contains(" · Crisis: 1"), "{text}");
+    assert!(text.contains("schemas/FAIRNESS.md §15"), "{text}");
+    let raw = files_in(&outbox)
+        .into_iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .find(|r| r.contains("your move is recorded") && r.contains(us))
+        .unwrap();
+    assert!(
+        raw.contains("Content-Type: text/plain; charset=utf-8"),
+        "{raw}"
+    );
+    assert!(raw.contains("Message-ID: <"), "{raw}");
+}
+
+#[test]
+fn a_turn_zero_game_plays_its_crises_and_first_turn_by_mail() {
+    let (us, ussr) = ("anna-tz1@ts.test", "ben-tz1@ts.test");
+    let (tmp, dir, inbox) = started("tz1", us, ussr);
+    let games = tmp.path().join("games");
+    let run = twilight;
+    let status = || -> serde_json::Value {
+        let o = run(&["status", dir.to_str().unwrap(), "--format", "json"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let d = dir.to_str().unwrap();
+    let outbox = dir.join("outbox");
+    let (g, i) = (games.to_str().unwrap(), inbox.to_str().unwrap());
     let s = status();
     assert_eq!(s["started"], true, "{s}");
     let player = |side: &str| if side == "US" { us } else { ussr };

@@ -7,8 +7,7 @@
 use std::fmt::Write as _;
 
 use lettre::message::header::{ContentTransferEncoding, ContentType};
-use lettre::message::{Attachment, Body, Mailbox, SinglePart};
-use lettre::Message;
+use lettre::message::{Attachment, Body, SinglePart};
 
 use super::outbound::subject_tag;
 use super::transport::Transport;
@@ -124,19 +123,16 @@ pub fn send_move_receipt(
         Side::Us => &session.players().us,
         Side::Ussr => &session.players().ussr,
     };
-    let mb = |s: &str| -> Result<Mailbox, MailError> {
-        s.parse()
-            .map_err(|e| MailError::Config(format!("bad address `{s}`: {e}")))
-    };
-    let msg = Message::builder()
-        .from(mb(&config.sender())?)
-        .to(mb(to)?)
-        .subject(format!(
+    // Plain text with its charset declared: the receipt holds `·`, `–` and `§`.
+    let msg = super::invite::plain(
+        &config.sender(),
+        to,
+        format!(
             "{} Receipt — your move is recorded",
             subject_tag(session.game_id())
-        ))
-        .body(text)
-        .map_err(|e| MailError::Build(e.to_string()))?;
+        ),
+        text,
+    )?;
     transport.send(&msg)
 }
 
