@@ -351,3 +351,24 @@ fn entry_0_records_the_option_and_status_shows_it() {
         .to_string();
     assert!(e.contains("box 5"), "{e}");
 }
+
+#[test]
+fn the_board_picture_names_the_alternative_tracks_box() {
+    // The picture's Space Race caption names the furthest box of the track in use: box 3 of
+    // the alternative track is Intercontinental Ballistic Missiles (TZRB "Track Values"), not
+    // the standard track's Man in Space.
+    let g =
+        base()
+            .space(Side::Us, 3)
+            .space(Side::Ussr, 1)
+            .action_round(1, Side::Us, &mut no_chance());
+    let svg = twilight_pbem::picture::board_svg(&twilight_pbem::engine::view::view(
+        &g,
+        twilight_pbem::engine::view::Role::Public,
+    ));
+    assert!(
+        svg.contains("furthest: Intercontinental Ballistic Missiles"),
+        "{svg}"
+    );
+    assert!(!svg.contains("Man in Space"));
+}
