@@ -5,7 +5,7 @@
 
 mod mail_common;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use mail_common::*;
 
@@ -60,21 +60,19 @@ fn started(gid: &str, us: &str, ussr: &str) -> (tempfile::TempDir, PathBuf, Path
     (tmp, dir, inbox)
 }
 
-#[test]
-fn a_sealed_superpower_cards_receipt_declares_its_charset() {
-    // The receipt of a sealed card holds `·` and `§15`: sent without a Content-Type, a reader
-    // takes it as US-ASCII (RFC 2045 §5.2) and shows them garbled.
-    let (us, ussr) = ("anna-tz2@ts.test", "ben-tz2@ts.test");
-    let (tmp, dir, inbox) = started("tz2", us, ussr);
-    let outbox = dir.join("outbox");
-    let prompt = read_mails(&files_in(&outbox), "tz2", us)
+/// `who` answers its latest prompt mail in game folder `dir` with `mv` (reply number `n`), and
+/// the inbox is read.
+fn answer(tmp: &tempfile::TempDir, dir: &Path, inbox: &Path, who: &str, n: u32, mv: &str) {
+    let gid = dir.file_name().unwrap().to_str().unwrap();
+    let prompt = read_mails(&files_in(&dir.join("outbox")), gid, who)
         .into_iter()
-        .find(|m| m.token().is_some())
-        .expect("a prompt to the US");
-    let body = format!("Kennan\n\nToken: {}\n", prompt.token().unwrap());
+        .filter(|m| m.token().is_some())
+        .max_by_key(|m| m.n)
+        .expect("a prompt");
+    let body = format!("{mv}\n\nToken: {}\n", prompt.token().unwrap());
     std::fs::write(
-        inbox.join("new/9.move"),
-        raw_reply(us, 9, &prompt.subject, &body),
+        inbox.join(format!("new/{n}.move")),
+        raw_reply(who, n, &prompt.subject, &body),
     )
     .unwrap();
     let games = tmp.path().join("games");
@@ -86,6 +84,85 @@ fn a_sealed_superpower_cards_receipt_declares_its_charset() {
         "--outbox",
     ]);
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("1 applied"), "{}", stdout(&o));
+}
+
+#[test]
+fn check_finds_a_superpower_card_receipt_that_does_not_match_its_commitment() {
+    // A player's own `check` of its mails confirms its sealed superpower card's receipt
+    // against the logged commitment (FAIRNESS.md §15) and the card revealed; a receipt whose
+    // card was altered is a finding naming the entry (check once skipped these receipts).
+    let (us, ussr) = ("anna-tz3@ts.test", "ben-tz3@ts.test");
+    let (tmp, dir, inbox) = started("tz3", us, ussr);
+    answer(&tmp, &dir, &inbox, us, 9, "Kennan");
+    answer(&tmp, &dir, &inbox, ussr, 10, "Beria");
+    let mine: Vec<PathBuf> = files_in(&dir.join("outbox"))
+        .into_iter()
+        .filter(|f| {
+            std::fs::read_to_string(f)
+                .unwrap()
+                .contains(&format!("To: {us}"))
+        })
+        .collect();
+    let check = |files: &[PathBuf]| {
+        let mut args = vec!["check".to_string()];
+        args.extend(files.iter().map(|f| f.to_string_lossy().into_owned()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        twilight(&args)
+    };
+    let o = check(&mine);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("the sealed superpower card is Kennan"),
+        "{out}"
+    );
+    assert!(
+        out.contains("the US superpower card revealed is the card sealed at entry"),
+        "{out}"
+    );
+    let receipt = mine
+        .iter()
+        .find(|f| {
+            std::fs::read_to_string(f)
+                .unwrap()
+                .contains("Superpower card: Kennan")
+        })
+        .unwrap();
+    let raw = std::fs::read_to_string(receipt).unwrap();
+    let seq = raw
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("Entry ")?
+                .split_once(": your superpower card")
+        })
+        .unwrap()
+        .0
+        .to_string();
+    std::fs::write(
+        receipt,
+        raw.replace("Superpower card: Kennan", "Superpower card: Acheson"),
+    )
+    .unwrap();
+    let o = check(&mine);
+    assert!(!o.status.success(), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains(&format!(
+            "entry {seq}: the receipt's superpower card and salt do not match its commitment"
+        )),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn a_sealed_superpower_cards_receipt_declares_its_charset() {
+    // The receipt of a sealed card holds `·` and `§15`: sent without a Content-Type, a reader
+    // takes it as US-ASCII (RFC 2045 §5.2) and shows them garbled.
+    let (us, ussr) = ("anna-tz2@ts.test", "ben-tz2@ts.test");
+    let (tmp, dir, inbox) = started("tz2", us, ussr);
+    let outbox = dir.join("outbox");
+    answer(&tmp, &dir, &inbox, us, 9, "Kennan");
     let receipts: Vec<(String, String)> = texts_to(&outbox, us)
         .into_iter()
         .filter(|(s, _)| s.contains("your move is recorded"))
