@@ -451,11 +451,7 @@ pub fn sealed_headline(s: &Session) -> Option<Side> {
     let mut sealed = None;
     for stored in s.log().entries() {
         match &stored.entry.payload {
-            Payload::Commitment {
-                kind: crate::log::CommitmentKind::Headline,
-                side,
-                ..
-            } => sealed = *side,
+            Payload::Commitment { kind, side, .. } if kind.seals_a_choice() => sealed = *side,
             Payload::Decision { .. } => sealed = None,
             _ => {}
         }

@@ -44,6 +44,10 @@ pub const DOMAIN_HEADLINE_SALT: &[u8] = b"twilight-pbem/headline-salt/v1\0";
 pub const DOMAIN_HAND: &[u8] = b"twilight-pbem/hand/v1\0";
 /// Domain string that starts [`canonical_headline`].
 pub const DOMAIN_HEADLINE: &[u8] = b"twilight-pbem/headline/v1\0";
+/// Domain string of [`superpower_card_salt`] (FAIRNESS.md §15).
+pub const DOMAIN_SUPERPOWER_CARD_SALT: &[u8] = b"twilight-pbem/superpower-card-salt/v1\0";
+/// Domain string that starts [`canonical_superpower_card`] (FAIRNESS.md §15).
+pub const DOMAIN_SUPERPOWER_CARD: &[u8] = b"twilight-pbem/superpower-card/v1\0";
 /// Domain string of [`reply_token`].
 pub const DOMAIN_REPLY_TOKEN: &[u8] = b"twilight-pbem/reply-token/v1\0";
 
@@ -382,6 +386,29 @@ pub fn canonical_headline(side: &str, turn: u32, card: u8) -> Vec<u8> {
     put_str(&mut out, side);
     put_u64(&mut out, u64::from(turn));
     out.push(card);
+    out
+}
+
+/// The salt of `side`'s Turn Zero superpower card for crisis number `crisis` (counted from 1
+/// in the order the crises are drawn; FAIRNESS.md §15).
+///
+/// `HMAC-SHA-256(key = seed, DOMAIN_SUPERPOWER_CARD_SALT ‖ str(side) ‖ u64(crisis))`.
+pub fn superpower_card_salt(seed: &[u8; 32], side: &str, crisis: u32) -> [u8; 32] {
+    let mut msg = DOMAIN_SUPERPOWER_CARD_SALT.to_vec();
+    put_str(&mut msg, side);
+    put_u64(&mut msg, u64::from(crisis));
+    hmac(seed, &msg)
+}
+
+/// The canonical byte form of `side`'s Turn Zero superpower card `card` (its name as
+/// players write it, e.g. `Kennan`, `KGB`) for crisis number `crisis` (FAIRNESS.md §15).
+///
+/// `DOMAIN_SUPERPOWER_CARD ‖ str(side) ‖ u64(crisis) ‖ str(card)`.
+pub fn canonical_superpower_card(side: &str, crisis: u32, card: &str) -> Vec<u8> {
+    let mut out = DOMAIN_SUPERPOWER_CARD.to_vec();
+    put_str(&mut out, side);
+    put_u64(&mut out, u64::from(crisis));
+    put_str(&mut out, card);
     out
 }
 

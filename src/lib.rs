@@ -21,6 +21,7 @@ pub mod picture;
 pub mod recorded;
 pub mod render;
 pub mod sealed_chance;
+pub mod sealed_choice;
 pub mod selfplay;
 pub mod session;
 pub mod takeback;

@@ -416,6 +416,11 @@ struct VariantArgs {
     /// (turn-zero-rulebook.txt).
     #[arg(long)]
     turn_zero: bool,
+    /// The alternative Space Race track of the Turn Zero box, with its milestone abilities
+    /// (Artificial Earth Satellite, Moon Landing, Missile Defense, Neutron Bomb) instead of the
+    /// standard track's (turn-zero-rulebook.txt "Alternative Space Race Track").
+    #[arg(long)]
+    alt_space_race: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -455,6 +460,7 @@ impl VariantArgs {
             scenario,
             promos,
             turn_zero: self.turn_zero,
+            alt_space_race: self.alt_space_race,
             bonus_cap_over_control: self.bonus_cap,
             bid: self.bid,
             ..Options::default()

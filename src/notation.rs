@@ -370,9 +370,18 @@ fn placements(list: &[(String, u8)]) -> Result<Vec<(Country, u8)>, NotationError
 /// Turns a typed move into the answer to `prompt`.
 pub fn resolve(mv: &MoveText, prompt: &Prompt) -> Result<Answer, NotationError> {
     let line = format_move_text(mv);
+    // A choice among named options says which names answer it (a Turn Zero superpower card
+    // refused as `Truman` or an already played `Marshall` lists the cards still in hand).
+    let expected = match &prompt.kind {
+        PromptKind::ChooseOption { options } => format!(
+            "one of {} (its name or an unambiguous prefix, any case)",
+            options.join(", ")
+        ),
+        _ => prompt.expects().to_string(),
+    };
     let mismatch = || NotationError::Mismatch {
         line: line.clone(),
-        expected: prompt.expects().to_string(),
+        expected: expected.clone(),
     };
     use MoveText as M;
     use PromptKind as K;

@@ -5,7 +5,6 @@ use std::fmt::Write;
 
 use crate::data::{Card, Region, Side};
 use crate::engine::legal::legal_answers;
-use crate::engine::ops::SPACE_BOX_NAMES;
 use crate::engine::view::{Role, View};
 use crate::engine::{vp_text, Game, PromptKind, SeededChance};
 use crate::notation::format_answer;
@@ -60,7 +59,10 @@ pub fn render_view(game: &Game, v: &View) -> String {
         if b == 0 {
             "start".to_string()
         } else {
-            format!("{b} {}", SPACE_BOX_NAMES[b as usize - 1])
+            format!(
+                "{b} {}",
+                crate::engine::alt_space::box_name(game.state(), b)
+            )
         }
     };
     let _ = writeln!(

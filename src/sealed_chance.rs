@@ -22,6 +22,13 @@ pub const LABEL_SHUFFLE: &str = "shuffle";
 /// Label of the stream of a card taken at random from a hand (FAIRNESS.md §3.1).
 pub const LABEL_HAND_CARD: &str = "hand-card";
 
+/// The turn whose dice key draws the dice of a resolution started in game turn `turn`: the
+/// turn itself, but turn 1 for Turn Zero's dice (turn 0): `dk_0` is public from entry 0, so
+/// its dice would be known before the superpower cards are chosen (FAIRNESS.md §15).
+pub fn dice_turn(turn: u32) -> u32 {
+    turn.max(1)
+}
+
 /// The moderator's chance source for one resolution (FAIRNESS.md §3–6).
 ///
 /// Dice come from `dice_key(seed, turn)`, shuffles and random hand cards from
@@ -56,14 +63,15 @@ impl Chance for SealedChance {
     fn decide(&mut self, request: &ChanceRequest<'_>) -> Result<ChanceOutcome, ChanceError> {
         Ok(match request {
             ChanceRequest::Die => {
-                if !(1..=fairness::DICE_TURNS).contains(&self.turn) {
+                let turn = dice_turn(self.turn);
+                if !(1..=fairness::DICE_TURNS).contains(&turn) {
                     return Err(ChanceError::Missing(format!(
                         "a die in turn {}, outside the dice-key chain (turns 1–{})",
                         self.turn,
                         fairness::DICE_TURNS
                     )));
                 }
-                let key = fairness::dice_key(&self.seed, self.turn);
+                let key = fairness::dice_key(&self.seed, turn);
                 let k = self.dice;
                 self.dice += 1;
                 ChanceOutcome::Die(fairness::die_roll(&key, &self.mix, LABEL_DIE, self.r, k))
@@ -161,7 +169,7 @@ impl DiceLedger {
             return (findings, None);
         };
         for (r, turn, dice) in &self.resolutions {
-            let Some((_, key)) = self.keys.get(turn) else {
+            let Some((_, key)) = self.keys.get(&dice_turn(*turn)) else {
                 continue;
             };
             let want: Vec<u8> = (0..dice.len() as u64)

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::correspondence::{self, Act, Ledger};
 use crate::data::{BySide, Card, Side};
 use crate::engine::view::Role;
-use crate::engine::{Answer, ChanceOutcome, Game, Options, PromptKind, RecordedChance, RuleError};
+use crate::engine::{Answer, ChanceOutcome, Game, Options, RecordedChance, RuleError};
 use crate::fairness;
 use crate::gamefs;
 use crate::log::{
@@ -82,6 +82,10 @@ pub struct Secret {
     /// ([`crate::bid`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending_bid: Option<seats::PendingBid>,
+    /// A Turn Zero superpower card submitted first, logged only as a commitment until its
+    /// pair arrives ([`crate::sealed_choice`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending_superpower_card: Option<crate::sealed_choice::PendingSuperpowerCard>,
 }
 
 /// A headline submitted first (design §2 "Simultaneous headlines").
@@ -334,14 +338,6 @@ impl Session {
         now: DateTime<Utc>,
     ) -> Result<Session, SessionError> {
         check_new_game(dir, &players)?;
-        if options.turn_zero {
-            // The statecraft choices of Turn Zero are simultaneous; a sealed game would log
-            // the first one in the clear before its pair arrives. Until they are sealed like
-            // the headline, refuse rather than leak (fail loudly).
-            return Err(SessionError::State(
-                "Turn Zero is not yet playable as a sealed game: its simultaneous superpower-card choices are not sealed by the log yet (use `selfplay --turn-zero`)".into(),
-            ));
-        }
         // A bid game names seats, not sides: seat 1 = `us`, seat 2 = `ussr` of `players` as
         // given ([`Session::create_bid`]); entry 0 writes them as `seats`.
         let (players, seats) = if options.bid {
@@ -380,6 +376,7 @@ impl Session {
                 seed: Hex32::from(seed),
                 pending_headline: None,
                 pending_bid: None,
+                pending_superpower_card: None,
             },
         )?;
         let mut log = Log::create(dir.join("log.yaml"))?;
@@ -543,7 +540,8 @@ impl Session {
     fn run_replay(&mut self) -> Result<(), SessionError> {
         let entries: Vec<StoredEntry> = self.log.entries().to_vec();
         let mut joined = BySide::<bool>::default();
-        let mut headline_commits: Vec<(Side, Hex32, u8)> = Vec::new();
+        // The sealed first choices (headlines, superpower cards) awaiting their decision.
+        let mut sealed_commits: Vec<(Side, crate::sealed_choice::Slot, Hex32)> = Vec::new();
         // The first decision each takeback request names: the replay's state before it is kept.
         let starts: std::collections::HashSet<u64> = entries
             .iter()
@@ -694,10 +692,10 @@ impl Session {
                     let Some(game) = self.game.as_mut() else {
                         return Err(fail("a decision before both players joined".into()));
                     };
-                    let is_headline = matches!(
-                        game.prompt_for(*side).map(|p| &p.kind),
-                        Some(PromptKind::Headline)
-                    );
+                    let slot = crate::sealed_choice::Slot::of(game, *side);
+                    let choice = slot
+                        .zip(game.prompt_for(*side))
+                        .and_then(|(slot, p)| slot.choice(*side, &answer, p).map(|c| (slot, c)));
                     let turn = game.state().turn;
                     let marks = crate::takeback::Marks::of(game);
                     let result = match seed {
@@ -714,7 +712,8 @@ impl Session {
                     };
                     let drawn = result
                         .map_err(|e| fail(format!("`{notation}` by the {side} is refused: {e}")))?;
-                    if let Some(why) = crate::takeback::blocker_of(marks, game, is_headline, &drawn)
+                    if let Some(why) =
+                        crate::takeback::blocker_of(marks, game, slot.is_some(), &drawn)
                     {
                         self.takebacks.blocked.insert(seq, why);
                     }
@@ -723,26 +722,18 @@ impl Session {
                     self.dice.record(r, u32::from(turn), &drawn);
                     self.check_records(seq, &drawn, &records);
                     self.trace_step(se, Some(*side), notation);
-                    if is_headline {
-                        if let (Some(seed), Answer::Card(card)) = (self.seed, &answer) {
-                            if let Some(pos) = headline_commits
-                                .iter()
-                                .position(|(s, _, t)| s == side && *t == turn)
-                            {
-                                let (_, digest, _) = headline_commits.remove(pos);
-                                let salt =
-                                    fairness::headline_salt(&seed, side_str(*side), turn as u32);
-                                let want = fairness::commitment(
-                                    &salt,
-                                    &fairness::canonical_headline(
-                                        side_str(*side),
-                                        turn as u32,
-                                        *card as u8,
-                                    ),
-                                );
-                                if want != *digest.as_bytes() {
-                                    self.findings.push(format!("entry {seq}: the {side} headline {card} does not match its commitment"));
-                                }
+                    if let (Some(seed), Some((slot, choice))) = (self.seed, choice) {
+                        if let Some(pos) = sealed_commits
+                            .iter()
+                            .position(|(s, t, _)| s == side && *t == slot)
+                        {
+                            let (_, _, digest) = sealed_commits.remove(pos);
+                            if slot.commitment(&seed, *side, choice) != *digest.as_bytes() {
+                                self.findings.push(format!(
+                                    "entry {seq}: the {side} {} {} does not match its commitment",
+                                    slot.what(),
+                                    choice.name()
+                                ));
                             }
                         }
                     }
@@ -778,18 +769,30 @@ impl Session {
                             self.hand_commits[*side] = Some((seq, Vec::new()));
                         }
                     }
-                    CommitmentKind::Headline => {
+                    CommitmentKind::Headline | CommitmentKind::SuperpowerCard => {
                         let Some(side) = side else {
-                            return Err(fail("a headline commitment without a side".into()));
+                            return Err(fail(format!("a {kind:?} commitment without a side")));
                         };
-                        let turn = self.game.as_ref().map_or(0, |g| g.state().turn);
-                        if logged_turn.is_some_and(|t| t != u32::from(turn)) {
+                        let slot =
+                            crate::sealed_choice::Slot::of_commitment(self.game.as_ref(), *kind)
+                                .map_err(fail)?
+                                .expect("a choice's slot");
+                        if logged_turn.is_some_and(|t| t != slot.number()) {
+                            let (what, now) = match slot {
+                                crate::sealed_choice::Slot::Headline { turn } => {
+                                    ("headline commitment for turn", format!("turn {turn}"))
+                                }
+                                crate::sealed_choice::Slot::SuperpowerCard { crisis } => (
+                                    "superpower card commitment for crisis",
+                                    format!("crisis {crisis}"),
+                                ),
+                            };
                             self.findings.push(format!(
-                                "entry {seq}: a headline commitment for turn {} during turn {turn}",
+                                "entry {seq}: a {what} {} during {now}",
                                 logged_turn.unwrap_or_default()
                             ));
                         }
-                        headline_commits.push((*side, *digest, turn));
+                        sealed_commits.push((*side, slot, *digest));
                         self.corr.on_sealed_headline(*side);
                     }
                 },
@@ -804,7 +807,7 @@ impl Session {
                         }
                     }
                     let finished = self.game.as_ref().map_or(0, |g| {
-                        u32::from(g.state().turn) - u32::from(g.outcome().is_none())
+                        u32::from(g.state().turn).saturating_sub(u32::from(g.outcome().is_none()))
                     });
                     if *turn > finished {
                         self.findings.push(format!(
@@ -924,7 +927,8 @@ impl Session {
         }
         self.dice_checked = checked;
         if let (Some(_), Some(game)) = (self.dice.chain_end, self.game.as_ref()) {
-            let finished = u32::from(game.state().turn) - u32::from(game.outcome().is_none());
+            let finished =
+                u32::from(game.state().turn).saturating_sub(u32::from(game.outcome().is_none()));
             for t in 1..=finished.min(fairness::DICE_TURNS) {
                 if !self.dice.keys.contains_key(&t) {
                     self.findings.push(format!(
@@ -933,49 +937,55 @@ impl Session {
                 }
             }
         }
-        // A headline waiting for its pair is known to the moderator only; it must be the card
-        // its logged commitment seals (a swapped secret.yaml is refused, issue 20).
+        // A choice waiting for its pair (a headline, a superpower card) is known to the
+        // moderator only; it must be the card its logged commitment seals (a swapped
+        // secret.yaml is refused, issue 20).
         if let (Some(secret), Some(game)) = (self.secret.clone(), self.game.as_mut()) {
             let seed = *secret.seed.as_bytes();
             let turn = game.state().turn;
-            // Only a headline whose commitment is in the log and still unpaired: a pending
-            // headline left by a crash before its commitment was written was never made
+            // Only a choice whose commitment is in the log and still unpaired: a pending
+            // choice left by a crash before its commitment was written was never made
             // (issue 12).
-            let committed = |p: &PendingHeadline| {
-                headline_commits
-                    .iter()
-                    .any(|(s, _, t)| *s == p.side && *t == turn)
-            };
-            if let Some(p) = secret.pending_headline.filter(committed) {
-                let sealed = headline_commits
+            let pending = crate::sealed_choice::Pending::of_secret(&secret, u32::from(turn))
+                .filter(|p| {
+                    sealed_commits
+                        .iter()
+                        .any(|(s, t, _)| *s == p.side && *t == p.slot)
+                });
+            if let Some(p) = pending {
+                let sealed = sealed_commits
                     .iter()
                     .rev()
-                    .find(|(s, _, t)| *s == p.side && *t == turn)
-                    .map(|(_, d, _)| *d.as_bytes());
-                let want = fairness::commitment(
-                    &fairness::headline_salt(&seed, side_str(p.side), u32::from(turn)),
-                    &fairness::canonical_headline(side_str(p.side), u32::from(turn), p.card as u8),
-                );
-                if sealed != Some(want) {
+                    .find(|(s, t, _)| *s == p.side && *t == p.slot)
+                    .map(|(_, _, d)| *d.as_bytes());
+                if sealed != Some(p.slot.commitment(&seed, p.side, p.choice)) {
                     return Err(SessionError::State(format!(
-                        "secret.yaml's pending {} headline {} is not the card its logged commitment seals",
+                        "secret.yaml's pending {} {} {} is not the card its logged commitment seals",
                         p.side,
-                        p.card.name()
+                        p.slot.what(),
+                        p.choice.name()
                     )));
                 }
-                if game.prompt_for(p.side).is_some()
-                    && matches!(
-                        game.prompt_for(p.side).map(|q| &q.kind),
-                        Some(PromptKind::Headline)
-                    )
-                {
+                if crate::sealed_choice::Slot::of(game, p.side) == Some(p.slot) {
+                    let answer = game
+                        .prompt_for(p.side)
+                        .and_then(|q| p.choice.answer(q))
+                        .ok_or_else(|| {
+                            SessionError::State(format!(
+                                "pending {} {} is not offered",
+                                p.slot.what(),
+                                p.choice.name()
+                            ))
+                        })?;
                     let mix = self.dice.mix.unwrap_or_default();
                     game.apply(
                         p.side,
-                        Answer::Card(p.card),
+                        answer,
                         &mut SealedChance::new(seed, mix, self.decisions + 1, u32::from(turn)),
                     )
-                    .map_err(|e| SessionError::State(format!("pending headline refused: {e}")))?;
+                    .map_err(|e| {
+                        SessionError::State(format!("pending {} refused: {e}", p.slot.what()))
+                    })?;
                 }
             }
         }
@@ -1124,6 +1134,19 @@ impl Session {
     pub fn headline_salt(&self, side: Side, turn: u32) -> Option<[u8; 32]> {
         let seed = self.seed?;
         Some(fairness::headline_salt(&seed, side_str(side), turn))
+    }
+
+    /// `side`'s simultaneous choice awaiting its pair (a headline, a Turn Zero superpower
+    /// card), from the moderator's secret.
+    pub fn pending_choice(&self, side: Side) -> Option<crate::sealed_choice::Pending> {
+        let turn = self.game.as_ref().map_or(0, |g| u32::from(g.state().turn));
+        crate::sealed_choice::Pending::of_secret(self.secret.as_ref()?, turn)
+            .filter(|p| p.side == side)
+    }
+
+    /// The salt of `side`'s sealed choice in `slot` (moderator only; FAIRNESS.md §7, §15).
+    pub fn choice_salt(&self, side: Side, slot: crate::sealed_choice::Slot) -> Option<[u8; 32]> {
+        Some(slot.salt(self.seed.as_ref()?, side))
     }
 
     /// `side`'s headline card awaiting its pair, from the moderator's secret.
@@ -1351,7 +1374,8 @@ impl Session {
         let Some(game) = self.game.as_ref() else {
             return Ok(());
         };
-        let finished = u32::from(game.state().turn) - u32::from(game.outcome().is_none());
+        let finished =
+            u32::from(game.state().turn).saturating_sub(u32::from(game.outcome().is_none()));
         let published = self.dice.keys.keys().next_back().copied().unwrap_or(0);
         for turn in published + 1..=finished.min(fairness::DICE_TURNS) {
             self.log.stage(
@@ -1629,32 +1653,28 @@ impl Session {
                 error,
             })?;
         let text = notation::format_answer(&answer, &prompt);
-        let first_headline =
-            matches!(prompt.kind, PromptKind::Headline) && game.prompts().len() == 2;
-        let second_headline =
-            matches!(prompt.kind, PromptKind::Headline) && game.prompts().len() == 1;
-        if first_headline {
-            let Answer::Card(card) = answer else {
-                unreachable!("headline answers are cards")
-            };
-            let turn = game.state().turn as u32;
-            let salt = fairness::headline_salt(&seed, side_str(side), turn);
-            let digest = fairness::commitment(
-                &salt,
-                &fairness::canonical_headline(side_str(side), turn, card as u8),
-            );
+        // A simultaneous choice (a headline, a Turn Zero superpower card): the first of the
+        // pair is sealed, the second reveals both (crate::sealed_choice).
+        let sealed = crate::sealed_choice::Slot::of(game, side).and_then(|slot| {
+            slot.choice(side, &answer, &prompt)
+                .map(|choice| crate::sealed_choice::Pending { side, slot, choice })
+        });
+        let first_sealed = sealed.filter(|_| game.prompts().len() == 2);
+        let second_sealed = sealed.is_some() && game.prompts().len() == 1;
+        if let Some(first) = first_sealed {
+            let digest = first.slot.commitment(&seed, side, first.choice);
             let before = self.secret.clone().expect("moderator");
             let mut secret = before.clone();
-            secret.pending_headline = Some(PendingHeadline { side, card });
+            first.store(&mut secret);
             // The secret first: a commitment in the log without its card in the secret
-            // would leave the headline unrecoverable.
+            // would leave the choice unrecoverable.
             write_secret(&self.dir, &secret)?;
             self.secret = Some(secret);
             let staged = self.log.stage(
                 Payload::Commitment {
-                    kind: CommitmentKind::Headline,
+                    kind: first.slot.kind(),
                     side: Some(side),
-                    turn: Some(turn),
+                    turn: Some(first.slot.number()),
                     digest: Hex32::from(digest),
                 },
                 // The log's rule: commitments are the moderator's entries.
@@ -1667,24 +1687,51 @@ impl Session {
                 return Err(e.into());
             }
         } else {
-            if second_headline {
-                if let Some(p) = self
+            if second_sealed {
+                let turn = u32::from(game.state().turn);
+                let pending = self
                     .secret
                     .as_ref()
-                    .and_then(|s| s.pending_headline.clone())
-                {
+                    .and_then(|s| crate::sealed_choice::Pending::of_secret(s, turn));
+                if let Some(p) = pending {
+                    // The first choice's answer as the replay will apply it: to the prompt
+                    // both sides had before either chose (the same options for a superpower
+                    // card, whose hand the second choice does not change).
+                    let answer = match p.choice {
+                        crate::sealed_choice::Choice::Headline(card) => Answer::Card(card),
+                        crate::sealed_choice::Choice::SuperpowerCard(card) => {
+                            let hand = &game
+                                .state()
+                                .turn_zero
+                                .as_ref()
+                                .ok_or_else(|| {
+                                    SessionError::State(
+                                        "a superpower card outside Turn Zero".into(),
+                                    )
+                                })?
+                                .hands[p.side];
+                            let i = hand.iter().position(|c| *c == card).ok_or_else(|| {
+                                SessionError::State(format!(
+                                    "the pending superpower card {} is not in the {}'s hand",
+                                    card.name(),
+                                    p.side
+                                ))
+                            })?;
+                            Answer::Number(i as u8)
+                        }
+                    };
                     self.log.stage(
                         Payload::Decision {
                             side: p.side,
-                            notation: format!("headline {}", p.card.name()),
-                            answer: to_value(&Answer::Card(p.card)),
+                            notation: p.choice.notation(),
+                            answer: to_value(&answer),
                         },
                         Author::from(p.side),
                         now,
                     )?;
-                    // Cleared on disk only once both headlines are committed.
+                    // Cleared on disk only once both choices are committed.
                     if let Some(secret) = self.secret.as_mut() {
-                        secret.pending_headline = None;
+                        crate::sealed_choice::Pending::clear(secret);
                     }
                     self.secret_after_commit = true;
                 }

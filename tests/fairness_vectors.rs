@@ -170,6 +170,16 @@ fn compute(function: &str, args: &BTreeMap<&str, &str>) -> String {
                 .unwrap(),
         )),
         "seat_mix" => hex::encode(twilight_pbem::bid::seat_mix(arg("seat1"), arg("seat2"))),
+        "superpower_card_salt" => hex::encode(fairness::superpower_card_salt(
+            &hex32(arg("seed")),
+            arg("side"),
+            num("crisis") as u32,
+        )),
+        "canonical_superpower_card" => hex::encode(fairness::canonical_superpower_card(
+            arg("side"),
+            num("crisis") as u32,
+            arg("card"),
+        )),
         "bid_draw" => twilight_pbem::bid::bid_draw(&key(), &mix()).to_string(),
         other => panic!("unknown vector function {other:?}"),
     }

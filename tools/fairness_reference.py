@@ -167,6 +167,10 @@ def compute(fn, a):
         return sha256(b"twilight-pbem/seats/v1\0" + s(a["seat1"]) + s(a["seat2"])).hex()
     if fn == "bid_draw":
         return str(Stream(key, mix, "bid-draw", 0, 0).below(2))
+    if fn == "superpower_card_salt":  # section 15
+        return mac(seed, b"twilight-pbem/superpower-card-salt/v1\0" + s(a["side"]) + u64(int(a["crisis"]))).hex()
+    if fn == "canonical_superpower_card":
+        return (b"twilight-pbem/superpower-card/v1\0" + s(a["side"]) + u64(int(a["crisis"])) + s(a["card"])).hex()
     if fn == "entry_hash":
         return sha256(b"twilight-log v1\0" + bytes.fromhex(a["document"])).hex()
     raise ValueError("unknown function " + fn)

@@ -542,6 +542,8 @@ fn end_of_turn(cx: &mut Cx) -> Step<Activity> {
         }
         (false, false) => {}
     }
+    // The alternative track's Artificial Earth Satellite comes before the check (TZRB).
+    super::alt_space::satellite(cx);
     // Military Operations: 1 VP to the opponent per point short, netted (FAQ F133).
     let defcon = cx.state.defcon as i32;
     let mut net = 0;
@@ -574,6 +576,7 @@ fn end_of_turn(cx: &mut Cx) -> Step<Activity> {
     }
     cx.state.milops = Default::default();
     cx.state.space_attempts = Default::default();
+    super::alt_space::new_turn(cx.state);
     cx.state.extra_rounds = Default::default();
     super::effects::expire_turn_effects(cx.state);
     cx.state.chernobyl_region = None;

@@ -5,6 +5,7 @@
 //! [`ops`] (Operations), [`scoring`], [`effects`] (effects in play), [`events`] (one function
 //! per card). [`Game`] is the API; [`legal`] enumerates legal answers; [`view`] redacts.
 
+pub mod alt_space;
 pub mod chance;
 pub mod civil_war;
 pub mod cx;

@@ -85,7 +85,8 @@ pub fn check_placement(
     }
     let targets: Vec<Country> = list.iter().map(|(c, _)| *c).collect();
     let budget = ops as u32 + effects::region_bonus(state, side, card, &targets) as u32;
-    let cost = placement_cost(state, side, list);
+    let mut cost = placement_cost(state, side, list);
+    cost -= super::alt_space::moon_landing_discount(state, side, list, cost, budget);
     if cost > budget {
         return Err(RuleError::Rule(format!(
             "that placement costs {cost} Ops (2 per Influence in a country the opponent controls; FAQ F089) but only {budget} are available"
@@ -122,7 +123,10 @@ pub fn conduct_operations(
     prompt.card = card;
     match cx.ask(prompt)? {
         Answer::Influence(list) if allow.influence => {
-            check_placement(cx.state, side, card, ops, &list)?;
+            let cost = check_placement(cx.state, side, card, ops, &list)?;
+            if cost < placement_cost(cx.state, side, &list) {
+                super::alt_space::use_moon_landing(cx, side);
+            }
             for (c, n) in merged(&list) {
                 cx.add_influence(c, side, n);
             }
@@ -250,7 +254,9 @@ pub fn coup(cx: &mut Cx, side: Side, country: Country, ops: u8, kind: CoupKind) 
         return cx.game_over(Some(side.opponent()), super::cx::VictoryReason::Defcon);
     }
     let die = cx.roll()?;
-    let modifier = effects::coup_modifier(cx.state, side, country);
+    let die = super::alt_space::missile_defense(cx, side, die)?;
+    let modifier = effects::coup_modifier(cx.state, side, country)
+        + super::alt_space::neutron_bomb(cx.state, side);
     let total = die as i32 + ops as i32 + modifier;
     let target = 2 * cx.state.stability(country) as i32;
     note!(
@@ -332,12 +338,12 @@ pub fn check_space_race(state: &State, side: Side, card: Card) -> Result<(), Rul
             if allowed == 2 { "s" } else { "" }
         )));
     }
-    let need = SPACE_TRACK[next as usize - 1].0;
+    let need = super::alt_space::track(state)[next as usize - 1].0;
     let have = effects::ops_value(state, side, card);
     if have < need {
         return Err(RuleError::Rule(format!(
             "{} needs a card of {need} Ops or more; {card} is worth {have} (FAQ F097, F112)",
-            SPACE_BOX_NAMES[next as usize - 1]
+            super::alt_space::box_name(state, next)
         )));
     }
     Ok(())
@@ -347,7 +353,7 @@ pub fn check_space_race(state: &State, side: Side, card: Card) -> Result<(), Rul
 pub fn space_race_attempt(cx: &mut Cx, side: Side) -> Step {
     cx.state.space_attempts[side] += 1;
     let next = cx.state.space[side] + 1;
-    let (_, max, _, _) = SPACE_TRACK[next as usize - 1];
+    let (_, max, _, _) = super::alt_space::track(cx.state)[next as usize - 1];
     let die = cx.roll()?;
     if die <= max {
         note!(
@@ -374,7 +380,7 @@ pub fn advance_space(cx: &mut Cx, side: Side, boxes: u8) -> Step {
         return Ok(());
     }
     cx.state.space[side] = to;
-    let (_, _, first, second) = SPACE_TRACK[to as usize - 1];
+    let (_, _, first, second) = super::alt_space::track(cx.state)[to as usize - 1];
     let vp = if cx.state.space[side.opponent()] >= to {
         second
     } else {
@@ -383,7 +389,7 @@ pub fn advance_space(cx: &mut Cx, side: Side, boxes: u8) -> Step {
     note!(
         cx,
         "{side} reaches Space Race box {to}, {}.",
-        SPACE_BOX_NAMES[to as usize - 1]
+        super::alt_space::box_name(cx.state, to)
     );
     cx.add_vp(side, vp)
 }

@@ -358,7 +358,7 @@ impl Prompt {
             PromptKind::ChooseCard { .. } => "a card",
             PromptKind::ChooseCards { .. } => "a list of cards",
             PromptKind::YesNo { .. } => "yes or no",
-            PromptKind::ChooseOption { .. } => "an option number",
+            PromptKind::ChooseOption { .. } => "one of the options, by name",
             PromptKind::ChooseNumber { .. } => "a number",
         }
     }

@@ -44,6 +44,10 @@ pub struct Options {
     /// (`../shared/rules/turn-zero-rulebook.txt`; [`super::turn_zero`]). Absent: off.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub turn_zero: bool,
+    /// The alternative Space Race track of the Turn Zero box, with its milestone abilities
+    /// instead of the standard track's ([`super::alt_space`]). Absent: the standard track.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub alt_space_race: bool,
     /// The engine revision whose decisions the game is played under: set from the log's
     /// `create.rules_revision` ([`crate::recorded::revision_of`]), never written with the
     /// options. New games use [`Revision::CURRENT`].
@@ -110,6 +114,7 @@ impl Default for Options {
             scenario: Scenario::Standard,
             promos: Vec::new(),
             turn_zero: false,
+            alt_space_race: false,
             bonus_cap_over_control: None,
             bid: false,
             revision: Revision::CURRENT,
@@ -141,6 +146,9 @@ impl Options {
         }
         if self.chinese_civil_war {
             parts.push("Chinese Civil War".into());
+        }
+        if self.alt_space_race {
+            parts.push("alternative Space Race track".into());
         }
         parts.push(if self.optional_cards {
             "optional cards".into()
@@ -185,6 +193,9 @@ impl Options {
             }
             if self.us_bonus > 0 || self.ussr_bonus > 0 {
                 return Err("the Late War scenario has a fixed starting position and no bonus Influence (setups.yaml late_war_scenario.bidding)".into());
+            }
+            if self.alt_space_race {
+                return Err("the Late War scenario's Space Race position is given on the standard track (setups.yaml late_war_scenario.space_race: boxes named Man in Earth Orbit, abilities 2 and 4 cancelled); the alternative track belongs to the 1945 game of the Turn Zero box".into());
             }
             if self.bid {
                 return Err("the Late War scenario has no bid for sides (setups.yaml late_war_scenario.bidding: none)".into());
@@ -404,6 +415,9 @@ pub struct State {
     /// Turn Zero's crises and results, in a game with Turn Zero (absent otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn_zero: Option<super::turn_zero::TurnZero>,
+    /// The alternative Space Race track's milestone markers this turn (absent when none).
+    #[serde(default, skip_serializing_if = "super::alt_space::Marks::is_clear")]
+    pub alt_space_marks: super::alt_space::Marks,
 }
 
 impl State {
@@ -537,8 +551,12 @@ impl State {
 
     /// Whether `side` holds the Space Race ability of `space_box` (2, 4, 6 or 8): it reached
     /// the box first and the opponent has not reached it (FAQ F116).
+    /// Never on the alternative track, whose own milestones replace these abilities
+    /// ([`super::alt_space`]).
     pub fn has_space_ability(&self, side: Side, space_box: u8) -> bool {
-        self.space[side] >= space_box && self.space[side.opponent()] < space_box
+        !self.options.alt_space_race
+            && self.space[side] >= space_box
+            && self.space[side.opponent()] < space_box
     }
 }
 
@@ -577,6 +595,7 @@ pub(crate) fn empty_state(options: Options) -> State {
         headlines: BySide::default(),
         chernobyl_region: None,
         turn_zero: None,
+        alt_space_marks: Default::default(),
     }
 }
 

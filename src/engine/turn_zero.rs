@@ -165,6 +165,37 @@ impl Statecraft {
         }
     }
 
+    /// The card with what it does, as a prompt lists it: `Kennan +1`, `Molotov −2`, `Dulles
+    /// (cancels the USSR's card)`, `OSS (bluff, returns to hand)` (turn_zero.yaml `statecraft`).
+    pub fn describe(self) -> String {
+        if self.cancels() {
+            format!(
+                "{} (cancels the {}'s card)",
+                self.name(),
+                self.side().opponent()
+            )
+        } else if self.is_bluff() {
+            format!("{} (bluff, returns to hand)", self.name())
+        } else {
+            let m = self.modifier();
+            format!(
+                "{} {}{}",
+                self.name(),
+                if m > 0 { "+" } else { "−" },
+                m.abs()
+            )
+        }
+    }
+
+    /// The side whose card it is.
+    pub fn side(self) -> Side {
+        if Statecraft::hand(Side::Us).contains(&self) {
+            Side::Us
+        } else {
+            Side::Ussr
+        }
+    }
+
     /// Whether it cancels the opponent's card (Dulles, Beria).
     pub fn cancels(self) -> bool {
         matches!(self, Statecraft::Dulles | Statecraft::Beria)
@@ -303,8 +334,13 @@ pub fn crisis(cx: &mut Cx, n: u8) -> Step<Activity> {
                 options: hands[side].iter().map(|s| s.name().to_string()).collect(),
             },
             format!(
-                "{side}: choose a superpower card for the crisis {} (Turn Zero)",
-                crisis.name()
+                "{side}: choose a superpower card for the crisis {} (Turn Zero; both choose at once, yours sealed until the other is in): {}",
+                crisis.name(),
+                hands[side]
+                    .iter()
+                    .map(|s| s.describe())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         )
     };

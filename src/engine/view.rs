@@ -69,6 +69,10 @@ pub struct View {
     pub milops: BySide<u8>,
     /// Space Race boxes.
     pub space: BySide<u8>,
+    /// Whether the boxes are those of the alternative Space Race track
+    /// ([`super::alt_space`]; their names differ). Absent when false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub alt_space_race: bool,
     /// China Card holder and face.
     pub china_holder: Option<Side>,
     /// Whether the China Card is face up.
@@ -128,6 +132,7 @@ pub fn view(game: &Game, role: Role) -> View {
         vp: s.vp,
         defcon: s.defcon,
         milops: s.milops,
+        alt_space_race: s.options.alt_space_race,
         space: s.space,
         china_holder: s.china.holder,
         china_face_up: s.china.face_up,

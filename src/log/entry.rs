@@ -127,6 +127,20 @@ pub enum CommitmentKind {
     Hand,
     /// A headline card chosen while the other side's is still unknown.
     Headline,
+    /// A Turn Zero superpower card chosen while the other side's is still unknown (the
+    /// commitment's `turn` field holds the crisis number, from 1; FAIRNESS.md §15).
+    SuperpowerCard,
+}
+
+impl CommitmentKind {
+    /// Whether it seals one of two simultaneous choices (a headline, a Turn Zero superpower
+    /// card): the first received is logged only as this commitment until its pair arrives.
+    pub fn seals_a_choice(self) -> bool {
+        matches!(
+            self,
+            CommitmentKind::Headline | CommitmentKind::SuperpowerCard
+        )
+    }
 }
 
 /// What a side does about a draw (issue 17 §3; the moves `offer draw`, `accept draw`,
@@ -203,7 +217,8 @@ pub enum Payload {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         side: Option<Side>,
         /// For a headline, the game turn: an input of its salt and canonical form
-        /// (FAIRNESS.md §7–8). Absent for a hand.
+        /// (FAIRNESS.md §7–8); for a superpower card, the Turn Zero crisis number, from 1
+        /// (§15). Absent for a hand.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         turn: Option<u32>,
         /// `SHA-256(salt ‖ canonical form)`.

@@ -10,32 +10,15 @@
 use std::fmt::Write as _;
 
 use chrono::{DateTime, Utc};
-use lettre::message::header::ContentType;
-use lettre::Message;
 
 use super::inbound::Refusal;
-use super::invite::{nonce_line, Joined};
+use super::invite::{nonce_line, plain, Joined};
 use super::outbound::subject_tag;
 use super::transport::Transport;
 use super::{Applied, MailConfig, MailError, MailState};
 use crate::bid;
 use crate::log::Payload;
 use crate::session::Session;
-
-fn plain(from: &str, to: &str, subject: String, text: String) -> Result<Message, MailError> {
-    let mbox = |s: &str| {
-        s.parse::<lettre::message::Mailbox>()
-            .map_err(|e| MailError::Config(format!("bad address `{s}`: {e}")))
-    };
-    Message::builder()
-        .from(mbox(from)?)
-        .to(mbox(to)?)
-        .subject(subject)
-        .message_id(None)
-        .header(ContentType::TEXT_PLAIN)
-        .body(text)
-        .map_err(|e| MailError::Build(e.to_string()))
-}
 
 /// The text of seat `seat`'s invitation to bid: the game, the other seat, the options, the
 /// commitments, the bid rules (FAQ F009) and how to reply. Needs the moderator's secret.

@@ -6,7 +6,8 @@
 //! mail's head hash lies on (the chain continues from each receipt to the next); that each
 //! hand commitment in a prompt is the logged one and seals the hand that prompt shows; that
 //! every move a receipt echoes is the decision logged at that entry; that a sealed headline's
-//! receipt matches its logged commitment and the card later played; and, by a public replay
+//! or Turn Zero superpower card's receipt matches its logged commitment and the card later
+//! revealed; and, by a public replay
 //! of the re-assembled log, that the dice of every finished turn re-derive.
 
 use std::collections::BTreeMap;
@@ -48,7 +49,18 @@ struct Receipt {
     file: PathBuf,
     moves: Vec<(u64, String)>,
     head: Option<(u64, String)>,
-    headline: Option<(u64, String, String, u32, Option<String>)>,
+    sealed: Option<SealedReceipt>,
+}
+
+/// What a sealed choice's receipt says: entry, digest, salt, turn (a headline) or crisis (a
+/// superpower card), and the card as the receipt names it.
+struct SealedReceipt {
+    kind: CommitmentKind,
+    seq: u64,
+    digest: String,
+    salt: String,
+    turn: u32,
+    card: Option<String>,
 }
 
 fn line_value(text: &str, prefix: &str) -> Option<String> {
@@ -159,37 +171,21 @@ pub fn check_mails(paths: &[PathBuf]) -> Result<CheckReport, MailError> {
                     let (n, what) = rest.split_once(": ")?;
                     Some((n.parse().ok()?, what.to_string()))
                 })
-                .filter(|(_, w)| w != "your headline, sealed")
+                // A sealed choice (a headline, a Turn Zero superpower card) is a commitment,
+                // not a decision entry.
+                .filter(|(_, w)| !w.ends_with(", sealed"))
                 .collect();
             let head = text.lines().find_map(|l| {
                 let rest = l.strip_prefix("Head (hash of entry ")?;
                 let (n, h) = rest.split_once("): ")?;
                 Some((n.parse().ok()?, h.trim().to_string()))
             });
-            let headline = text
-                .lines()
-                .find_map(|l| {
-                    let rest = l.strip_prefix("Entry ")?;
-                    let (n, what) = rest.split_once(": ")?;
-                    (what == "your headline, sealed").then(|| n.parse::<u64>().ok())?
-                })
-                .and_then(|seq| {
-                    let digest = line_value(&text, "Commitment digest: ")?;
-                    let salt = line_value(&text, "Salt: ")?;
-                    let turn = line_value(&text, "Seq: ")?
-                        .split("Turn: ")
-                        .nth(1)?
-                        .trim()
-                        .parse()
-                        .ok()?;
-                    let card = line_value(&text, "Headline card: ");
-                    Some((seq, digest, salt, turn, card))
-                });
+            let sealed = sealed_receipt(&text);
             receipts.push(Receipt {
                 file: path.clone(),
                 moves,
                 head,
-                headline,
+                sealed,
             });
         }
     }
@@ -304,8 +300,8 @@ pub fn check_mails(paths: &[PathBuf]) -> Result<CheckReport, MailError> {
                 )),
             }
         }
-        if let Some((seq, digest, salt, turn, card)) = &rc.headline {
-            check_headline(&mut r, &docs, *seq, digest, salt, *turn, card.as_deref());
+        if let Some(sealed) = &rc.sealed {
+            check_sealed(&mut r, &docs, sealed);
         }
     }
     // Dice: a public replay of the re-assembled log.
@@ -344,85 +340,158 @@ fn write_log(dir: &Path, docs: &BTreeMap<u64, String>) -> Result<(), MailError> 
     Ok(())
 }
 
-/// A sealed headline's receipt: the digest is the one logged at `seq`, it seals the card the
-/// receipt names, and the headline later revealed (if the log has it) is that card.
-fn check_headline(
-    r: &mut CheckReport,
-    docs: &BTreeMap<u64, String>,
-    seq: u64,
-    digest: &str,
-    salt: &str,
-    turn: u32,
-    card: Option<&str>,
-) {
+/// The sealed choice a receipt reports (`Entry N: your headline, sealed` with `Headline card:`
+/// and `Turn:`, or `Entry N: your superpower card for Turn Zero crisis C, sealed` with
+/// `Superpower card:` and `Crisis:`), if any.
+fn sealed_receipt(text: &str) -> Option<SealedReceipt> {
+    let (seq, kind) = text.lines().find_map(|l| {
+        let rest = l.strip_prefix("Entry ")?;
+        let (n, what) = rest.split_once(": ")?;
+        let kind = if what == "your headline, sealed" {
+            CommitmentKind::Headline
+        } else if what.starts_with("your superpower card for Turn Zero crisis ")
+            && what.ends_with(", sealed")
+        {
+            CommitmentKind::SuperpowerCard
+        } else {
+            return None;
+        };
+        Some((n.parse::<u64>().ok()?, kind))
+    })?;
+    let (number_label, card_label) = match kind {
+        CommitmentKind::SuperpowerCard => ("Crisis: ", "Superpower card: "),
+        _ => ("Turn: ", "Headline card: "),
+    };
+    Some(SealedReceipt {
+        kind,
+        seq,
+        digest: line_value(text, "Commitment digest: ")?,
+        salt: line_value(text, "Salt: ")?,
+        turn: line_value(text, "Seq: ")?
+            .split(number_label)
+            .nth(1)?
+            .trim()
+            .parse()
+            .ok()?,
+        card: line_value(text, card_label),
+    })
+}
+
+/// A sealed choice's receipt (a headline, FAIRNESS.md §9; a Turn Zero superpower card, §15):
+/// the digest is the one logged at its entry, it seals the card the receipt names, and the
+/// card later revealed (if the log has it) is that card.
+fn check_sealed(r: &mut CheckReport, docs: &BTreeMap<u64, String>, sealed: &SealedReceipt) {
+    let SealedReceipt {
+        kind,
+        seq,
+        ref digest,
+        ref salt,
+        turn,
+        ref card,
+    } = *sealed;
+    let what = match kind {
+        CommitmentKind::SuperpowerCard => "superpower card",
+        _ => "headline",
+    };
     let parse = |seq: u64| -> Option<crate::log::Entry> {
         serde_yaml::from_str(docs.get(&seq)?.trim_end_matches("...\n")).ok()
     };
     let Some(e) = parse(seq) else {
         r.findings.push(format!(
-            "entry {seq} (a sealed headline) is not in the re-assembled log"
+            "entry {seq} (a sealed {what}) is not in the re-assembled log"
         ));
         return;
     };
     let Payload::Commitment {
-        kind: CommitmentKind::Headline,
+        kind: logged_kind,
         side: Some(side),
         digest: logged,
         ..
     } = e.payload
     else {
         r.findings
-            .push(format!("entry {seq} is not a headline commitment"));
+            .push(format!("entry {seq} is not a {what} commitment"));
         return;
     };
-    if logged.to_hex() != digest {
+    if logged_kind != kind {
+        r.findings
+            .push(format!("entry {seq} is not a {what} commitment"));
+        return;
+    }
+    if logged.to_hex() != *digest {
         r.findings.push(format!(
-            "entry {seq}: the logged headline commitment {logged} is not the receipt's {digest}"
+            "entry {seq}: the logged {what} commitment {logged} is not the receipt's {digest}"
         ));
         return;
     }
     let side_s = crate::session::side_str(side);
-    let number = card.and_then(|c| {
-        c.rsplit_once("(#")
-            .and_then(|(_, n)| n.trim_end_matches(')').parse::<u8>().ok())
-    });
-    let Some((number, salt)) = number.zip(salt.parse::<Hex32>().ok()) else {
+    // The canonical form and how the reveal names the card: a headline by its number, a
+    // superpower card by its name.
+    let (canonical, shown) = match kind {
+        CommitmentKind::SuperpowerCard => {
+            let Some(name) = card.clone() else { return };
+            (
+                fairness::canonical_superpower_card(side_s, turn, &name),
+                name,
+            )
+        }
+        _ => {
+            let Some(number) = card.as_deref().and_then(|c| {
+                c.rsplit_once("(#")
+                    .and_then(|(_, n)| n.trim_end_matches(')').parse::<u8>().ok())
+            }) else {
+                return;
+            };
+            (
+                fairness::canonical_headline(side_s, turn, number),
+                format!("card {number}"),
+            )
+        }
+    };
+    let Ok(salt) = salt.parse::<Hex32>() else {
+        r.findings.push(format!(
+            "entry {seq}: the receipt's salt {salt} is not 64 hex digits"
+        ));
         return;
     };
-    let want = fairness::commitment(
-        salt.as_bytes(),
-        &fairness::canonical_headline(side_s, turn, number),
-    );
-    if hex::encode(want) != digest {
+    if hex::encode(fairness::commitment(salt.as_bytes(), &canonical)) != *digest {
         r.findings.push(format!(
-            "entry {seq}: the receipt's headline card does not match its commitment"
+            "entry {seq}: the receipt's {what} and salt do not match its commitment"
         ));
         return;
     }
     r.confirmed
-        .push(format!("entry {seq}: the sealed headline is card {number}"));
-    // The headline revealed later: the side's next decision entry is its headline.
+        .push(format!("entry {seq}: the sealed {what} is {shown}"));
+    // The card revealed later: the side's next decision entry reveals it.
     let revealed = docs.keys().filter(|k| **k > seq).find_map(|k| {
         let e = parse(*k)?;
         match e.payload {
             Payload::Decision {
-                side: s, answer, ..
-            } if s == side => Some(answer),
+                side: s,
+                answer,
+                notation,
+                ..
+            } if s == side => Some((answer, notation)),
             _ => None,
         }
     });
-    if let Some(answer) = revealed {
-        let played = answer
+    let Some((answer, notation)) = revealed else {
+        return;
+    };
+    let played = match kind {
+        CommitmentKind::SuperpowerCard => Some(notation),
+        _ => answer
             .get("card")
-            .and_then(|c| serde_yaml::from_value::<Card>(c.clone()).ok());
-        match played {
-            Some(c) if c as u8 == number => r.confirmed.push(format!(
-                "the {side} headline revealed is the card sealed at entry {seq}"
-            )),
-            Some(c) => r.findings.push(format!(
-                "the {side} headline revealed is {c}, not the card {number} sealed at entry {seq}"
-            )),
-            None => {}
-        }
+            .and_then(|c| serde_yaml::from_value::<Card>(c.clone()).ok())
+            .map(|c| format!("card {}", c as u8)),
+    };
+    match played {
+        Some(p) if p == shown => r.confirmed.push(format!(
+            "the {side} {what} revealed is the card sealed at entry {seq}"
+        )),
+        Some(p) => r.findings.push(format!(
+            "the {side} {what} revealed is {p}, not the {shown} sealed at entry {seq}"
+        )),
+        None => {}
     }
 }

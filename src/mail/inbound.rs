@@ -33,7 +33,7 @@ use super::reply::{self, Reply};
 use super::transport::Transport;
 use super::{bare_address, Applied, MailConfig, MailError, MailState};
 use crate::data::Side;
-use crate::log::{CommitmentKind, Payload};
+use crate::log::Payload;
 use crate::notation;
 use crate::session::{Session, SessionError};
 
@@ -363,10 +363,10 @@ fn authenticate_earlier(session: &Session, sides: &[Side], token: &str) -> Resul
                         matches!(
                             e.entry.payload,
                             Payload::Commitment {
-                                kind: CommitmentKind::Headline,
+                                kind,
                                 side: Some(s),
                                 ..
-                            } if s == side.opponent()
+                            } if s == side.opponent() && kind.seals_a_choice()
                         )
                     });
                 if only_sealed && session.game().is_some_and(|g| g.prompt_for(side).is_some()) {

@@ -30,7 +30,12 @@ fn mailbox(s: &str) -> Result<Mailbox, MailError> {
 
 /// A plain-text mail with its charset declared (the text holds `—`; without a `Content-Type`
 /// a reader must take it as US-ASCII, RFC 2045 §5.2) and a Message-ID a reply can name.
-fn plain(from: &str, to: &str, subject: String, text: String) -> Result<Message, MailError> {
+pub(crate) fn plain(
+    from: &str,
+    to: &str,
+    subject: String,
+    text: String,
+) -> Result<Message, MailError> {
     Message::builder()
         .from(mailbox(from)?)
         .to(mailbox(to)?)

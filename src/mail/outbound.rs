@@ -92,6 +92,7 @@ fn where_in_game(game: &Game) -> String {
     let st = game.state();
     use crate::engine::flow::Activity;
     match game.activity() {
+        Activity::TurnZero { crisis } => format!("Turn Zero, crisis {}", crisis + 1),
         Activity::Deal | Activity::SetupPlacement(_) | Activity::SetupBonus(_) => "Setup".into(),
         _ if st.action_round == 0 => format!("Turn {} Headline", st.turn),
         _ => format!("Turn {} AR {}", st.turn, st.action_round),
@@ -559,7 +560,7 @@ pub fn due(
 /// `side`'s decision and everything it may see are as its last prompt showed them, and that
 /// prompt's token is still good (`inbound`), so no second, identical prompt is mailed.
 fn only_sealed_headline_since(session: &Session, side: Side, since: u64) -> bool {
-    use crate::log::{CommitmentKind, Payload};
+    use crate::log::Payload;
     session
         .log()
         .entries()
@@ -569,10 +570,10 @@ fn only_sealed_headline_since(session: &Session, side: Side, since: u64) -> bool
             matches!(
                 e.entry.payload,
                 Payload::Commitment {
-                    kind: CommitmentKind::Headline,
+                    kind,
                     side: Some(s),
                     ..
-                } if s == side.opponent()
+                } if s == side.opponent() && kind.seals_a_choice()
             )
         })
 }

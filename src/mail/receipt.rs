@@ -7,8 +7,7 @@
 use std::fmt::Write as _;
 
 use lettre::message::header::{ContentTransferEncoding, ContentType};
-use lettre::message::{Attachment, Body, Mailbox, SinglePart};
-use lettre::Message;
+use lettre::message::{Attachment, Body, SinglePart};
 
 use super::outbound::subject_tag;
 use super::transport::Transport;
@@ -65,6 +64,31 @@ pub fn move_receipt_text(session: &Session, side: Side, from_seq: u64) -> Option
                     "  (SHA-256 of the salt and the canonical headline equals the digest; schemas/FAIRNESS.md §7–9)"
                 );
             }
+            Payload::Commitment {
+                kind: CommitmentKind::SuperpowerCard,
+                side: Some(s),
+                digest,
+                turn,
+            } if *s == side => {
+                let crisis = turn.unwrap_or_default();
+                let slot = crate::sealed_choice::Slot::SuperpowerCard { crisis };
+                let _ = writeln!(
+                    t,
+                    "Entry {seq}: your superpower card for Turn Zero crisis {crisis}, sealed"
+                );
+                if let Some(p) = session.pending_choice(side).filter(|p| p.slot == slot) {
+                    let _ = writeln!(t, "  Superpower card: {}", p.choice.name());
+                }
+                let _ = writeln!(t, "  Commitment digest: {digest}");
+                if let Some(salt) = session.choice_salt(side, slot) {
+                    let _ = writeln!(t, "  Salt: {}", hex::encode(salt));
+                }
+                let _ = writeln!(t, "  Seq: {seq} · Crisis: {crisis}");
+                let _ = writeln!(
+                    t,
+                    "  (SHA-256 of the salt and the canonical superpower card equals the digest; schemas/FAIRNESS.md §15)"
+                );
+            }
             _ => {}
         }
     }
@@ -99,19 +123,16 @@ pub fn send_move_receipt(
         Side::Us => &session.players().us,
         Side::Ussr => &session.players().ussr,
     };
-    let mb = |s: &str| -> Result<Mailbox, MailError> {
-        s.parse()
-            .map_err(|e| MailError::Config(format!("bad address `{s}`: {e}")))
-    };
-    let msg = Message::builder()
-        .from(mb(&config.sender())?)
-        .to(mb(to)?)
-        .subject(format!(
+    // Plain text with its charset declared: the receipt holds `·`, `–` and `§`.
+    let msg = super::invite::plain(
+        &config.sender(),
+        to,
+        format!(
             "{} Receipt — your move is recorded",
             subject_tag(session.game_id())
-        ))
-        .body(text)
-        .map_err(|e| MailError::Build(e.to_string()))?;
+        ),
+        text,
+    )?;
     transport.send(&msg)
 }
 

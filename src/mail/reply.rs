@@ -406,10 +406,23 @@ fn bare_reads_as_move(s: &str) -> bool {
             name.parse::<u8>().is_ok()
                 || notation::find_country(&name).is_ok()
                 || notation::find_card(&name).is_ok()
+                || is_superpower_card(&name)
                 || Region::ALL
                     .iter()
                     .any(|r| r.name().eq_ignore_ascii_case(name.trim()))
         })
+}
+
+/// Whether `name` is a Turn Zero superpower card's name as players write it (`Kennan`, `KGB`,
+/// any case): the answer to a crisis, so a second one on the next line is a second move, not a
+/// sign-off silently dropped.
+fn is_superpower_card(name: &str) -> bool {
+    use crate::engine::turn_zero::Statecraft;
+    crate::data::Side::BOTH.iter().any(|side| {
+        Statecraft::hand(*side)
+            .iter()
+            .any(|c| c.name().eq_ignore_ascii_case(name.trim()))
+    })
 }
 
 /// How a line of new text reads.
@@ -653,6 +666,17 @@ mod tests {
         assert_eq!(e.ignored, vec!["Hi Boris,", "Thanks!", "Cheers", "Alice"]);
         let e = ex("Iran 2, Iraq 1\n");
         assert_eq!(e.moves, vec!["Iran 2, Iraq 1".to_string()]);
+    }
+
+    #[test]
+    fn superpower_cards_on_two_lines_are_two_moves() {
+        // Turn Zero: `Kennan` then `Acheson` are two answers (the second refused or applied
+        // with the first, all or none), not a move and a silently ignored sign-off.
+        let e = ex("Kennan\nacheson\n");
+        assert_eq!(e.moves, vec!["Kennan".to_string(), "acheson".to_string()]);
+        assert!(e.ignored.is_empty(), "{:?}", e.ignored);
+        let e = ex("Hi,\nKGB\nCheers\nBoris\n");
+        assert_eq!(e.moves, vec!["KGB".to_string()]);
     }
 
     #[test]

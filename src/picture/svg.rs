@@ -546,7 +546,13 @@ fn tracks_pieces(l: &Layout, v: &View) -> Vec<String> {
     let box_name = if lead == 0 {
         "no launch yet".to_string()
     } else {
-        format!("furthest: {}", SPACE_BOX_NAMES[lead as usize - 1])
+        // The alternative track's boxes have names of their own (Hydrogen Bomb, …).
+        let names = if v.alt_space_race {
+            &crate::engine::alt_space::BOX_NAMES
+        } else {
+            &SPACE_BOX_NAMES
+        };
+        format!("furthest: {}", names[lead as usize - 1])
     };
     let _ = write!(
         o,
