@@ -592,7 +592,12 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!("error: {}", error_chain(&e));
             if e.downcast_ref::<SessionError>().is_some_and(|s| {
-                matches!(s, SessionError::Refused { .. } | SessionError::Notation(_))
+                matches!(
+                    s,
+                    SessionError::Refused { .. }
+                        | SessionError::Notation(_)
+                        | SessionError::Refusal(_)
+                )
             }) {
                 ExitCode::from(1)
             } else {

@@ -392,7 +392,7 @@ fn illegal(line: &str, e: SessionError) -> Result<Refusal, MailError> {
             line: line.into(),
             why: n.to_string(),
         }),
-        SessionError::State(m) => Ok(Refusal::Illegal {
+        SessionError::State(m) | SessionError::Refusal(m) => Ok(Refusal::Illegal {
             line: line.into(),
             why: m,
         }),

@@ -189,6 +189,7 @@ pub fn compose(
     for line in crate::takeback::news(session, side, rec.last_seq) {
         let _ = writeln!(t, "{line}\n");
     }
+    standing_orders_part(&mut t, session, side, rec.last_seq);
     match (prompt, &token) {
         (Some(p), Some(token)) => decision_part(&mut t, game, side, p, token, seq),
         _ => nothing_owed_part(&mut t, game, &owed),
@@ -242,6 +243,23 @@ pub fn compose(
     p.last_seq = Some(seq);
     p.last_at = Some(now);
     Ok(out)
+}
+
+/// Standing orders (issue 17 point 5): those used since the player's last mail (theirs or
+/// the opponent's — both players are told), then the player's own open orders with how to
+/// cancel them.
+fn standing_orders_part(t: &mut String, session: &Session, side: Side, since: Option<u64>) {
+    for line in session.standing_order_news(since.unwrap_or(0)) {
+        let _ = writeln!(t, "{line}\n");
+    }
+    let open = session.standing_order_lines(side);
+    if !open.is_empty() {
+        let _ = writeln!(t, "== Your standing orders ==");
+        for line in open {
+            let _ = writeln!(t, "{line}");
+        }
+        let _ = writeln!(t);
+    }
 }
 
 /// What is owed, for the subject: the result, a reminder of the decision, the decision, or

@@ -1,0 +1,310 @@
+//! Standing orders (issue 17 point 5): given with any reply, sealed as a digest until used,
+//! applied when their decision comes (and told to both players), listed and cancelled by
+//! their owner, never applied to a decision whose answers changed, and checked by verify.
+//! Applying one draws the same dice as the same answer typed by hand.
+
+use chrono::{TimeZone, Utc};
+use twilight_pbem::correspondence::standing::{self, SealedOrder};
+use twilight_pbem::data::{Card, Side};
+use twilight_pbem::engine::{Options, Prompt, PromptKind};
+use twilight_pbem::log::Payload;
+use twilight_pbem::session::{Session, SessionError};
+
+const USSR_SETUP: &str = "influence Poland 4, East Germany 1, Hungary 1";
+const US_SETUP: &str = "influence West Germany 4, Italy 2, France 1";
+const US_BONUS: &str = "influence West Germany 1, Iran 1";
+
+fn now() -> chrono::DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 12, 1, 12, 0, 0).unwrap()
+}
+
+fn new_game(dir: &std::path::Path, seed: [u8; 32]) -> Session {
+    let players = twilight_pbem::log::Players {
+        us: "us@example.org".into(),
+        ussr: "ussr@example.org".into(),
+    };
+    let mut s = Session::create_with_seed(dir, &Options::default(), players, seed, now()).unwrap();
+    s.join(Side::Ussr, "nonce-ussr", now()).unwrap();
+    s.join(Side::Us, "nonce-us", now()).unwrap();
+    s
+}
+
+fn play(s: &mut Session, side: Side, lines: &[&str]) -> Result<Vec<String>, SessionError> {
+    let lines: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    s.play(side, &lines, now())
+}
+
+/// A seed whose opening deal gives the USSR the Olympic Games, and a US headline card that is
+/// not a scoring card or the Olympic Games, with the game past its setup.
+fn olympic_game(dir: &std::path::Path) -> (Session, Card) {
+    for n in 0u8..=255 {
+        let d = dir.join(format!("seed{n}"));
+        let mut s = new_game(&d, [n; 32]);
+        let hands = &s.game().unwrap().state().cards.hands;
+        if !hands.ussr.contains(&Card::OlympicGames) {
+            continue;
+        }
+        // A US headline that resolves before the Olympic Games, asks nothing of the USSR
+        // and leaves the Olympic Games event to happen.
+        let us = hands.us.iter().copied().find(|c| {
+            matches!(
+                c,
+                Card::DuckAndCover
+                    | Card::Nato
+                    | Card::MarshallPlan
+                    | Card::TrumanDoctrine
+                    | Card::IndependentReds
+                    | Card::Containment
+                    | Card::CiaCreated
+                    | Card::UsJapanMutualDefensePact
+                    | Card::EastEuropeanUnrest
+            )
+        });
+        let Some(us) = us else { continue };
+        play(&mut s, Side::Ussr, &[USSR_SETUP]).unwrap();
+        play(&mut s, Side::Us, &[US_SETUP, US_BONUS]).unwrap();
+        return (s, us);
+    }
+    panic!("no seed deals the USSR the Olympic Games");
+}
+
+fn kinds(s: &Session) -> Vec<&'static str> {
+    s.log()
+        .entries()
+        .iter()
+        .map(|e| e.entry.payload.kind())
+        .collect()
+}
+
+#[test]
+fn an_olympic_games_order_is_sealed_then_used_and_told() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (mut s, us_headline) = olympic_game(tmp.path());
+    let done = play(
+        &mut s,
+        Side::Us,
+        &[
+            "if Olympic Games: boycott",
+            &format!("headline {}", us_headline.name()),
+        ],
+    )
+    .unwrap();
+    assert_eq!(done[0], "if Olympic Games: boycott");
+    // Sealed: the log holds a digest only; the owner sees the order, the opponent nothing.
+    let order_seq = s
+        .log()
+        .entries()
+        .iter()
+        .find(|e| matches!(e.entry.payload, Payload::StandingOrder { .. }))
+        .map(|e| e.entry.seq)
+        .expect("a standing_order entry");
+    let log_text = std::fs::read_to_string(s.dir().join("log.yaml")).unwrap();
+    assert!(
+        !log_text.contains("boycott"),
+        "the order is sealed in the log"
+    );
+    assert_eq!(
+        s.standing_order_lines(Side::Us),
+        vec![format!(
+            "standing order {order_seq}: `if Olympic Games: boycott` (cancel with `cancel order {order_seq}`)"
+        )]
+    );
+    assert!(s.standing_order_lines(Side::Ussr).is_empty());
+    let defcon = s.game().unwrap().state().defcon;
+    let happened = {
+        play(&mut s, Side::Ussr, &["headline Olympic Games"]).unwrap();
+        s.happened().to_vec()
+    };
+    // Used: the order revealed, then its answer as the US's decision.
+    let k = kinds(&s);
+    let used = k
+        .iter()
+        .position(|k| *k == "standing_order_used")
+        .expect("used");
+    assert_eq!(k[used + 1], "decision");
+    let e = &s.log().entries()[used + 1].entry;
+    match &e.payload {
+        Payload::Decision { side, notation, .. } => {
+            assert_eq!(*side, Side::Us);
+            assert_eq!(notation, "boycott");
+        }
+        other => panic!("expected the order's decision, got {other:?}"),
+    }
+    assert_eq!(
+        s.game().unwrap().state().defcon,
+        defcon - 1,
+        "the boycott degrades DEFCON"
+    );
+    let told = format!(
+        "The US's standing order `if Olympic Games: boycott` (entry {order_seq}) is used: boycott."
+    );
+    assert!(happened.contains(&told), "{happened:#?}");
+    assert_eq!(
+        s.standing_order_news(0),
+        vec![format!(
+            "The US's standing order `if Olympic Games: boycott` (entry {order_seq}) was used (entry {}).",
+            s.log().entries()[used].entry.seq
+        )]
+    );
+    assert!(s.standing_order_lines(Side::Us).is_empty(), "used up");
+    // verify: the public replay checks the reveal against the digest.
+    let public = Session::open_public(s.dir()).unwrap();
+    assert!(public.findings.is_empty(), "{:?}", public.findings);
+    assert_eq!(public.game().unwrap().state().defcon, defcon - 1);
+}
+
+/// The same game with `participate` given as a standing order and typed by hand: the same
+/// entries' dice, the same Olympic rolls, the same board.
+#[test]
+fn an_order_draws_the_same_dice_as_the_answer_typed_by_hand() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (mut a, us_headline) = olympic_game(&tmp.path().join("a"));
+    let (mut b, _) = olympic_game(&tmp.path().join("b"));
+    let h = format!("headline {}", us_headline.name());
+    play(&mut a, Side::Us, &["if Olympic Games: participate", &h]).unwrap();
+    play(&mut a, Side::Ussr, &["headline Olympic Games"]).unwrap();
+    play(&mut b, Side::Us, &[&h]).unwrap();
+    play(&mut b, Side::Ussr, &["headline Olympic Games"]).unwrap();
+    assert!(b.game().unwrap().prompt_for(Side::Us).is_some());
+    play(&mut b, Side::Us, &["participate"]).unwrap();
+    let rolls = |s: &Session| -> Vec<String> {
+        s.game()
+            .unwrap()
+            .history()
+            .filter(|l| l.starts_with("Olympic Games:"))
+            .cloned()
+            .collect()
+    };
+    assert!(!rolls(&a).is_empty());
+    assert_eq!(rolls(&a), rolls(&b));
+    let (sa, sb) = (a.game().unwrap().state(), b.game().unwrap().state());
+    assert_eq!(sa.vp, sb.vp);
+    assert_eq!(sa.defcon, sb.defcon);
+    assert_eq!(
+        a.game().unwrap().prompts(),
+        b.game().unwrap().prompts(),
+        "the same decision follows"
+    );
+}
+
+#[test]
+fn an_order_is_listed_and_cancelled_and_the_player_is_then_asked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (mut s, us_headline) = olympic_game(tmp.path());
+    play(&mut s, Side::Us, &["if Olympic Games: boycott"]).unwrap();
+    let seq = s.log().next_seq() - 1;
+    play(&mut s, Side::Us, &["orders"]).unwrap();
+    assert_eq!(
+        s.happened(),
+        &[format!(
+            "standing order {seq}: `if Olympic Games: boycott` (cancel with `cancel order {seq}`)"
+        )]
+    );
+    // The shown cancel line is accepted as it is shown.
+    assert_eq!(
+        play(&mut s, Side::Us, &[&format!("cancel order {seq}")]).unwrap(),
+        vec![format!("cancel order {seq}")]
+    );
+    assert!(s.standing_order_lines(Side::Us).is_empty());
+    let again = play(&mut s, Side::Us, &[&format!("cancel order {seq}")]).unwrap_err();
+    assert_eq!(
+        again.to_string(),
+        format!(
+            "`cancel order {seq}` refused: standing order {seq} was cancelled in entry {}",
+            seq + 1
+        )
+    );
+    assert_eq!(
+        play(&mut s, Side::Us, &["cancel orders"])
+            .unwrap_err()
+            .to_string(),
+        "`cancel orders` refused: the US has no standing orders"
+    );
+    play(
+        &mut s,
+        Side::Us,
+        &[&format!("headline {}", us_headline.name())],
+    )
+    .unwrap();
+    play(&mut s, Side::Ussr, &["headline Olympic Games"]).unwrap();
+    assert!(!kinds(&s).contains(&"standing_order_used"));
+    let p = s
+        .game()
+        .unwrap()
+        .prompt_for(Side::Us)
+        .expect("the US is asked as usual");
+    assert_eq!(p.card, Some(Card::OlympicGames));
+}
+
+#[test]
+fn an_order_for_no_fixed_decision_is_refused_with_the_forms() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (mut s, _) = olympic_game(tmp.path());
+    let len = s.log().len();
+    let e = play(&mut s, Side::Us, &["if Duck and Cover: yes"]).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("`if Duck and Cover: yes`: no standing order for that decision"),
+        "{e}"
+    );
+    // The order of an event and its Operations: only for an opponent's card.
+    let e = play(&mut s, Side::Us, &["if Duck and Cover: ops first"]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "`if Duck and Cover: ops first`: the order of an event and its Operations is asked only for an opponent's card (Duck and Cover is not a USSR event)"
+    );
+    // A Blockade discard of a card the discard would not list.
+    let e = play(&mut s, Side::Us, &["if Blockade: discard Olympic Games"]).unwrap_err();
+    assert!(
+        e.to_string().starts_with("`if Blockade: discard Olympic Games`: Olympic Games is not among the cards the discard would list now"),
+        "{e}"
+    );
+    assert_eq!(s.log().len(), len, "nothing written");
+    // The forms the refusal names are accepted.
+    for (typed, shown) in [
+        ("if Blockade: discard none", "if Blockade: discard none"),
+        ("if comecon: ops first", "if COMECON: ops first"),
+        ("if 20: participate", "if Olympic Games: participate"),
+    ] {
+        assert_eq!(
+            play(&mut s, Side::Us, &[typed]).unwrap(),
+            vec![shown.to_string()]
+        );
+        // What is shown is accepted when sent back.
+        assert!(matches!(standing::parse(shown), Some(Ok(_))));
+    }
+    assert_eq!(s.standing_order_lines(Side::Us).len(), 3);
+}
+
+/// Bound to the answers: an order given for one list of discards is not used for another.
+#[test]
+fn an_order_fits_only_the_decision_it_was_given_for() {
+    let for_kind = |cands: Vec<Card>| PromptKind::ChooseCard {
+        candidates: cands,
+        optional: true,
+    };
+    let order = SealedOrder {
+        seq: 9,
+        side: Side::Us,
+        card: Card::Blockade,
+        answer: "discard none".into(),
+        kind: serde_json::to_string(&for_kind(vec![Card::DuckAndCover])).unwrap(),
+    };
+    let asked =
+        |cands: Vec<Card>| Prompt::new(Side::Us, for_kind(cands), "").for_card(Card::Blockade);
+    assert!(order.fits(&asked(vec![Card::DuckAndCover])));
+    assert!(!order.fits(&asked(vec![Card::DuckAndCover, Card::Nato])));
+    assert!(!order.fits(&asked(vec![])));
+    assert!(!order.fits(
+        &Prompt::new(Side::Us, for_kind(vec![Card::DuckAndCover]), "")
+            .for_card(Card::LatinAmericanDebtCrisis)
+    ));
+    assert_eq!(order.text(), "if Blockade: discard none");
+    assert!(matches!(
+        standing::parse(&order.text()),
+        Some(Ok(standing::OrderMove::Give {
+            card: Card::Blockade,
+            ..
+        }))
+    ));
+}
