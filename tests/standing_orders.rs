@@ -147,6 +147,29 @@ fn an_olympic_games_order_is_sealed_then_used_and_told() {
         )]
     );
     assert!(s.standing_order_lines(Side::Us).is_empty(), "used up");
+    // Every entry, the standing-order ones included, is valid under the published schema.
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/schemas/log-entry.schema.json"
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let bytes = std::fs::read(s.dir().join("log.yaml")).unwrap();
+    let text = std::str::from_utf8(&bytes).unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    for range in twilight_pbem::log::split_documents(&bytes).documents {
+        let entry: serde_json::Value = serde_yaml::from_str(&text[range]).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&entry)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(errors.is_empty(), "{errors:?}\n{entry}");
+        seen.extend(entry["payload"].as_object().unwrap().keys().cloned());
+    }
+    assert!(seen.contains("standing_order") && seen.contains("standing_order_used"));
     // verify: the public replay checks the reveal against the digest.
     let public = Session::open_public(s.dir()).unwrap();
     assert!(public.findings.is_empty(), "{:?}", public.findings);
@@ -307,4 +330,62 @@ fn an_order_fits_only_the_decision_it_was_given_for() {
             ..
         }))
     ));
+}
+
+/// verify refuses a `standing_order_used` that reveals another order than the one sealed.
+#[test]
+fn a_reveal_that_is_not_the_sealed_order_is_refused_by_the_replay() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (mut s, us_headline) = olympic_game(&tmp.path().join("g"));
+    let h = format!("headline {}", us_headline.name());
+    play(&mut s, Side::Us, &["if Olympic Games: boycott", &h]).unwrap();
+    play(&mut s, Side::Ussr, &["headline Olympic Games"]).unwrap();
+    let entries = s.log().entries().to_vec();
+    let used = entries
+        .iter()
+        .position(|e| e.entry.payload.kind() == "standing_order_used")
+        .unwrap();
+    let Payload::StandingOrderUsed {
+        side, order, salt, ..
+    } = entries[used].entry.payload.clone()
+    else {
+        unreachable!()
+    };
+    // The log up to the reveal, then a forged reveal and its decision, chained properly.
+    let bytes = std::fs::read(s.dir().join("log.yaml")).unwrap();
+    let docs = twilight_pbem::log::split_documents(&bytes).documents;
+    let forged = tmp.path().join("forged");
+    std::fs::create_dir_all(&forged).unwrap();
+    std::fs::write(forged.join("log.yaml"), &bytes[..docs[used].start]).unwrap();
+    let mut log = twilight_pbem::log::Log::open(forged.join("log.yaml")).unwrap();
+    log.stage(
+        Payload::StandingOrderUsed {
+            side,
+            order,
+            text: "if Olympic Games: participate".into(),
+            salt,
+        },
+        twilight_pbem::log::Author::Moderator,
+        now(),
+    )
+    .unwrap();
+    log.stage(
+        Payload::Decision {
+            side: Side::Us,
+            notation: "participate".into(),
+            answer: serde_yaml::to_value(twilight_pbem::engine::Answer::Number(0)).unwrap(),
+        },
+        twilight_pbem::log::Author::Us,
+        now(),
+    )
+    .unwrap();
+    log.commit().unwrap();
+    let e = Session::open_public(&forged).err().expect("refused");
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "log entry {}: the US's standing order {order} revealed as `if Olympic Games: participate` does not match its digest for the decision owed (another order, or given for other answers)",
+            entries[used].entry.seq
+        )
+    );
 }
