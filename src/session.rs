@@ -1631,16 +1631,29 @@ impl Session {
         };
         let mut trial = game.clone();
         let mut dice = crate::engine::SeededChance::new(0);
+        // In a line of several moves the refusal names the move refused, and the line.
+        let blame = |mv: &notation::MoveText, e: SessionError| match e {
+            SessionError::Refused { error, .. } if moves.len() > 1 => SessionError::Refused {
+                line: mv.to_string(),
+                error: RuleError::Rule(format!(
+                    "{error} (in the line `{line}`: nothing of it was applied)"
+                )),
+            },
+            other => other,
+        };
         for mv in moves {
             self.trial_standing(&mut trial, &mut dice);
-            let prompt = Self::owed(&trial, side, line)?;
+            let prompt = Self::owed(&trial, side, line).map_err(|e| blame(mv, e))?;
             let answer = notation::resolve(mv, &prompt)?;
-            trial
-                .apply(side, answer, &mut dice)
-                .map_err(|error| SessionError::Refused {
-                    line: line.to_string(),
-                    error,
-                })?;
+            trial.apply(side, answer, &mut dice).map_err(|error| {
+                blame(
+                    mv,
+                    SessionError::Refused {
+                        line: line.to_string(),
+                        error,
+                    },
+                )
+            })?;
         }
         Ok(())
     }
