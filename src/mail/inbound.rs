@@ -762,7 +762,10 @@ fn judge(
     let side = match authenticate(&session, &sides, &tokens) {
         Ok(s) => s,
         // A takeback asked after one's own move, with the token of the prompt it answered.
-        Err(r) => match crate::takeback::mail_asker(&session, &sides, &tokens, &ex.moves) {
+        Err(r) => match crate::takeback::mail_asker(&session, &sides, &tokens, &ex.moves)
+            // Resign, draws, leave, takeback answers, standing orders: the game token.
+            .or_else(|| super::game_token::sender(&session, &sides, &tokens, &ex.moves))
+        {
             Some(s) => s,
             None => return Ok(Err(r)),
         },

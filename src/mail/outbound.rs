@@ -192,7 +192,10 @@ pub fn compose(
     standing_orders_part(&mut t, session, side, rec.last_seq);
     match (prompt, &token) {
         (Some(p), Some(token)) => decision_part(&mut t, game, side, p, token, seq),
-        _ => nothing_owed_part(&mut t, game, &owed),
+        _ => {
+            nothing_owed_part(&mut t, game, &owed);
+            game_token_part(&mut t, session, side);
+        }
     }
     let _ = writeln!(t);
     let _ = writeln!(t, "== What happened since your last mail ==");
@@ -379,6 +382,30 @@ fn nothing_owed_part(t: &mut String, game: &Game, owed: &str) {
             "You owe no decision now; this mail tells you what happened. {owed}."
         );
     }
+}
+
+/// In a mail that owes no decision, while the game goes on: the game token, good for the
+/// game-level moves only ([`super::game_token`]).
+fn game_token_part(t: &mut String, session: &Session, side: Side) {
+    let over = session.game().is_none_or(|g| g.outcome().is_some());
+    let Some(token) = super::game_token::token(session, side).filter(|_| !over) else {
+        return;
+    };
+    let _ = writeln!(t);
+    let _ = writeln!(
+        t,
+        "You may still reply with `resign`, `offer draw`, `accept draw`, `decline draw`, `leave YYYY-MM-DD to YYYY-MM-DD`,"
+    );
+    let _ = writeln!(
+        t,
+        "`takeback`, `accept takeback`, `decline takeback`, or standing orders (`if CARD: MOVE`, `orders`, `cancel order N`)."
+    );
+    let _ = writeln!(
+        t,
+        "Keep this line in such a reply (it is good for these moves only, for the whole game):"
+    );
+    let _ = writeln!(t);
+    let _ = writeln!(t, "Token: {token}");
 }
 
 /// The receipt: game, seq, head hash, token, the player's hand commitment and salt.
