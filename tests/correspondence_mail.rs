@@ -194,7 +194,7 @@ fn a_game_by_mail_with_a_deadline_a_leave_a_takeback_and_a_standing_order() {
     )));
     // Both players' next mails tell which standing order was used.
     for side in [Side::Us, Side::Ussr] {
-        let m = newest(&t, &t.addr(side).to_string());
+        let m = newest(&t, t.addr(side));
         assert!(
             m.text
                 .contains("The US's standing order `if Olympic Games: boycott`"),
