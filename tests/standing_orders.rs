@@ -389,3 +389,55 @@ fn a_reveal_that_is_not_the_sealed_order_is_refused_by_the_replay() {
         )
     );
 }
+
+/// By the command line: given with `play`, listed by `play … orders` and `view --as SIDE` to
+/// its owner only, counted (sealed) by `status`, cancelled with the line the listing shows.
+#[test]
+fn cli_gives_lists_shows_and_cancels_an_order() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    let d = dir.to_str().unwrap().to_string();
+    let run = |args: &[&str]| {
+        let o = assert_cmd::Command::cargo_bin("twilight")
+            .unwrap()
+            .env("TWILIGHT_NOW", "2027-01-04T12:00:00Z")
+            .env_remove("TWILIGHT_SMTP_URL")
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    run(&["new", &d, "--us", "a@ts.test", "--ussr", "b@ts.test"]);
+    run(&["join", &d, "--as", "ussr", "--nonce", "x", "--no-mail"]);
+    run(&["join", &d, "--as", "us", "--nonce", "y", "--no-mail"]);
+    run(&["play", &d, "--as", "us", "--no-mail", "if olympic: boycott"]);
+    let listed = run(&["play", &d, "--as", "us", "--no-mail", "orders"]);
+    let line = listed
+        .lines()
+        .find(|l| l.contains("standing order "))
+        .unwrap_or_else(|| panic!("not listed:\n{listed}"))
+        .to_string();
+    assert!(line.contains("`if Olympic Games: boycott`"), "{line}");
+    let us_view = run(&["view", &d, "--as", "us"]);
+    assert!(us_view.contains("== Your standing orders =="), "{us_view}");
+    assert!(us_view.contains("`if Olympic Games: boycott`"), "{us_view}");
+    let ussr_view = run(&["view", &d, "--as", "ussr"]);
+    assert!(!ussr_view.contains("boycott"), "{ussr_view}");
+    let status = run(&["status", &d]);
+    assert!(
+        status.contains("Standing orders: the US has 1 sealed"),
+        "{status}"
+    );
+    assert!(!status.contains("boycott"), "{status}");
+    // The cancel line shown in the listing is accepted as shown.
+    let cancel = line.split('`').nth(3).expect("the cancel form").to_string();
+    assert!(cancel.starts_with("cancel order "), "{line}");
+    run(&["play", &d, "--as", "us", "--no-mail", &cancel]);
+    assert!(!run(&["status", &d]).contains("Standing orders"));
+}

@@ -26,6 +26,18 @@ impl Session {
         standing::list_lines(&self.standing, sealed, side)
     }
 
+    /// For `status` (public): how many sealed standing orders each side has open, one line per
+    /// side that has any (`Standing orders: the US has 2 sealed`); their text stays sealed.
+    pub fn standing_order_counts(&self) -> Vec<String> {
+        Side::BOTH
+            .iter()
+            .filter_map(|&side| {
+                let n = self.standing.open_orders(side).count();
+                (n > 0).then(|| format!("Standing orders: the {side} has {n} sealed"))
+            })
+            .collect()
+    }
+
     /// The standing orders used in the entries from `since` on, as sentences for both players'
     /// next mails.
     pub fn standing_order_news(&self, since: u64) -> Vec<String> {
