@@ -1540,7 +1540,7 @@ impl Session {
             if let Some(order) = correspondence::standing::parse(line) {
                 let order = order.map_err(SessionError::Refusal)?;
                 done.push(self.stage_standing(side, order, seed, now, happened)?);
-                self.apply_standing(seed, now, happened)?;
+                self.apply_standing(seed, now, happened, Some(side))?;
                 continue;
             }
             let moves = notation::parse_line(line)?;
@@ -1566,9 +1566,11 @@ impl Session {
                     happened.extend(g.history().skip(before).cloned());
                 }
                 done.push(text);
-                self.apply_standing(seed, now, happened)?;
+                self.apply_standing(seed, now, happened, Some(side))?;
             }
         }
+        // The player's own orders, once their lines are in.
+        self.apply_standing(seed, now, happened, None)?;
         if self.game.as_ref().is_some_and(|g| g.outcome().is_some()) && !self.revealed {
             self.stage_reveal(false, now)?;
         }
@@ -1642,7 +1644,7 @@ impl Session {
             other => other,
         };
         for mv in moves {
-            self.trial_standing(&mut trial, &mut dice);
+            self.trial_standing(&mut trial, &mut dice, side);
             let prompt = Self::owed(&trial, side, line).map_err(|e| blame(mv, e))?;
             let answer = notation::resolve(mv, &prompt)?;
             trial.apply(side, answer, &mut dice).map_err(|error| {

@@ -441,3 +441,73 @@ fn cli_gives_lists_shows_and_cancels_an_order() {
     run(&["play", &d, "--as", "us", "--no-mail", &cancel]);
     assert!(!run(&["status", &d]).contains("Standing orders"));
 }
+
+/// A player's own order waits for the end of their line: a move they type in the line answers
+/// their decision (`play CARD ops` with the order implied by an Operations move), and the order
+/// stays open, unused.
+#[test]
+fn a_move_typed_in_the_line_answers_before_the_players_own_order() {
+    use twilight_pbem::engine::legal::legal_answers;
+    use twilight_pbem::engine::{Answer, CardUse, SeededChance};
+    let tmp = tempfile::tempdir().unwrap();
+    let (mut s, us_headline) = olympic_game(tmp.path());
+    play(
+        &mut s,
+        Side::Us,
+        &[&format!("headline {}", us_headline.name())],
+    )
+    .unwrap();
+    play(&mut s, Side::Ussr, &["headline Olympic Games"]).unwrap();
+    play(&mut s, Side::Us, &["participate"]).unwrap();
+    // The USSR's first action round: a US card in its hand, played for Operations.
+    let game = s.game().unwrap().clone();
+    assert!(
+        game.prompt_for(Side::Ussr).is_some(),
+        "the USSR's action round"
+    );
+    let card = game
+        .state()
+        .cards
+        .hands
+        .ussr
+        .iter()
+        .copied()
+        .find(|c| c.event_side() == Some(Side::Us))
+        .expect("a US card in the USSR hand");
+    // An Operations move the USSR may make after `ops first`.
+    let mut trial = game.clone();
+    let mut dice = SeededChance::new(0);
+    trial
+        .apply(
+            Side::Ussr,
+            Answer::Play {
+                card,
+                mode: CardUse::Operations,
+            },
+            &mut dice,
+        )
+        .unwrap();
+    trial
+        .apply(Side::Ussr, Answer::YesNo(false), &mut dice)
+        .unwrap();
+    let prompt = trial.prompt_for(Side::Ussr).unwrap().clone();
+    let ops = legal_answers(&trial, Side::Ussr, &mut SeededChance::new(3), 4)
+        .into_iter()
+        .find(|a| matches!(a, Answer::Influence(_)))
+        .expect("an Influence placement");
+    let ops = twilight_pbem::notation::format_answer(&ops, &prompt);
+    play(
+        &mut s,
+        Side::Ussr,
+        &[&format!("if {}: event first", card.name())],
+    )
+    .unwrap();
+    play(
+        &mut s,
+        Side::Ussr,
+        &[&format!("play {} ops; ops first; {ops}", card.name())],
+    )
+    .unwrap();
+    assert!(!kinds(&s).contains(&"standing_order_used"));
+    assert_eq!(s.standing_order_lines(Side::Ussr).len(), 1, "still open");
+}

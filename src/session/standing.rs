@@ -44,40 +44,53 @@ impl Session {
         standing::news(&self.standing, since)
     }
 
-    /// The sealed order that answers `game`'s decision owed by either side, if any: it fits
-    /// the decision exactly, is open in the log, and its logged digest is the one it seals.
-    fn fitting_order(&self, game: &Game) -> Option<SealedOrder> {
+    /// The sealed order that answers `game`'s decision owed by either side but `skip`, if
+    /// any: it fits the decision exactly, is open in the log, and its logged digest is the one
+    /// it seals.
+    fn fitting_order(&self, game: &Game, skip: Option<Side>) -> Option<SealedOrder> {
         let secret = self.secret.as_ref()?;
         let seed = self.seed?;
-        Side::BOTH.iter().find_map(|&side| {
-            let prompt = game.prompt_for(side)?;
-            secret
-                .standing_orders
-                .iter()
-                .find(|o| {
-                    o.fits(prompt)
-                        && self.standing.open_orders(side).any(|l| {
-                            l.seq == o.seq
-                                && *l.digest.as_bytes()
-                                    == fairness::commitment(
-                                        &fairness::standing_order_salt(
-                                            &seed,
-                                            side_str(side),
-                                            o.seq,
-                                        ),
-                                        &standing::canonical(side, o.card, &o.answer, &prompt.kind),
-                                    )
-                        })
-                })
-                .cloned()
-        })
+        Side::BOTH
+            .iter()
+            .filter(|&&s| Some(s) != skip)
+            .find_map(|&side| {
+                let prompt = game.prompt_for(side)?;
+                secret
+                    .standing_orders
+                    .iter()
+                    .find(|o| {
+                        o.fits(prompt)
+                            && self.standing.open_orders(side).any(|l| {
+                                l.seq == o.seq
+                                    && *l.digest.as_bytes()
+                                        == fairness::commitment(
+                                            &fairness::standing_order_salt(
+                                                &seed,
+                                                side_str(side),
+                                                o.seq,
+                                            ),
+                                            &standing::canonical(
+                                                side,
+                                                o.card,
+                                                &o.answer,
+                                                &prompt.kind,
+                                            ),
+                                        )
+                            })
+                    })
+                    .cloned()
+            })
     }
 
-    /// Applies, on a trial copy of the game, the standing orders that answer its decisions
-    /// (so a line such as `play Olympic Games event; influence …` is checked as it will run).
-    pub(super) fn trial_standing(&self, trial: &mut Game, dice: &mut SeededChance) {
+    /// Applies, on a trial copy of the game, the standing orders of `side`'s opponent that
+    /// answer its decisions (so a line of `side` such as `play Olympic Games event; influence …`
+    /// is checked as it will run).
+    pub(super) fn trial_standing(&self, trial: &mut Game, dice: &mut SeededChance, side: Side) {
         let mut used: Vec<u64> = Vec::new();
-        while let Some(o) = self.fitting_order(trial).filter(|o| !used.contains(&o.seq)) {
+        while let Some(o) = self
+            .fitting_order(trial, Some(side))
+            .filter(|o| !used.contains(&o.seq))
+        {
             used.push(o.seq);
             let Some(prompt) = trial.prompt_for(o.side).cloned() else {
                 break;
@@ -93,10 +106,11 @@ impl Session {
         }
     }
 
-    /// Applies every standing order that answers a decision now owed: stages its
+    /// Applies every standing order (but `skip`'s) that answers a decision now owed: stages its
     /// `standing_order_used` entry, then its answer as the side's decision, exactly as if typed
     /// ([`Session::play`]'s path, so the same resolution number and dice). What the decisions
-    /// caused is added to `happened`.
+    /// caused is added to `happened`. While a player's line is being applied, their own orders
+    /// wait for its end (`skip`): a move they type answers their decision, not their order.
     ///
     /// # Errors
     ///
@@ -107,6 +121,7 @@ impl Session {
         seed: [u8; 32],
         now: DateTime<Utc>,
         happened: &mut Vec<String>,
+        skip: Option<Side>,
     ) -> Result<(), SessionError> {
         loop {
             let Some(game) = self.game.as_ref() else {
@@ -115,7 +130,7 @@ impl Session {
             if game.outcome().is_some() {
                 return Ok(());
             }
-            let Some(o) = self.fitting_order(game) else {
+            let Some(o) = self.fitting_order(game, skip) else {
                 return Ok(());
             };
             let before = game.history().count();
