@@ -244,7 +244,8 @@ fn the_game_token_carries_game_level_moves_only() {
     let before = t.log_bytes();
     t.reply(&ussr, &subj, None, &body("influence Poland 1", &token));
     let o = t.inbox(&["--outbox"]);
-    assert_ne!(o.status.code(), Some(0), "a decision with the game token");
+    // A decision with the game token: refused as a wrong token (exit 14), nothing written.
+    assert_eq!(o.status.code(), Some(14), "{}{}", stdout(&o), stderr(&o));
     assert_eq!(t.log_bytes(), before, "nothing written");
     t.reply(
         &ussr,

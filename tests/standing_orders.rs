@@ -282,6 +282,13 @@ fn an_order_for_no_fixed_decision_is_refused_with_the_forms() {
         e.to_string().starts_with("`if Blockade: discard Olympic Games`: Olympic Games is not among the cards the discard would list now"),
         "{e}"
     );
+    // An answer the decision does not accept.
+    let e = play(&mut s, Side::Us, &["if Olympic Games: pass"]).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("`if Olympic Games: pass`: `pass` is no answer to that decision"),
+        "{e}"
+    );
     assert_eq!(s.log().len(), len, "nothing written");
     // The forms the refusal names are accepted.
     for (typed, shown) in [

@@ -147,6 +147,24 @@ pub fn expected(
             ));
         }
     }
+    // Only an answer the decision accepts (`pass` is no answer to the Olympic Games).
+    let answers = match (&prompt.kind, &a) {
+        (PromptKind::EventFirst { .. }, Answer::YesNo(_)) => true,
+        (PromptKind::ChooseOption { options }, Answer::Number(n)) => {
+            usize::from(*n) < options.len()
+        }
+        (PromptKind::ChooseCard { .. }, Answer::Card(_)) => true,
+        (PromptKind::ChooseCard { optional, .. }, Answer::Pass) => *optional,
+        _ => false,
+    };
+    if !answers {
+        return Err(format!(
+            "`{}`: `{}` is no answer to that decision ({})",
+            order_text(card, answer),
+            answer.trim(),
+            prompt.expects()
+        ));
+    }
     Ok((prompt, a))
 }
 

@@ -112,10 +112,12 @@ impl Session {
     /// caused is added to `happened`. While a player's line is being applied, their own orders
     /// wait for its end (`skip`): a move they type answers their decision, not their order.
     ///
+    /// An order whose answer the rules refuse all the same is not used: `happened` says why,
+    /// and the player is asked as usual.
+    ///
     /// # Errors
     ///
-    /// The log's error, or a refusal of the order's answer (it fits the decision, so this is a
-    /// fault of the program, reported loudly).
+    /// The log's error.
     pub(super) fn apply_standing(
         &mut self,
         seed: [u8; 32],
@@ -123,6 +125,7 @@ impl Session {
         happened: &mut Vec<String>,
         skip: Option<Side>,
     ) -> Result<(), SessionError> {
+        let mut refused: Vec<u64> = Vec::new();
         loop {
             let Some(game) = self.game.as_ref() else {
                 return Ok(());
@@ -130,7 +133,10 @@ impl Session {
             if game.outcome().is_some() {
                 return Ok(());
             }
-            let Some(o) = self.fitting_order(game, skip) else {
+            let Some(o) = self
+                .fitting_order(game, skip)
+                .filter(|o| !refused.contains(&o.seq))
+            else {
                 return Ok(());
             };
             let before = game.history().count();
@@ -153,13 +159,19 @@ impl Session {
             let answer = match self.apply_move(o.side, &o.text(), &mv, seed, now) {
                 Ok(answer) => answer,
                 Err(e) => {
+                    // Not used: the player is asked as usual, and told why (the opponent's
+                    // move that brought the decision stands).
                     self.log.unstage_to(mark);
                     self.reload()?;
-                    return Err(SessionError::State(format!(
-                        "the {}'s standing order `{}` fits the decision owed but was refused: {e}",
+                    happened.push(format!(
+                        "The {}'s standing order `{}` (entry {}) was not used: {e}; the {} is asked as usual.",
                         o.side,
-                        o.text()
-                    )));
+                        o.text(),
+                        o.seq,
+                        o.side
+                    ));
+                    refused.push(o.seq);
+                    continue;
                 }
             };
             // The replay noted the order's use in the history ahead of the lines of the
