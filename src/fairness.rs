@@ -40,6 +40,8 @@ pub const DOMAIN_TEST_SEED: &[u8] = b"twilight-pbem/test-seed/v2\0";
 pub const DOMAIN_HAND_SALT: &[u8] = b"twilight-pbem/hand-salt/v1\0";
 /// Domain string of [`headline_salt`].
 pub const DOMAIN_HEADLINE_SALT: &[u8] = b"twilight-pbem/headline-salt/v1\0";
+/// Domain string of [`standing_order_salt`].
+pub const DOMAIN_STANDING_ORDER_SALT: &[u8] = b"twilight-pbem/standing-order-salt/v1\0";
 /// Domain string that starts [`canonical_hand`].
 pub const DOMAIN_HAND: &[u8] = b"twilight-pbem/hand/v1\0";
 /// Domain string that starts [`canonical_headline`].
@@ -353,6 +355,19 @@ pub fn headline_salt(seed: &[u8; 32], side: &str, turn: u32) -> [u8; 32] {
     msg.extend_from_slice(DOMAIN_HEADLINE_SALT);
     put_str(&mut msg, side);
     put_u64(&mut msg, u64::from(turn));
+    hmac(seed, &msg)
+}
+
+/// The salt of the standing order `side` gave in log entry `seq` (issue 17 point 5,
+/// FAIRNESS.md §16): it seals the order until it is used, and the `standing_order_used` entry
+/// reveals it.
+///
+/// `HMAC-SHA-256(key = seed, DOMAIN_STANDING_ORDER_SALT ‖ str(side) ‖ u64(seq))`, 32 bytes.
+pub fn standing_order_salt(seed: &[u8; 32], side: &str, seq: u64) -> [u8; 32] {
+    let mut msg = Vec::with_capacity(64);
+    msg.extend_from_slice(DOMAIN_STANDING_ORDER_SALT);
+    put_str(&mut msg, side);
+    put_u64(&mut msg, seq);
     hmac(seed, &msg)
 }
 

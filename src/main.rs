@@ -598,7 +598,12 @@ fn main() -> ExitCode {
         Err(e) => {
             eprintln!("error: {}", error_chain(&e));
             if e.downcast_ref::<SessionError>().is_some_and(|s| {
-                matches!(s, SessionError::Refused { .. } | SessionError::Notation(_))
+                matches!(
+                    s,
+                    SessionError::Refused { .. }
+                        | SessionError::Notation(_)
+                        | SessionError::Refusal(_)
+                )
             }) {
                 ExitCode::from(1)
             } else {
@@ -800,10 +805,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 RoleArg::Moderator => Role::Moderator,
             };
             let v = view(game, role);
+            // A player's view lists its standing orders (issue 17 point 5).
+            let orders = match role {
+                Role::Us => s.standing_order_lines(Side::Us),
+                Role::Ussr => s.standing_order_lines(Side::Ussr),
+                _ => Vec::new(),
+            };
+            let orders = if orders.is_empty() {
+                String::new()
+            } else {
+                format!("\n== Your standing orders ==\n{}\n", orders.join("\n"))
+            };
             let bytes = match format {
                 Format::Text => match s.bid_summary() {
-                    Some(b) => format!("Bid: {b}\n{}", render_view(game, &v)).into_bytes(),
-                    None => render_view(game, &v).into_bytes(),
+                    Some(b) => format!("Bid: {b}\n{}{orders}", render_view(game, &v)).into_bytes(),
+                    None => format!("{}{orders}", render_view(game, &v)).into_bytes(),
                 },
                 Format::Yaml => serde_yaml::to_string(&v)?.into_bytes(),
                 Format::Json => format!("{}\n", serde_json::to_string_pretty(&v)?).into_bytes(),
@@ -1224,6 +1240,10 @@ fn print_status(s: &Session) {
         game.outcome().is_some() || s.is_revealed(),
         now(),
     ) {
+        println!("{line}");
+    }
+    // Sealed: the count only; the owner reads the orders in `view --as SIDE` and its mails.
+    for line in s.standing_order_counts() {
         println!("{line}");
     }
     let last = s.log().next_seq().saturating_sub(1);

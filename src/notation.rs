@@ -413,6 +413,8 @@ pub fn resolve(mv: &MoveText, prompt: &Prompt) -> Result<Answer, NotationError> 
         (K::ChooseCountries { .. }, M::Countries(v)) => Answer::Countries(countries_of(v)?),
         (K::ChooseCountries { .. }, M::Bare(s)) => Answer::Countries(countries_of(&list(s))?),
         (K::ChooseCard { .. }, M::Cards(v)) if v.len() == 1 => Answer::Card(find_card(&v[0])?),
+        // `discard none` / `card none`: decline an optional card choice (a Blockade discard).
+        (K::ChooseCard { optional: true, .. }, M::Cards(v)) if v.is_empty() => Answer::Pass,
         (K::ChooseCard { .. }, M::Bare(n) | M::Headline(n)) => Answer::Card(find_card(n)?),
         (K::ChooseCards { .. }, M::Cards(v)) => Answer::Cards(cards_of(v)?),
         (K::ChooseCards { .. }, M::Bare(s)) => Answer::Cards(cards_of(&list(s))?),

@@ -27,6 +27,7 @@ use crate::notation::{self, NotationError};
 pub use crate::recorded::RULES_REVISION;
 
 pub mod seats;
+mod standing;
 
 /// Errors of a sealed game on disk.
 #[derive(Debug, thiserror::Error)]
@@ -64,6 +65,11 @@ pub enum SessionError {
     /// The command does not fit the game's state.
     #[error("{0}")]
     State(String),
+    /// A player's move other than a decision of the game (a takeback, a leave, a resignation
+    /// or draw act, a standing order) refused by the game's rules or state: the README's exit
+    /// code 1, like a refused decision.
+    #[error("{0}")]
+    Refusal(String),
     /// Another command holds the game's lock and did not finish in time; nothing was changed.
     #[error(transparent)]
     Busy(gamefs::FsError),
@@ -86,6 +92,10 @@ pub struct Secret {
     /// pair arrives ([`crate::sealed_choice`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending_superpower_card: Option<crate::sealed_choice::PendingSuperpowerCard>,
+    /// Standing orders given and not yet used or cancelled, logged only as digests
+    /// ([`correspondence::standing`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub standing_orders: Vec<correspondence::standing::SealedOrder>,
 }
 
 /// A headline submitted first (design §2 "Simultaneous headlines").
@@ -185,6 +195,8 @@ pub struct Session {
     takebacks: crate::takeback::Takebacks,
     /// A bid game's seats and bids ([`crate::bid_session`]).
     pub(crate) bid: seats::BidState,
+    /// Standing orders logged and what became of them (issue 17 point 5).
+    standing: correspondence::standing::Book,
 }
 
 /// The replay's state before a decision a takeback request names first: restored when the
@@ -377,6 +389,7 @@ impl Session {
                 pending_headline: None,
                 pending_bid: None,
                 pending_superpower_card: None,
+                standing_orders: Vec::new(),
             },
         )?;
         let mut log = Log::create(dir.join("log.yaml"))?;
@@ -531,6 +544,7 @@ impl Session {
             }),
             corr: Ledger::default(),
             takebacks: Default::default(),
+            standing: Default::default(),
             log,
         };
         s.run_replay()?;
@@ -684,6 +698,14 @@ impl Session {
                         .map_err(|e| fail(format!("bad answer `{notation}`: {e}")))?;
                     if starts.contains(&seq) {
                         snapshots.insert(seq, self.snapshot());
+                    }
+                    // A decision a standing order made is the order's answer, and stands: a
+                    // takeback never cancels it (the order is used for good).
+                    if self.standing.awaiting_decision() {
+                        self.standing.on_decision(*side, &answer).map_err(fail)?;
+                        self.takebacks
+                            .blocked
+                            .insert(seq, "answered a standing order");
                     }
                     self.takebacks.pending = None;
                     let seed = self.seed;
@@ -858,6 +880,27 @@ impl Session {
                     self.start_play(se, mix, &records).map_err(fail)?;
                 }
                 Payload::Reveal { .. } => {}
+                Payload::StandingOrder { side, digest } => {
+                    self.standing.on_order(seq, *side, *digest).map_err(fail)?;
+                }
+                Payload::StandingOrderCancel { side, order } => {
+                    self.standing.on_cancel(seq, *side, *order).map_err(fail)?;
+                }
+                Payload::StandingOrderUsed {
+                    side,
+                    order,
+                    text,
+                    salt,
+                } => {
+                    let Some(game) = self.game.as_mut() else {
+                        return Err(fail(
+                            "a standing order used before both players joined".into(),
+                        ));
+                    };
+                    self.standing
+                        .on_used(seq, (*side, *order, text, salt), game, self.seed.as_ref())
+                        .map_err(fail)?;
+                }
                 Payload::TakebackRequest { side, cancels } => {
                     let n = self
                         .takebacks
@@ -914,6 +957,11 @@ impl Session {
                     .tick(seq, entries[j - 1].entry.at, self.game.as_ref());
             }
             i = j;
+        }
+        if self.standing.awaiting_decision() {
+            self.findings.push(
+                "the log ends with a standing order used but not the decision it answers".into(),
+            );
         }
         let (dice_findings, checked) = self.dice.check();
         self.findings.extend(dice_findings);
@@ -1499,7 +1547,7 @@ impl Session {
         }
         for line in lines {
             if let Some(act) = correspondence::parse_act(line) {
-                let act = act.map_err(SessionError::State)?;
+                let act = act.map_err(SessionError::Refusal)?;
                 self.stage_act(side, act, now)?;
                 done.push(act.to_string());
                 continue;
@@ -1511,6 +1559,12 @@ impl Session {
             }
             if let Some(mv) = crate::takeback::parse(line) {
                 done.push(self.stage_takeback(side, mv?, now)?);
+                continue;
+            }
+            if let Some(order) = correspondence::standing::parse(line) {
+                let order = order.map_err(SessionError::Refusal)?;
+                done.push(self.stage_standing(side, order, seed, now, happened)?);
+                self.apply_standing(seed, now, happened, Some(side))?;
                 continue;
             }
             let moves = notation::parse_line(line)?;
@@ -1536,8 +1590,11 @@ impl Session {
                     happened.extend(g.history().skip(before).cloned());
                 }
                 done.push(text);
+                self.apply_standing(seed, now, happened, Some(side))?;
             }
         }
+        // The player's own orders, once their lines are in.
+        self.apply_standing(seed, now, happened, None)?;
         if self.game.as_ref().is_some_and(|g| g.outcome().is_some()) && !self.revealed {
             self.stage_reveal(false, now)?;
         }
@@ -1600,15 +1657,29 @@ impl Session {
         };
         let mut trial = game.clone();
         let mut dice = crate::engine::SeededChance::new(0);
+        // In a line of several moves the refusal names the move refused, and the line.
+        let blame = |mv: &notation::MoveText, e: SessionError| match e {
+            SessionError::Refused { error, .. } if moves.len() > 1 => SessionError::Refused {
+                line: mv.to_string(),
+                error: RuleError::Rule(format!(
+                    "{error} (in the line `{line}`: nothing of it was applied)"
+                )),
+            },
+            other => other,
+        };
         for mv in moves {
-            let prompt = Self::owed(&trial, side, line)?;
+            self.trial_standing(&mut trial, &mut dice, side);
+            let prompt = Self::owed(&trial, side, line).map_err(|e| blame(mv, e))?;
             let answer = notation::resolve(mv, &prompt)?;
-            trial
-                .apply(side, answer, &mut dice)
-                .map_err(|error| SessionError::Refused {
-                    line: line.to_string(),
-                    error,
-                })?;
+            trial.apply(side, answer, &mut dice).map_err(|error| {
+                blame(
+                    mv,
+                    SessionError::Refused {
+                        line: line.to_string(),
+                        error,
+                    },
+                )
+            })?;
         }
         Ok(())
     }
@@ -1802,7 +1873,7 @@ impl Session {
             self.log.unstage_to(mark);
             self.reload()?;
             return Err(match e {
-                SessionError::Replay { message, .. } => SessionError::State(message),
+                SessionError::Replay { message, .. } => SessionError::Refusal(message),
                 other => other,
             });
         }
@@ -1914,7 +1985,7 @@ impl Session {
             ));
         };
         if game.outcome().is_some() {
-            return Err(SessionError::State(
+            return Err(SessionError::Refusal(
                 "the game is over: nothing can be taken back".into(),
             ));
         }
@@ -1925,13 +1996,13 @@ impl Session {
                     .takebacks
                     .tail(entries, entries.len(), side)
                     .pick(entries, n)
-                    .map_err(|m| SessionError::State(format!("`{mv}` refused: {m}")))?;
+                    .map_err(|m| SessionError::Refusal(format!("`{mv}` refused: {m}")))?;
                 Payload::TakebackRequest { side, cancels }
             }
             TakebackMove::Accept | TakebackMove::Decline => {
                 let asker = side.opponent();
                 let Some(p) = self.takebacks.pending.clone().filter(|p| p.side == asker) else {
-                    return Err(SessionError::State(format!(
+                    return Err(SessionError::Refusal(format!(
                         "`{mv}` refused: the {asker} has asked for no takeback (or made a move since asking)"
                     )));
                 };
@@ -1969,7 +2040,7 @@ impl Session {
         if let Some(why) = refusal {
             self.log.unstage_to(mark);
             self.reload()?;
-            return Err(SessionError::State(format!(
+            return Err(SessionError::Refusal(format!(
                 "`{mv}` refused: the public replay `verify` makes would not accept it: {why}"
             )));
         }

@@ -191,6 +191,12 @@ pub fn tail(
             Payload::Reveal { .. } => stop("reveals the seed".into()),
             // A declared absence is no move of the game: it stays, and is not cancelled.
             Payload::Leave { .. } => continue,
+            // Standing orders given or cancelled stay; a decision a standing order made is
+            // blocked itself ("answered a standing order"), so the walk stops before its
+            // `standing_order_used` entry.
+            Payload::StandingOrder { .. }
+            | Payload::StandingOrderCancel { .. }
+            | Payload::StandingOrderUsed { .. } => continue,
             Payload::Draw { .. } => stop("is a draw offer or its answer".into()),
             Payload::Resign { .. } | Payload::Timeout { .. } | Payload::Adjudication { .. } => {
                 stop("ends the game".into())

@@ -656,7 +656,8 @@ fn cli_time_control_leave_remind_and_verify() {
     let c = &v["correspondence"]["clocks"]["ussr"];
     assert_eq!(c["deadline"], "2027-01-09T12:00:00+00:00", "{v}");
     assert_eq!(c["leave_days_left"], 8);
-    // Too much leave is refused with the reason, exit 1 or 2, nothing written.
+    // Too much leave is refused with the reason, exit 1 (a refused move, README), nothing
+    // written.
     let before = std::fs::read(dir.join("log.yaml")).unwrap();
     let (code, _, err) = run(
         "2027-01-05T12:00:00Z",
@@ -672,7 +673,7 @@ fn cli_time_control_leave_remind_and_verify() {
             "--no-mail",
         ],
     );
-    assert_ne!(code, Some(0));
+    assert_eq!(code, Some(1), "{err}");
     assert!(err.contains("allowance"), "{err}");
     assert_eq!(std::fs::read(dir.join("log.yaml")).unwrap(), before);
     // The end of grace: the timeout, the US wins.

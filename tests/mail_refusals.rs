@@ -446,7 +446,19 @@ fn an_accepted_reply_moves_the_game_and_mails_the_next_prompt_in_thread() {
         "one thread per player"
     );
     assert_eq!(ussr[1].references, vec![ussr[0].message_id.clone()]);
-    assert!(ussr[1].token().is_none(), "no token when nothing is owed");
+    // Nothing is owed: no prompt token, only the game token, good for game-level moves only
+    // (resign, draws, leave, takebacks, standing orders; issue 17).
+    let s = twilight_pbem::session::Session::open(&t.dir).unwrap();
+    assert_eq!(
+        ussr[1].token(),
+        twilight_pbem::mail::game_token::token(&s, twilight_pbem::data::Side::Ussr),
+        "the game token when nothing is owed"
+    );
+    assert_ne!(
+        ussr[1].token(),
+        s.reply_token(twilight_pbem::data::Side::Ussr),
+        "not a prompt token"
+    );
 }
 
 #[test]

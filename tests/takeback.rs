@@ -465,7 +465,8 @@ fn play_refuses_a_takeback_the_public_replay_would_not_accept() {
     let d = dir.to_str().unwrap();
     let before = std::fs::read(dir.join("log.yaml")).unwrap();
     let o = run(&["play", d, "--as", "ussr", "--no-mail", "takeback 2"]);
-    assert_eq!(o.status.code(), Some(2));
+    // A refused move: exit 1 (README's exit codes), not 2 (usage or file error).
+    assert_eq!(o.status.code(), Some(1));
     assert!(
         String::from_utf8_lossy(&o.stderr)
             .contains("the public replay `verify` makes would not accept it"),

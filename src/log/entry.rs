@@ -341,6 +341,36 @@ pub enum Payload {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         bonus: Option<BidBonus>,
     },
+    /// A standing order given (issue 17 point 5): an answer to a decision `side` expects
+    /// later, sealed until it is used ([`crate::correspondence::standing`]). Written by the
+    /// side that gave it.
+    StandingOrder {
+        /// The side giving it.
+        side: Side,
+        /// `SHA-256(standing_order_salt ‖ canonical order)`: the order and the exact decision
+        /// (card, kind and legal answers) it was given for.
+        digest: Hex32,
+    },
+    /// A standing order cancelled by the side that gave it, unused and unseen. Written by
+    /// that side.
+    StandingOrderCancel {
+        /// The side cancelling.
+        side: Side,
+        /// The `seq` of its `standing_order` entry.
+        order: u64,
+    },
+    /// A standing order used: the order revealed with its salt; the `decision` entry that
+    /// follows is the order's answer. Written by the moderator, who applied it.
+    StandingOrderUsed {
+        /// The side whose order it is.
+        side: Side,
+        /// The `seq` of its `standing_order` entry.
+        order: u64,
+        /// The order as given, `if CARD: MOVE`.
+        text: String,
+        /// `standing_order_salt(seed, side, order)`.
+        salt: Hex32,
+    },
     /// The disclosure of the master seed at the end of the game (design §2 "Unseal").
     Reveal {
         /// The master seed; `fairness::seed_commitment` of it must equal the `create` entry's.
@@ -369,6 +399,9 @@ impl Payload {
             Payload::TakebackRequest { .. } => "takeback_request",
             Payload::Takeback { .. } => "takeback",
             Payload::TakebackDeclined { .. } => "takeback_declined",
+            Payload::StandingOrder { .. } => "standing_order",
+            Payload::StandingOrderCancel { .. } => "standing_order_cancel",
+            Payload::StandingOrderUsed { .. } => "standing_order_used",
         }
     }
 
@@ -380,7 +413,9 @@ impl Payload {
             | Payload::Resign { side }
             | Payload::Draw { side, .. }
             | Payload::Leave { side, .. }
-            | Payload::TakebackRequest { side, .. } => Author::from(*side),
+            | Payload::TakebackRequest { side, .. }
+            | Payload::StandingOrder { side, .. }
+            | Payload::StandingOrderCancel { side, .. } => Author::from(*side),
             Payload::Takeback { side, .. } | Payload::TakebackDeclined { side, .. } => {
                 Author::from(side.opponent())
             }

@@ -392,7 +392,7 @@ fn illegal(line: &str, e: SessionError) -> Result<Refusal, MailError> {
             line: line.into(),
             why: n.to_string(),
         }),
-        SessionError::State(m) => Ok(Refusal::Illegal {
+        SessionError::State(m) | SessionError::Refusal(m) => Ok(Refusal::Illegal {
             line: line.into(),
             why: m,
         }),
@@ -762,7 +762,10 @@ fn judge(
     let side = match authenticate(&session, &sides, &tokens) {
         Ok(s) => s,
         // A takeback asked after one's own move, with the token of the prompt it answered.
-        Err(r) => match crate::takeback::mail_asker(&session, &sides, &tokens, &ex.moves) {
+        Err(r) => match crate::takeback::mail_asker(&session, &sides, &tokens, &ex.moves)
+            // Resign, draws, leave, takeback answers, standing orders: the game token.
+            .or_else(|| super::game_token::sender(&session, &sides, &tokens, &ex.moves))
+        {
             Some(s) => s,
             None => return Ok(Err(r)),
         },

@@ -16,6 +16,7 @@
 
 pub mod bid_mail;
 pub mod check;
+pub mod game_token;
 pub mod html;
 pub mod inbound;
 pub mod invite;

@@ -190,9 +190,13 @@ pub fn compose(
     for line in crate::takeback::news(session, side, rec.last_seq) {
         let _ = writeln!(t, "{line}\n");
     }
+    standing_orders_part(&mut t, session, side, rec.last_seq);
     match (prompt, &token) {
         (Some(p), Some(token)) => decision_part(&mut t, game, side, p, token, seq),
-        _ => nothing_owed_part(&mut t, game, &owed),
+        _ => {
+            nothing_owed_part(&mut t, game, &owed);
+            game_token_part(&mut t, session, side);
+        }
     }
     let _ = writeln!(t);
     let _ = writeln!(t, "== What happened since your last mail ==");
@@ -243,6 +247,23 @@ pub fn compose(
     p.last_seq = Some(seq);
     p.last_at = Some(now);
     Ok(out)
+}
+
+/// Standing orders (issue 17 point 5): those used since the player's last mail (theirs or
+/// the opponent's — both players are told), then the player's own open orders with how to
+/// cancel them.
+fn standing_orders_part(t: &mut String, session: &Session, side: Side, since: Option<u64>) {
+    for line in session.standing_order_news(since.unwrap_or(0)) {
+        let _ = writeln!(t, "{line}\n");
+    }
+    let open = session.standing_order_lines(side);
+    if !open.is_empty() {
+        let _ = writeln!(t, "== Your standing orders ==");
+        for line in open {
+            let _ = writeln!(t, "{line}");
+        }
+        let _ = writeln!(t);
+    }
 }
 
 /// What is owed, for the subject: the result, a reminder of the decision, the decision, or
@@ -362,6 +383,30 @@ fn nothing_owed_part(t: &mut String, game: &Game, owed: &str) {
             "You owe no decision now; this mail tells you what happened. {owed}."
         );
     }
+}
+
+/// In a mail that owes no decision, while the game goes on: the game token, good for the
+/// game-level moves only ([`super::game_token`]).
+fn game_token_part(t: &mut String, session: &Session, side: Side) {
+    let over = session.game().is_none_or(|g| g.outcome().is_some());
+    let Some(token) = super::game_token::token(session, side).filter(|_| !over) else {
+        return;
+    };
+    let _ = writeln!(t);
+    let _ = writeln!(
+        t,
+        "You may still reply with `resign`, `offer draw`, `accept draw`, `decline draw`, `leave YYYY-MM-DD to YYYY-MM-DD`,"
+    );
+    let _ = writeln!(
+        t,
+        "`takeback`, `accept takeback`, `decline takeback`, or standing orders (`if CARD: MOVE`, `orders`, `cancel order N`)."
+    );
+    let _ = writeln!(
+        t,
+        "Keep this line in such a reply (it is good for these moves only, for the whole game):"
+    );
+    let _ = writeln!(t);
+    let _ = writeln!(t, "Token: {token}");
 }
 
 /// The receipt: game, seq, head hash, token, the player's hand commitment and salt.

@@ -471,6 +471,12 @@ fn classify(line: &str) -> LineKind {
     if words > 1 && one_word_answers.contains(&first.as_str()) && !line.contains(';') {
         return LineKind::Other;
     }
+    // Standing orders (issue 17): `if CARD: MOVE`, `orders`, `cancel order N`.
+    match crate::correspondence::standing::parse(line) {
+        Some(Ok(_)) => return LineKind::Move,
+        Some(Err(_)) => return LineKind::Attempt,
+        None => {}
+    }
     // `resign`, `offer draw`, `leave 2027-01-10 to 2027-01-20` (issue 17).
     match crate::correspondence::parse_act(line) {
         Some(Ok(_)) => return LineKind::Move,

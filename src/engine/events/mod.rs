@@ -107,6 +107,18 @@ pub fn before_play(cx: &mut Cx, side: Side, play: Option<(Card, CardUse)>) -> St
     mid::before_play(cx, side, play)
 }
 
+/// The cards [`offer_discard`] offers `side` to discard: those it may hold (its possible hand,
+/// as the public prompt shows it) that are not scoring cards and are worth `min_ops` Ops or
+/// more to it now. A standing order for such a discard (issue 17 point 5) is bound to this list.
+pub fn discard_candidates(state: &crate::engine::State, side: Side, min_ops: u8) -> Vec<Card> {
+    state
+        .cards
+        .possible_hand(side)
+        .into_iter()
+        .filter(|c| !c.is_scoring() && super::effects::ops_value(state, side, *c) >= min_ops)
+        .collect()
+}
+
 /// Offers `side` the discard of a card worth at least `min_ops` Ops after its own modifiers
 /// (never a Scoring card; the China Card is never in a hand): the discarded card's event does
 /// not occur (FAQ F070, F097, F148, F192). Returns the card discarded, or `None` when `side`
@@ -124,13 +136,7 @@ pub fn offer_discard(
     card: Card,
     text: &str,
 ) -> Step<Option<Card>> {
-    let candidates: Vec<Card> = cx
-        .state
-        .cards
-        .possible_hand(side)
-        .into_iter()
-        .filter(|c| !c.is_scoring() && super::effects::ops_value(cx.state, side, *c) >= min_ops)
-        .collect();
+    let candidates = discard_candidates(cx.state, side, min_ops);
     let owed = match cx.state.options.revision {
         Revision::HandDependent => !candidates.is_empty(),
         Revision::PublicPrompts => cx.state.cards.hand_size(side) > 0,

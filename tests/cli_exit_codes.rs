@@ -1,0 +1,105 @@
+//! The README's exit codes for refused moves that are not decisions of the game (a takeback,
+//! a leave, a standing order: 1, like any refused move; 2 stays for usage and file errors),
+//! and a refused move inside a line of several named as the move refused (found by a
+//! new-user trial: the refusal named the whole line, or an earlier move of it).
+
+use std::path::Path;
+
+use assert_cmd::Command;
+
+fn run(dir: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let mut all = vec![args[0], dir.to_str().unwrap()];
+    all.extend_from_slice(&args[1..]);
+    let o = Command::cargo_bin("twilight")
+        .unwrap()
+        .env("TWILIGHT_NOW", "2027-01-04T12:00:00Z")
+        .env_remove("TWILIGHT_SMTP_URL")
+        .args(&all)
+        .output()
+        .unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn started(dir: &Path) {
+    let (code, err) = run(dir, &["new", "--us", "a@ts.test", "--ussr", "b@ts.test"]);
+    assert_eq!(code, Some(0), "{err}");
+    for (side, nonce) in [("ussr", "x"), ("us", "y")] {
+        let (code, err) = run(dir, &["join", "--as", side, "--nonce", nonce, "--no-mail"]);
+        assert_eq!(code, Some(0), "{err}");
+    }
+}
+
+/// Refused, exit 1, with `message` on stderr, the log as it was.
+fn refused(dir: &Path, args: &[&str], message: &str) {
+    let before = std::fs::read(dir.join("log.yaml")).unwrap();
+    let (code, err) = run(dir, args);
+    assert_eq!(code, Some(1), "{args:?}: {err}");
+    assert!(err.contains(message), "{err}");
+    assert_eq!(std::fs::read(dir.join("log.yaml")).unwrap(), before);
+}
+
+#[test]
+fn refused_takebacks_leaves_and_standing_orders_exit_1() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    started(&dir);
+    refused(
+        &dir,
+        &["play", "--as", "ussr", "takeback", "--no-mail"],
+        "`takeback` refused:",
+    );
+    refused(
+        &dir,
+        &["play", "--as", "us", "accept takeback", "--no-mail"],
+        "`accept takeback` refused: the USSR has asked for no takeback",
+    );
+    refused(
+        &dir,
+        &[
+            "leave",
+            "--as",
+            "us",
+            "--from",
+            "2027-01-04",
+            "--to",
+            "2027-01-05",
+            "--no-mail",
+        ],
+        "a leave starts the next day at the earliest",
+    );
+    refused(
+        &dir,
+        &["play", "--as", "us", "if Duck and Cover: yes", "--no-mail"],
+        "no standing order for that decision",
+    );
+    refused(
+        &dir,
+        &["play", "--as", "us", "cancel order 3", "--no-mail"],
+        "`cancel order 3` refused: entry 3 is no standing order",
+    );
+    // A usage error is still 2.
+    let (code, _) = run(&dir, &["play", "--as", "nobody", "pass"]);
+    assert_eq!(code, Some(2));
+}
+
+#[test]
+fn a_refused_move_in_a_line_of_several_is_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    started(&dir);
+    // The first move is the USSR's setup; the second is not the USSR's to make.
+    refused(
+        &dir,
+        &[
+            "play",
+            "--as",
+            "ussr",
+            "influence Poland 4, East Germany 1, Hungary 1; influence Poland 1",
+            "--no-mail",
+        ],
+        "`influence Poland 1` refused: it is not the USSR's decision now; waiting for US (in the line `influence Poland 4, East Germany 1, Hungary 1; influence Poland 1`: nothing of it was applied)",
+    );
+}
