@@ -157,3 +157,21 @@ fn an_order_for_the_opponents_decision_is_refused_and_the_log_is_unchanged() {
     assert!(matches!(e, SessionError::Refusal(_)), "{e:?}");
     assert_eq!(log_bytes(&s), before);
 }
+
+#[test]
+fn an_order_naming_the_card_by_number_is_logged_and_listed_by_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (mut s, _) = olympic_game(tmp.path());
+    let done = play(&mut s, Side::Us, &["if 20: boycott"]).unwrap();
+    assert_eq!(done, vec!["if Olympic Games: boycott".to_string()]);
+    let seq = s.log().next_seq() - 1;
+    assert_eq!(
+        s.standing_order_lines(Side::Us),
+        vec![format!(
+            "standing order {seq}: `if Olympic Games: boycott` (cancel with `cancel order {seq}`)"
+        )]
+    );
+    // The cancel line shown is accepted as shown, with `#` and odd case too.
+    play(&mut s, Side::Us, &[&format!("Cancel Order #{seq}")]).unwrap();
+    assert!(s.standing_order_lines(Side::Us).is_empty());
+}
