@@ -317,3 +317,34 @@ fn the_game_token_is_refused_for_the_other_side_and_for_a_mixed_mail() {
     let s = Session::open(&t.dir).unwrap();
     assert!(s.correspondence().draw_offer.is_none());
 }
+
+/// The game token after the game ended (the USSR resigned with it): a standing order or a
+/// draw offer with it is refused and nothing is written.
+#[test]
+fn the_game_token_is_refused_after_the_game_ends() {
+    let (mut t, _) = table("corr-token-ended");
+    let o = t.twilight(&["mail", &t.game_arg(), "--outbox"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    send(&mut t, Side::Ussr, 1, SETUP_USSR);
+    let ussr = t.ussr.clone();
+    let update = newest(&t, &ussr);
+    let token = update.token().expect("the game token");
+    let subj = format!("Re: {}", update.subject);
+    set_now(&mut t, 2);
+    t.reply(&ussr, &subj, None, &body("resign", &token));
+    let o = t.inbox(&["--outbox"]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    let before = t.log_bytes();
+    set_now(&mut t, 3);
+    t.reply(
+        &ussr,
+        &subj,
+        None,
+        &body("if Olympic Games: participate", &token),
+    );
+    let o = t.inbox(&["--outbox"]);
+    assert!(!o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(t.log_bytes(), before, "nothing written");
+    let s = Session::open(&t.dir).unwrap();
+    assert!(s.standing_order_lines(Side::Ussr).is_empty());
+}
