@@ -175,3 +175,42 @@ fn an_order_naming_the_card_by_number_is_logged_and_listed_by_name() {
     play(&mut s, Side::Us, &[&format!("Cancel Order #{seq}")]).unwrap();
     assert!(s.standing_order_lines(Side::Us).is_empty());
 }
+
+/// The moderator's secret file altered after the order was given (`boycott` made
+/// `participate`): the order no longer matches its digest, so it is refused when its decision
+/// comes, loudly and naming the order; the opponent's legal move that raised the decision
+/// stands, the order is not revealed or used, and the log stays valid.
+#[test]
+fn an_order_altered_in_the_secret_file_is_refused_naming_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (mut s, us_headline) = olympic_game(tmp.path());
+    let h = format!("headline {}", us_headline.name());
+    play(&mut s, Side::Us, &["if Olympic Games: boycott", &h]).unwrap();
+    let order = s.log().next_seq() - 2;
+    let dir = s.dir().to_path_buf();
+    drop(s);
+    let secret = dir.join("secret.yaml");
+    let text = std::fs::read_to_string(&secret).unwrap();
+    assert!(text.contains("boycott"), "the order is in the secret file");
+    assert!(text.contains("answer: boycott"), "{text}");
+    std::fs::write(
+        &secret,
+        text.replace("answer: boycott", "answer: participate"),
+    )
+    .unwrap();
+    let mut s = Session::open(&dir).unwrap();
+    let r = play(&mut s, Side::Ussr, &["headline Olympic Games"]);
+    let k = kinds(&s);
+    let public = Session::open_public(&dir).map(|p| p.findings.len());
+    let e = r.expect_err(&format!(
+        "an altered order is not used silently: {k:?} {public:?}"
+    ));
+    assert!(
+        e.to_string().contains(&format!("standing order {order}")),
+        "{e}"
+    );
+    let s = Session::open(&dir).unwrap();
+    assert!(!kinds(&s).contains(&"standing_order_used"));
+    let public = Session::open_public(&dir).unwrap();
+    assert!(public.findings.is_empty(), "{:?}", public.findings);
+}
