@@ -282,3 +282,69 @@ fn the_game_token_carries_game_level_moves_only() {
     let s = Session::open(&t.dir).unwrap();
     assert!(s.standing_order_lines(Side::Ussr).is_empty());
 }
+
+/// Attacks on the game token: the USSR's token sent from the US's address, and the token with
+/// a game-level line plus a decision line, are refused as a wrong token (exit 14), nothing
+/// written; the same mail sent again after it was handled is not handled twice.
+#[test]
+fn the_game_token_is_refused_for_the_other_side_and_for_a_mixed_mail() {
+    let (mut t, _) = table("corr-token-attack");
+    let o = t.twilight(&["mail", &t.game_arg(), "--outbox"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    send(&mut t, Side::Ussr, 1, SETUP_USSR);
+    let ussr = t.ussr.clone();
+    let us = t.us.clone();
+    let update = newest(&t, &ussr);
+    let token = update.token().expect("the game token");
+    let subj = format!("Re: {}", update.subject);
+    set_now(&mut t, 2);
+    let before = t.log_bytes();
+    // The USSR's game token from the US's address.
+    t.reply(&us, &subj, None, &body("resign", &token));
+    let o = t.inbox(&["--outbox"]);
+    assert_eq!(o.status.code(), Some(14), "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(t.log_bytes(), before, "nothing written");
+    // A game-level line with a decision line.
+    t.reply(
+        &ussr,
+        &subj,
+        None,
+        &body("offer draw\ninfluence Poland 1", &token),
+    );
+    let o = t.inbox(&["--outbox"]);
+    assert_eq!(o.status.code(), Some(14), "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(t.log_bytes(), before, "nothing written");
+    let s = Session::open(&t.dir).unwrap();
+    assert!(s.correspondence().draw_offer.is_none());
+}
+
+/// The game token after the game ended (the USSR resigned with it): a standing order or a
+/// draw offer with it is refused and nothing is written.
+#[test]
+fn the_game_token_is_refused_after_the_game_ends() {
+    let (mut t, _) = table("corr-token-ended");
+    let o = t.twilight(&["mail", &t.game_arg(), "--outbox"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    send(&mut t, Side::Ussr, 1, SETUP_USSR);
+    let ussr = t.ussr.clone();
+    let update = newest(&t, &ussr);
+    let token = update.token().expect("the game token");
+    let subj = format!("Re: {}", update.subject);
+    set_now(&mut t, 2);
+    t.reply(&ussr, &subj, None, &body("resign", &token));
+    let o = t.inbox(&["--outbox"]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    let before = t.log_bytes();
+    set_now(&mut t, 3);
+    t.reply(
+        &ussr,
+        &subj,
+        None,
+        &body("if Olympic Games: participate", &token),
+    );
+    let o = t.inbox(&["--outbox"]);
+    assert!(!o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(t.log_bytes(), before, "nothing written");
+    let s = Session::open(&t.dir).unwrap();
+    assert!(s.standing_order_lines(Side::Ussr).is_empty());
+}

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use super::{side_str, write_secret, Session, SessionError};
 use crate::correspondence::standing::{self, OrderMove, SealedOrder};
 use crate::data::Side;
-use crate::engine::{Game, SeededChance};
+use crate::engine::{Game, Prompt, SeededChance};
 use crate::fairness;
 use crate::log::{Author, Hex32, Payload};
 use crate::notation;
@@ -44,6 +44,16 @@ impl Session {
         standing::news(&self.standing, since)
     }
 
+    /// Whether `o`'s logged digest (entry `o.seq`, open) is the one `o` seals for `prompt`.
+    fn seals(&self, seed: &[u8; 32], o: &SealedOrder, prompt: &Prompt) -> Option<bool> {
+        let logged = self.standing.open_orders(o.side).find(|l| l.seq == o.seq)?;
+        let want = fairness::commitment(
+            &fairness::standing_order_salt(seed, side_str(o.side), o.seq),
+            &standing::canonical(o.side, o.card, &o.answer, &prompt.kind),
+        );
+        Some(*logged.digest.as_bytes() == want)
+    }
+
     /// The sealed order that answers `game`'s decision owed by either side but `skip`, if
     /// any: it fits the decision exactly, is open in the log, and its logged digest is the one
     /// it seals.
@@ -58,28 +68,40 @@ impl Session {
                 secret
                     .standing_orders
                     .iter()
-                    .find(|o| {
-                        o.fits(prompt)
-                            && self.standing.open_orders(side).any(|l| {
-                                l.seq == o.seq
-                                    && *l.digest.as_bytes()
-                                        == fairness::commitment(
-                                            &fairness::standing_order_salt(
-                                                &seed,
-                                                side_str(side),
-                                                o.seq,
-                                            ),
-                                            &standing::canonical(
-                                                side,
-                                                o.card,
-                                                &o.answer,
-                                                &prompt.kind,
-                                            ),
-                                        )
-                            })
-                    })
+                    .find(|o| o.fits(prompt) && self.seals(&seed, o, prompt) == Some(true))
                     .cloned()
             })
+    }
+
+    /// An open order in the secret file that fits `game`'s decision owed by either side but
+    /// `skip` yet is not what its logged digest seals: the secret file was altered or is
+    /// corrupt, and the order must not be dropped without a word. Checked after the line that
+    /// raised the decision is written (that line stands).
+    ///
+    /// # Errors
+    ///
+    /// [`SessionError::State`] naming the order's entry and side.
+    fn check_sealed(&self, game: &Game, skip: Option<Side>) -> Result<(), SessionError> {
+        let (Some(secret), Some(seed)) = (self.secret.as_ref(), self.seed) else {
+            return Ok(());
+        };
+        for &side in Side::BOTH.iter().filter(|&&s| Some(s) != skip) {
+            let Some(prompt) = game.prompt_for(side) else {
+                continue;
+            };
+            if let Some(o) = secret
+                .standing_orders
+                .iter()
+                .find(|o| o.fits(prompt) && self.seals(&seed, o, prompt) == Some(false))
+            {
+                return Err(SessionError::State(format!(
+                    "the {side}'s standing order {} in secret.yaml (`{}`) does not match its sealed digest in the log: secret.yaml was altered or is corrupt: the order is not used (the moves before it stand) until the moderator restores it or the player cancels it",
+                    o.seq,
+                    o.text()
+                )));
+            }
+        }
+        Ok(())
     }
 
     /// Applies, on a trial copy of the game, the standing orders of `side`'s opponent that
@@ -133,6 +155,7 @@ impl Session {
             if game.outcome().is_some() {
                 return Ok(());
             }
+            self.check_sealed(game, skip)?;
             let Some(o) = self
                 .fitting_order(game, skip)
                 .filter(|o| !refused.contains(&o.seq))
