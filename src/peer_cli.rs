@@ -322,9 +322,29 @@ fn owed_text(g: &twilight_pbem::peer::play::PeerGame) -> String {
         },
         Owed::Decide(s) if s == me => "Your decision.".into(),
         o => match o.side() {
-            Some(s) if s == me => format!("Your software owes {o:?}; run `twilight peer send`."),
-            _ => format!("Waiting for the {} ({o:?}).", me.opponent().name()),
+            Some(s) if s == me => format!(
+                "Your software owes {}; run `twilight peer send`.",
+                owed_step(&o)
+            ),
+            _ => format!(
+                "Waiting for the {} ({}).",
+                me.opponent().name(),
+                owed_step(&o)
+            ),
         },
+    }
+}
+
+/// What a protocol step owed is for, in words (DEALERLESS.md §6).
+fn owed_step(o: &twilight_pbem::peer::play::Owed) -> &'static str {
+    use twilight_pbem::peer::play::Owed;
+    match o {
+        Owed::Protocol(_) => "a protocol step",
+        Owed::Deck(_) => "a step for the hidden cards: a deal, a shuffle or the end of a turn",
+        Owed::Chance(_) => "its die secret or random pick",
+        Owed::Decide(_) => "a decision",
+        Owed::Final(_) => "the final reveal of its seed",
+        Owed::Done => "nothing",
     }
 }
 
@@ -336,7 +356,8 @@ fn moves(game_dir: &Path) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     };
     println!("{}", owed_text(g));
-    println!("Your hand: {:?}", g.hand());
+    let hand: Vec<String> = g.hand().iter().map(|c| c.to_string()).collect();
+    println!("Your hand: {}", hand.join(", "));
     if let Some(prompt) = g.prompt() {
         println!("{}", prompt.text);
         let mut rng = twilight_pbem::engine::SeededChance::new(0);
@@ -365,12 +386,28 @@ fn play(game_dir: &Path, line: &str, outbox: bool) -> Result<ExitCode> {
                 .map_or("the opponent has not joined".into(), owed_text)
         );
     };
-    let parsed = twilight_pbem::notation::parse_line(line)?;
-    let [mv] = parsed.as_slice() else {
-        bail!("give one move (this prompt: {})", prompt.text);
+    // A move refused (unreadable, not an answer, illegal) exits 1 with nothing changed, as the
+    // README's exit-code table says; file and signature errors stay errors (exit 2).
+    let refused = |why: String| {
+        eprintln!("twilight: refused: {why} (nothing was written)");
+        Ok(ExitCode::from(1))
     };
-    let answer = twilight_pbem::notation::resolve(mv, &prompt)?;
-    f.decide(answer)?;
+    let parsed = match twilight_pbem::notation::parse_line(line) {
+        Ok(p) => p,
+        Err(e) => return refused(e.to_string()),
+    };
+    let [mv] = parsed.as_slice() else {
+        return refused(format!("give one move (this prompt: {})", prompt.text));
+    };
+    let answer = match twilight_pbem::notation::resolve(mv, &prompt) {
+        Ok(a) => a,
+        Err(e) => return refused(e.to_string()),
+    };
+    match f.decide(answer) {
+        Ok(()) => {}
+        Err(twilight_pbem::peer::folder::FolderError::Log(why)) => return refused(why),
+        Err(e) => return Err(e.into()),
+    }
     let id = f.replica.identity()?;
     if let Some(g) = &f.game {
         println!("{}", owed_text(g));

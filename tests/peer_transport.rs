@@ -586,3 +586,131 @@ fn cli_keygen_new_join_inbox_verify() {
     let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(said.contains("FINDING entry 0"), "{said}");
 }
+
+/// Copies every outbox mail of `from` not yet delivered into the Maildir `to` (new/).
+fn relay(from: &Path, to: &Path, sent: &mut std::collections::HashSet<PathBuf>) {
+    for e in std::fs::read_dir(from.join("outbox")).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "eml") && sent.insert(p.clone()) {
+            std::fs::copy(&p, to.join("new").join(p.file_name().unwrap())).unwrap();
+        }
+    }
+}
+
+/// Every file of a peer folder, by name, for "nothing was written".
+fn folder_bytes(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
+        .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn cli_peer_play_refuses_an_illegal_move_with_exit_1_and_writes_nothing() {
+    // Found by a new-user trial: a refused move exited 2 (a usage error) where the README's
+    // exit-code table gives 1 for a move refused.
+    let root = TempDir::new().unwrap();
+    let r = root.path();
+    let (ka, kb) = (r.join("a.key"), r.join("b.key"));
+    for k in [&ka, &kb] {
+        twilight()
+            .args(["keygen", "--out"])
+            .arg(k)
+            .assert()
+            .success();
+    }
+    let (ga, gb) = (r.join("a"), r.join("b"));
+    twilight()
+        .arg("new")
+        .arg(&ga)
+        .args([
+            "--peer",
+            "--as",
+            "us",
+            "--me",
+            "a@x.org",
+            "--opponent",
+            "b@x.org",
+        ])
+        .arg("--key")
+        .arg(&ka)
+        .assert()
+        .success();
+    let first = only_file(&ga.join("outbox"));
+    twilight()
+        .arg("join")
+        .arg(&gb)
+        .args(["--peer", "--from-mail"])
+        .arg(&first)
+        .arg("--key")
+        .arg(&kb)
+        .assert()
+        .success();
+    let (ma, mb) = (r.join("ma"), r.join("mb"));
+    for m in [&ma, &mb] {
+        for sub in ["new", "cur", "tmp"] {
+            std::fs::create_dir_all(m.join(sub)).unwrap();
+        }
+    }
+    let mut sent = std::collections::HashSet::new();
+    sent.insert(first);
+    // The two softwares answer each other's protocol steps until the USSR owes its setup.
+    let mut owed = String::new();
+    for _ in 0..8 {
+        relay(&gb, &ma, &mut sent);
+        twilight()
+            .args(["peer", "inbox"])
+            .arg(&ga)
+            .arg(&ma)
+            .assert()
+            .success();
+        twilight()
+            .args(["peer", "moves"])
+            .arg(&ga)
+            .assert()
+            .success();
+        let _ = twilight().args(["peer", "send"]).arg(&ga).output().unwrap();
+        relay(&ga, &mb, &mut sent);
+        twilight()
+            .args(["peer", "inbox"])
+            .arg(&gb)
+            .arg(&mb)
+            .assert()
+            .success();
+        let out = twilight()
+            .args(["peer", "moves"])
+            .arg(&gb)
+            .assert()
+            .success();
+        owed = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+        if owed.starts_with("Your decision.") {
+            break;
+        }
+        let _ = twilight().args(["peer", "send"]).arg(&gb).output().unwrap();
+    }
+    assert!(owed.starts_with("Your decision."), "{owed}");
+    assert!(
+        owed.contains("Your hand: ") && !owed.contains("Your hand: ["),
+        "the hand by printed names: {owed}"
+    );
+    let before = folder_bytes(&gb);
+    for line in [
+        "influence Poland 7",
+        "influence Narnia 1",
+        "fly to the moon",
+    ] {
+        let out = twilight()
+            .args(["peer", "play"])
+            .arg(&gb)
+            .arg(line)
+            .assert()
+            .code(1);
+        let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(err.contains("refused"), "{line}: {err}");
+    }
+    assert_eq!(folder_bytes(&gb), before, "a refused move writes nothing");
+}
