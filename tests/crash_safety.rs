@@ -67,6 +67,12 @@ fn next_line(dir: &Path, k: u64) -> (Side, String, PromptKind) {
     (prompt.side, line, prompt.kind.clone())
 }
 
+/// True when the game has ended: no decision is owed any more.
+fn game_over(dir: &Path) -> bool {
+    let s = Session::open(dir).unwrap();
+    s.game().expect("started").prompts().is_empty()
+}
+
 /// The moves the game has taken (a first headline, sealed, counts when it is made).
 fn decisions(dir: &Path) -> usize {
     let s = Session::open(dir).unwrap();
@@ -299,6 +305,11 @@ fn kill_9_of_play_at_random_moments_never_tears_a_game() {
     let mut rng = delays(0x9e37_79b9);
     let (mut mid, mut applied) = (0, 0);
     for k in 0..100 {
+        // Which moves land depends on the kills' timing, so the game may end before 100 (a
+        // random walk can reach a game-ending DEFCON or VP): stop there (seen in a CI-like run).
+        if game_over(&dir) {
+            break;
+        }
         let (side, line, _) = next_line(&dir, k);
         let before = decisions(&dir);
         let ms = rng.next().unwrap() % 61;
@@ -316,9 +327,14 @@ fn kill_9_of_play_at_random_moments_never_tears_a_game() {
         let v = verify(&dir);
         assert!(v.status.success(), "kill {k} at {ms} ms: verify");
     }
-    eprintln!("play: 100 kills, {mid} while running, {applied} moves had landed");
+    eprintln!("play: kills, {mid} while running, {applied} moves had landed");
     assert!(mid >= 10, "only {mid} kills hit a running play");
-    assert_sound_and_playable(&dir, 1234);
+    if game_over(&dir) {
+        assert!(run(&["status", dir.to_str().unwrap()]).status.success());
+        assert!(verify(&dir).status.success(), "the ended game verifies");
+    } else {
+        assert_sound_and_playable(&dir, 1234);
+    }
 }
 
 #[test]
