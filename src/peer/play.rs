@@ -1230,6 +1230,20 @@ impl PeerGame {
 
     /// Writes every move this side owes and its software makes by itself, until the log
     /// owes a decision of a player or a move of the opponent.
+    /// One decision of this replica's own party, written as its steps.
+    ///
+    /// Errors: a [`GameFault`] naming this replica when its own party cannot make the step.
+    fn own_step(&mut self, d: Decision) -> Result<(), GameFault> {
+        let me = self.side();
+        let st = self.party.decide(d).map_err(|e| GameFault {
+            entry: self.log.len(),
+            party: me,
+            why: format!("this replica cannot make its own step: {e}"),
+        })?;
+        self.write_steps(st);
+        Ok(())
+    }
+
     fn pump(&mut self) -> Result<(), GameFault> {
         loop {
             self.settle()?;
@@ -1244,18 +1258,10 @@ impl PeerGame {
                     let task = self.tasks.front().cloned().expect("owed a task");
                     match task {
                         Task::Draw { n, .. } => {
-                            let st = self
-                                .party
-                                .decide(Decision::Draw(n))
-                                .map_err(|e| own(e, self))?;
-                            self.write_steps(st);
+                            self.own_step(Decision::Draw(n))?;
                         }
                         Task::Reshuffle { new, .. } => {
-                            let st = self
-                                .party
-                                .decide(Decision::Reshuffle(new))
-                                .map_err(|e| own(e, self))?;
-                            self.write_steps(st);
+                            self.own_step(Decision::Reshuffle(new))?;
                         }
                         Task::ReturnAside { .. } if me == Side::Us => {
                             let rest: Vec<Card> = self
@@ -1266,42 +1272,26 @@ impl PeerGame {
                                 .map(|(_, c)| c)
                                 .collect();
                             for c in rest {
-                                let st = self
-                                    .party
-                                    .decide(Decision::Open {
-                                        card: c,
-                                        claim: None,
-                                    })
-                                    .map_err(|e| own(e, self))?;
-                                self.write_steps(st);
+                                self.own_step(Decision::Open {
+                                    card: c,
+                                    claim: None,
+                                })?;
                             }
                         }
                         Task::ReturnAside { .. } => {
                             let rest = self.opened[ix(Side::Us)].clone();
-                            let st = self
-                                .party
-                                .decide(Decision::Reshuffle(rest))
-                                .map_err(|e| own(e, self))?;
-                            self.write_steps(st);
+                            self.own_step(Decision::Reshuffle(rest))?;
                         }
                         Task::TurnEnd { .. } => {
                             for c in self.party.hand() {
                                 if c.is_scoring() {
-                                    let st = self
-                                        .party
-                                        .decide(Decision::Open {
-                                            card: c,
-                                            claim: None,
-                                        })
-                                        .map_err(|e| own(e, self))?;
-                                    self.write_steps(st);
+                                    self.own_step(Decision::Open {
+                                        card: c,
+                                        claim: None,
+                                    })?;
                                 }
                             }
-                            let st = self
-                                .party
-                                .decide(Decision::Claim(Claim::NoScoringCard))
-                                .map_err(|e| own(e, self))?;
-                            self.write_steps(st);
+                            self.own_step(Decision::Claim(Claim::NoScoringCard))?;
                         }
                     }
                 }
@@ -1313,18 +1303,10 @@ impl PeerGame {
                         .expect("owed a chance step");
                     match need {
                         Need::Roll { .. } => {
-                            let st = self
-                                .party
-                                .decide(Decision::Roll)
-                                .map_err(|e| own(e, self))?;
-                            self.write_steps(st);
+                            self.own_step(Decision::Roll)?;
                         }
                         Need::Pick { .. } => {
-                            let st = self
-                                .party
-                                .decide(Decision::Pick)
-                                .map_err(|e| own(e, self))?;
-                            self.write_steps(st);
+                            self.own_step(Decision::Pick)?;
                         }
                         Need::Among { roll, known, .. } => {
                             let t = self.party.table();
@@ -1354,34 +1336,22 @@ impl PeerGame {
                         }
                         Need::RevealHand { .. } => {
                             for c in self.party.hand() {
-                                let st = self
-                                    .party
-                                    .decide(Decision::Open {
-                                        card: c,
-                                        claim: None,
-                                    })
-                                    .map_err(|e| own(e, self))?;
-                                self.write_steps(st);
+                                self.own_step(Decision::Open {
+                                    card: c,
+                                    claim: None,
+                                })?;
                             }
                         }
                         Need::RevealScoring { .. } => {
                             for c in self.party.hand() {
                                 if c.is_scoring() {
-                                    let st = self
-                                        .party
-                                        .decide(Decision::Open {
-                                            card: c,
-                                            claim: None,
-                                        })
-                                        .map_err(|e| own(e, self))?;
-                                    self.write_steps(st);
+                                    self.own_step(Decision::Open {
+                                        card: c,
+                                        claim: None,
+                                    })?;
                                 }
                             }
-                            let st = self
-                                .party
-                                .decide(Decision::Claim(Claim::NoScoringCard))
-                                .map_err(|e| own(e, self))?;
-                            self.write_steps(st);
+                            self.own_step(Decision::Claim(Claim::NoScoringCard))?;
                         }
                     }
                 }
