@@ -16,7 +16,7 @@ use std::ops::Range;
 
 use super::entry::{Author, Entry, Payload};
 use super::hash::{entry_hash, Hex32};
-use super::yaml::{parse_entry, parse_stream, ParseError};
+use super::yaml::{parse_canonical, parse_entry, parse_stream, ParseError};
 use crate::data::Side;
 use crate::fairness;
 
@@ -288,11 +288,23 @@ pub(crate) fn scan(bytes: &[u8], expected_head: Option<&Hex32>) -> (Report, Vec<
         });
     }
 
-    // One pass of the parser over the whole file where it gives what each document alone
-    // gives; otherwise each document alone, for its findings.
+    // The reader of canonical documents first: it gives what the library gives, or nothing
+    // (yaml/canonical.rs). What it leaves goes to the library: in one pass over the whole
+    // file when that is most of the file and gives what each document alone gives; otherwise
+    // each document alone, for its findings.
+    let mut canonical: Vec<Option<Entry>> = split
+        .documents
+        .iter()
+        .map(|r| {
+            std::str::from_utf8(&bytes[r.clone()])
+                .ok()
+                .and_then(parse_canonical)
+        })
+        .collect();
+    let left = canonical.iter().filter(|e| e.is_none()).count();
     let mut streamed = std::str::from_utf8(bytes)
         .ok()
-        .filter(|_| split.leading.is_empty())
+        .filter(|_| split.leading.is_empty() && 2 * left > split.documents.len())
         .and_then(|text| parse_stream(text, &split.documents))
         .map(Vec::into_iter);
     let mut entries = Vec::with_capacity(split.documents.len());
@@ -316,8 +328,8 @@ pub(crate) fn scan(bytes: &[u8], expected_head: Option<&Hex32>) -> (Report, Vec<
         };
 
         let streamed_entry = streamed.as_mut().and_then(Iterator::next);
-        let parsed = if streamed_entry.is_some() {
-            streamed_entry
+        let parsed = if let Some(entry) = canonical[index].take().or(streamed_entry) {
+            Some(entry)
         } else {
             match std::str::from_utf8(doc) {
                 Err(e) => {

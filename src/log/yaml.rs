@@ -3,6 +3,10 @@
 
 use super::entry::Entry;
 
+mod canonical;
+
+pub(crate) use canonical::parse as parse_canonical;
+
 /// Why a document is not an entry.
 pub(crate) enum ParseError {
     /// Not YAML at all (or more than one YAML document).
