@@ -43,6 +43,11 @@ impl Hex32 {
     ///
     /// [`Hex32Error`] naming what was wrong (length or a character).
     pub fn parse_strict(s: &str) -> Result<Hex32, Hex32Error> {
+        // Every entry holds one or more such values: decoded in one pass (issue 15); the
+        // checks below only word the error.
+        if let Some(value) = decode_lower_hex(s.as_bytes()) {
+            return Ok(value);
+        }
         if s.len() != 64 {
             return Err(Hex32Error(format!(
                 "expected 64 lower-case hex digits, found {} characters",
@@ -58,6 +63,25 @@ impl Hex32 {
         hex::decode_to_slice(s, &mut out).map_err(|e| Hex32Error(e.to_string()))?;
         Ok(Hex32(out))
     }
+}
+
+/// 64 lower-case hex digits as their 32 bytes; `None` for anything else.
+fn decode_lower_hex(digits: &[u8]) -> Option<Hex32> {
+    fn nibble(c: u8) -> Option<u8> {
+        match c {
+            b'0'..=b'9' => Some(c - b'0'),
+            b'a'..=b'f' => Some(c - b'a' + 10),
+            _ => None,
+        }
+    }
+    if digits.len() != 64 {
+        return None;
+    }
+    let mut out = [0u8; 32];
+    for (byte, pair) in out.iter_mut().zip(digits.chunks_exact(2)) {
+        *byte = nibble(pair[0])? << 4 | nibble(pair[1])?;
+    }
+    Some(Hex32(out))
 }
 
 impl From<[u8; 32]> for Hex32 {
@@ -138,5 +162,15 @@ mod tests {
         assert!(Hex32::parse_strict("00").is_err());
         assert!(Hex32::parse_strict(&"g".repeat(64)).is_err());
         assert!(Hex32::parse_strict(&"é".repeat(32)).is_err());
+        let digits: String = (0..32).map(|i| format!("{:02x}", i * 8 + 7)).collect();
+        assert_eq!(
+            Hex32::parse_strict(&digits).map(|h| h.0.to_vec()),
+            Ok((0..32).map(|i| i * 8 + 7).collect::<Vec<u8>>())
+        );
+        for bad in ["g", "G", "A", "F", " ", "/", ":", "`"] {
+            let mut d = digits.clone();
+            d.replace_range(63.., bad);
+            assert!(Hex32::parse_strict(&d).is_err(), "{d}");
+        }
     }
 }

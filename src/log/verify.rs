@@ -44,18 +44,14 @@ pub struct Split {
 ///
 /// The concatenation of `leading` and all `documents` is always the whole input.
 pub fn split_documents(bytes: &[u8]) -> Split {
-    let mut starts = Vec::new();
-    let mut line_start = 0;
-    while line_start < bytes.len() {
-        let line_end = bytes[line_start..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(bytes.len(), |p| line_start + p);
-        if &bytes[line_start..line_end] == b"---" {
-            starts.push(line_start);
-        }
-        line_start = line_end + 1;
-    }
+    // Each `---` found (a fast search; issue 15) starts a document if it is a whole line. The
+    // search reports matches that do not overlap, which misses no line: a match overlapping
+    // one that starts a line would hold the newline before it.
+    let starts: Vec<usize> = memchr::memmem::find_iter(bytes, b"---")
+        .filter(|&at| {
+            (at == 0 || bytes[at - 1] == b'\n') && matches!(bytes.get(at + 3), None | Some(b'\n'))
+        })
+        .collect();
     let first = starts.first().copied().unwrap_or(bytes.len());
     let documents = starts
         .iter()
@@ -650,6 +646,8 @@ mod tests {
         assert_eq!(s.documents, vec![5..14, 14..33, 33..36]);
         assert_eq!(split_documents(b"").documents, vec![]);
         assert_eq!(split_documents(b"---\n").documents, vec![0..4]);
+        let s = split_documents(b"----\n---\n ---\n---x\n--\n---");
+        assert_eq!((s.leading, s.documents), (0..5, vec![5..22, 22..25]));
     }
 
     #[test]

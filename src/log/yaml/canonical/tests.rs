@@ -389,7 +389,11 @@ fn mutate(doc: &str, rng: &mut Rng) -> String {
             let at = rng.below(bytes.len());
             bytes.remove(at);
         }
-        3 => return relines(&|l| l[line].insert_str(0, if line.is_multiple_of(2) { " " } else { "  " })),
+        3 => {
+            return relines(&|l| {
+                l[line].insert_str(0, if line.is_multiple_of(2) { " " } else { "  " })
+            })
+        }
         4 => {
             return relines(&|l| {
                 let n = l[line].len() - l[line].trim_start_matches(' ').len();
