@@ -221,7 +221,7 @@ pub fn verify_game(dir: &Path, head: Option<&Hex32>) -> GameReport {
 /// What a game played, as a few bytes whatever its length, so that a report stays small in an
 /// archive of thousands of games (issue 15): the items played are the `create` entry's seed
 /// commitment (`seed <hex>`), then each decision as `SIDE <answer as JSON>` and each recorded
-/// chance outcome as `chance <outcome as JSON>`, in log order ([`played_items`]).
+/// chance outcome as `chance <outcome as JSON>`, in log order ([`for_each_item`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Played {
     /// The first item, `seed <hex>` (empty when nothing was played).
@@ -240,15 +240,15 @@ impl Played {
     pub fn of(players: &Players, entries: &[StoredEntry]) -> Played {
         let mut p = Played::default();
         let mut digest = game_digest(players);
-        for (item, is_decision) in played_items(entries) {
+        for_each_item(entries, |item, is_decision| {
             if p.len == 0 {
-                p.first.clone_from(&item);
+                p.first = String::from_utf8_lossy(item).into_owned();
             }
             p.len += 1;
             p.decisions += usize::from(is_decision);
-            digest.update(item.as_bytes());
+            digest.update(item);
             digest.update(b"\n");
-        }
+        });
         p.id = digest.finalize().into();
         p
     }
@@ -265,25 +265,42 @@ fn game_digest(players: &Players) -> Sha256 {
     h
 }
 
-/// The items `entries` played ([`Played`]), each with whether it is a decision.
-fn played_items(entries: &[StoredEntry]) -> impl Iterator<Item = (String, bool)> + '_ {
-    entries.iter().filter_map(|e| match &e.entry.payload {
-        Payload::Create {
-            seed_commitment, ..
-        } => Some((format!("seed {seed_commitment}"), false)),
-        Payload::Decision { side, answer, .. } => Some((
-            format!(
-                "{side} {}",
-                serde_json::to_string(answer).unwrap_or_default()
-            ),
-            true,
-        )),
-        Payload::Chance { what } => Some((
-            format!("chance {}", serde_json::to_string(what).unwrap_or_default()),
-            false,
-        )),
-        _ => None,
-    })
+/// Calls `each` with every item `entries` played ([`Played`]), as its UTF-8 bytes, and
+/// whether it is a decision. One buffer serves every item (issue 15: no allocation per item).
+fn for_each_item(entries: &[StoredEntry], mut each: impl FnMut(&[u8], bool)) {
+    use std::io::Write;
+    /// Appends `value` as JSON; nothing if it has no JSON form.
+    fn json(buf: &mut Vec<u8>, value: &crate::log::Value) {
+        let mark = buf.len();
+        if serde_json::to_writer(&mut *buf, value).is_err() {
+            buf.truncate(mark);
+        }
+    }
+    let mut buf = Vec::with_capacity(256);
+    for e in entries {
+        buf.clear();
+        // Writing to a Vec cannot fail.
+        let is_decision = match &e.entry.payload {
+            Payload::Create {
+                seed_commitment, ..
+            } => {
+                let _ = write!(buf, "seed {seed_commitment}");
+                false
+            }
+            Payload::Decision { side, answer, .. } => {
+                let _ = write!(buf, "{side} ");
+                json(&mut buf, answer);
+                true
+            }
+            Payload::Chance { what } => {
+                buf.extend_from_slice(b"chance ");
+                json(&mut buf, what);
+                false
+            }
+            _ => continue,
+        };
+        each(&buf, is_decision);
+    }
 }
 
 impl GameReport {
@@ -436,12 +453,13 @@ fn reread_items(o: &GameReport) -> Option<Vec<String>> {
     let path = o.dir.join("log.yaml");
     let bytes = std::fs::read(&path).ok()?;
     let log = Log::verify_bytes(path, bytes, None).ok()?;
-    Some(
-        played_items(log.entries())
-            .map(|(item, _)| item)
-            .take(o.played.len)
-            .collect(),
-    )
+    let mut items = Vec::with_capacity(o.played.len);
+    for_each_item(log.entries(), |item, _| {
+        if items.len() < o.played.len {
+            items.push(String::from_utf8_lossy(item).into_owned());
+        }
+    });
+    Some(items)
 }
 
 /// The side whose first headline is sealed in the log and not yet played: the last `headline`
@@ -499,26 +517,32 @@ pub fn verify_many(dirs: &[PathBuf], head: Option<&Hex32>, jobs: usize) -> Vec<G
 
 /// [`verify_many`], calling `done` with each report as its game is verified (from the
 /// verifying threads, in any order): a progress display.
+///
+/// Each thread takes the next game not yet taken, so the threads stay busy to the end whatever
+/// each game costs (issue 15), and the reports are put back in the order of `dirs`.
 pub fn verify_many_with(
     dirs: &[PathBuf],
     head: Option<&Hex32>,
     jobs: usize,
     done: &(dyn Fn(&GameReport) + Sync),
 ) -> Vec<GameReport> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
     let jobs = jobs.max(1).min(dirs.len().max(1));
-    let chunk = dirs.len().div_ceil(jobs).max(1);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = dirs
-            .chunks(chunk)
-            .map(|part| {
-                scope.spawn(move || {
-                    part.iter()
-                        .map(|d| {
-                            let r = verify_game(d, head);
-                            done(&r);
-                            r
-                        })
-                        .collect::<Vec<_>>()
+    let next = AtomicUsize::new(0);
+    let mut reports: Vec<(usize, GameReport)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..jobs)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(dir) = dirs.get(i) else {
+                            return mine;
+                        };
+                        let r = verify_game(dir, head);
+                        done(&r);
+                        mine.push((i, r));
+                    }
                 })
             })
             .collect();
@@ -526,7 +550,9 @@ pub fn verify_many_with(
             .into_iter()
             .flat_map(|h| h.join().expect("verification thread"))
             .collect()
-    })
+    });
+    reports.sort_unstable_by_key(|(i, _)| *i);
+    reports.into_iter().map(|(_, r)| r).collect()
 }
 
 /// One player's line in the standings.
@@ -600,4 +626,78 @@ pub fn standings(reports: &[GameReport]) -> Vec<Standing> {
             .then_with(|| a.player.cmp(&b.player))
     });
     rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A game's identity is SHA-256 over the players and the items played, each followed by a
+    /// newline, as [`Played`] defines them: `seed <hex>`, `SIDE <answer as JSON>`,
+    /// `chance <outcome as JSON>`.
+    #[test]
+    fn played_is_the_digest_of_players_and_items() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/example-complete");
+        let bytes = std::fs::read(dir.join("log.yaml")).unwrap();
+        let log = Log::verify_bytes(dir.join("log.yaml"), bytes, None).unwrap();
+        let players = Players {
+            us: "us@example.org".into(),
+            ussr: "ussr@example.org".into(),
+        };
+        let items: Vec<String> = log
+            .entries()
+            .iter()
+            .filter_map(|e| match &e.entry.payload {
+                Payload::Create {
+                    seed_commitment, ..
+                } => Some(format!("seed {seed_commitment}")),
+                Payload::Decision { side, answer, .. } => {
+                    Some(format!("{side} {}", serde_json::to_string(answer).unwrap()))
+                }
+                Payload::Chance { what } => {
+                    Some(format!("chance {}", serde_json::to_string(what).unwrap()))
+                }
+                _ => None,
+            })
+            .collect();
+        let mut h = Sha256::new();
+        h.update(b"us@example.org\nussr@example.org\n");
+        for item in &items {
+            h.update(item.as_bytes());
+            h.update(b"\n");
+        }
+        let p = Played::of(&players, log.entries());
+        assert_eq!(p.id, <[u8; 32]>::from(h.finalize()));
+        assert_eq!((p.len, p.first.as_str()), (items.len(), items[0].as_str()));
+        assert_eq!(p.decisions, 343);
+    }
+
+    /// Many games on several threads come back in the order given, each the report of its
+    /// own folder.
+    #[test]
+    fn reports_come_back_in_the_order_given() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let dirs: Vec<PathBuf> = (0..7)
+            .map(|i| {
+                if i % 3 == 0 {
+                    root.join("games/example-complete")
+                } else {
+                    root.join(format!("no-such-game-{i}"))
+                }
+            })
+            .collect();
+        for jobs in [1, 3, 8] {
+            let reports = verify_many(&dirs, None, jobs);
+            let got: Vec<(&Path, bool)> = reports
+                .iter()
+                .map(|r| (r.dir.as_path(), r.findings.is_empty()))
+                .collect();
+            let want: Vec<(&Path, bool)> = dirs
+                .iter()
+                .enumerate()
+                .map(|(i, d)| (d.as_path(), i % 3 == 0))
+                .collect();
+            assert_eq!(got, want, "jobs {jobs}");
+        }
+    }
 }

@@ -305,7 +305,8 @@ pub(crate) fn scan(bytes: &[u8], expected_head: Option<&Hex32>) -> (Report, Vec<
         .map(Vec::into_iter);
     let mut entries = Vec::with_capacity(split.documents.len());
     let mut rules = ChainRules::default();
-    let mut by_hash: HashMap<Hex32, usize> = HashMap::new();
+    // The first document of each `seq`: looked up only for a `seq` below the next one
+    // expected (none in a sound log), since every `seq` seen is below it.
     let mut by_seq: HashMap<u64, usize> = HashMap::new();
     let mut next_seq: u64 = 0;
     let last = split.documents.len().saturating_sub(1);
@@ -393,7 +394,12 @@ pub(crate) fn scan(bytes: &[u8], expected_head: Option<&Hex32>) -> (Report, Vec<
         if let Some(entry) = &parsed {
             let seq = Some(entry.seq);
             // Sequence numbers.
-            if let Some(&earlier) = by_seq.get(&entry.seq) {
+            let earlier = if entry.seq < next_seq {
+                by_seq.get(&entry.seq).copied()
+            } else {
+                None
+            };
+            if let Some(earlier) = earlier {
                 report.push(finding(
                     FindingKind::SeqDuplicate,
                     seq,
@@ -442,8 +448,11 @@ pub(crate) fn scan(bytes: &[u8], expected_head: Option<&Hex32>) -> (Report, Vec<
                 } else {
                     format!("{want_prev} (the hash of document {})", index - 1)
                 };
-                let found = match by_hash.get(&entry.prev) {
-                    Some(&j) => format!(
+                // The first earlier document with that hash (looked for only here, in a log
+                // that does not verify).
+                let earlier = report.documents.iter().position(|d| d.hash == entry.prev);
+                let found = match earlier {
+                    Some(j) => format!(
                         "{}, the hash of document {j}: an entry was removed, reordered or forked",
                         entry.prev
                     ),
@@ -466,7 +475,6 @@ pub(crate) fn scan(bytes: &[u8], expected_head: Option<&Hex32>) -> (Report, Vec<
             next_seq = next_seq.saturating_add(1);
         }
 
-        by_hash.entry(hash).or_insert(index);
         report.documents.push(DocumentInfo {
             range: range.clone(),
             hash,

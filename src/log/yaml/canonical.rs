@@ -66,9 +66,12 @@ use super::super::entry::Entry;
 /// docs); `None` when it is not, or when it is not an entry: the caller then asks the library.
 pub(crate) fn parse(document: &str) -> Option<Entry> {
     let body = document.strip_prefix("---\n")?.strip_suffix("...\n")?;
-    let body = body.strip_suffix('\n')?;
+    if !body.ends_with('\n') {
+        return None;
+    }
     let mut scanner = Scanner {
-        lines: body.split('\n'),
+        body,
+        next: 0,
         cur: None,
         events: Vec::with_capacity(64),
         depth: 0,
@@ -111,32 +114,41 @@ const MAX_DEPTH: usize = 64;
 /// Longest key read (libyaml's limit for a simple key is 1024 characters).
 const MAX_KEY: usize = 128;
 
-struct Scanner<'a, I> {
-    lines: I,
+struct Scanner<'a> {
+    /// The lines between the `---` and `...` lines, each ended by a newline.
+    body: &'a str,
+    /// Where the line after `cur` starts.
+    next: usize,
     cur: Option<Line<'a>>,
     events: Vec<Ev<'a>>,
     depth: usize,
 }
 
-impl<'a, I: Iterator<Item = &'a str>> Scanner<'a, I> {
-    /// Moves to the next line (`cur` is `None` at the end); `None` if it is not canonical.
+impl<'a> Scanner<'a> {
+    /// Moves to the next line (`cur` is `None` at the end); `None` if it is not canonical:
+    /// empty, blank, or with a byte other than printable ASCII, or a space at its end.
     fn advance(&mut self) -> Option<()> {
-        self.cur = match self.lines.next() {
-            None => None,
-            Some(line) => {
-                if !line.bytes().all(|b| (0x20..0x7f).contains(&b)) || line.ends_with(' ') {
-                    return None;
-                }
-                let rest = line.trim_start_matches(' ');
-                if rest.is_empty() {
-                    return None;
-                }
-                Some(Line {
-                    col: line.len() - rest.len(),
-                    rest,
-                })
-            }
-        };
+        let bytes = &self.body.as_bytes()[self.next..];
+        if bytes.is_empty() {
+            self.cur = None;
+            return Some(());
+        }
+        let len = memchr::memchr(b'\n', bytes)?;
+        let line = &bytes[..len];
+        let col = line.iter().take_while(|&&b| b == b' ').count();
+        let rest = &line[col..];
+        if rest.is_empty()
+            || rest.ends_with(b" ")
+            || !rest.iter().all(|&b| b.wrapping_sub(0x20) < 0x5f)
+        {
+            return None;
+        }
+        let start = self.next + col;
+        self.cur = Some(Line {
+            col,
+            rest: &self.body[start..start + rest.len()],
+        });
+        self.next += len + 1;
         Some(())
     }
 
@@ -249,10 +261,8 @@ fn plain(text: &str) -> bool {
     };
     starts
         && !b.ends_with(b" ")
-        && !b.contains(&b'#')
-        && b.iter()
-            .enumerate()
-            .all(|(i, &c)| c != b':' || b.get(i + 1).is_some_and(u8::is_ascii_alphanumeric))
+        && memchr::memchr2_iter(b'#', b':', b)
+            .all(|i| b[i] == b':' && b.get(i + 1).is_some_and(u8::is_ascii_alphanumeric))
 }
 
 /// The value of a single-quoted scalar that is all of `text`: `'…'`, `''` standing for `'`.
