@@ -510,7 +510,13 @@ fn send_prompts(s: &Session, args: &MailArgs, resend: bool) -> Result<bool> {
     match outbound::send_due(s, &transport, resend, now()) {
         Ok(sent) => {
             for o in &sent {
-                println!("mailed {} ({}): {}", o.to, o.side, o.subject);
+                println!(
+                    "mailed {} ({}): {} — {}",
+                    o.to,
+                    o.side,
+                    o.subject,
+                    o.delivered.as_deref().unwrap_or("?")
+                );
             }
             Ok(true)
         }

@@ -1541,7 +1541,7 @@ impl Session {
     ) -> Result<(), SessionError> {
         let seed = self.moderator_seed()?;
         if self.revealed {
-            return Err(SessionError::State(
+            return Err(SessionError::Refusal(
                 "the game is closed: its seed has been revealed".into(),
             ));
         }
@@ -1691,7 +1691,7 @@ impl Session {
                 Some(w) => format!("the {w} won by {}", o.reason.describe()),
                 None => "a draw".into(),
             };
-            return Err(SessionError::State(format!("the game is over: {how}")));
+            return Err(SessionError::Refusal(format!("the game is over: {how}")));
         }
         game.prompt_for(side).cloned().ok_or_else(|| {
             let who: Vec<String> = game.prompts().iter().map(|p| p.side.to_string()).collect();
@@ -1858,7 +1858,7 @@ impl Session {
     ) -> Result<(), SessionError> {
         self.moderator_seed()?;
         if self.revealed {
-            return Err(SessionError::State(
+            return Err(SessionError::Refusal(
                 "the game is closed: its seed has been revealed".into(),
             ));
         }

@@ -185,7 +185,14 @@ pub fn tail(
             Payload::Chance { .. } => {
                 stop("is a chance record (a die roll or a revealed card)".into())
             }
-            Payload::Commitment { .. } => stop("is a sealed headline".into()),
+            Payload::Commitment { kind, .. } => stop(
+                match kind {
+                    CommitmentKind::Hand => "is a sealed hand",
+                    CommitmentKind::Headline => "is a sealed headline",
+                    CommitmentKind::SuperpowerCard => "is a sealed Turn Zero superpower card",
+                }
+                .into(),
+            ),
             Payload::DiceKey { turn, .. } => stop(format!("ends turn {turn}")),
             Payload::Create { .. } | Payload::Join { .. } => stop("is the start of play".into()),
             Payload::Reveal { .. } => stop("reveals the seed".into()),

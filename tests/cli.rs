@@ -540,3 +540,31 @@ fn play_with_an_empty_move_says_no_move_was_given() {
         before
     );
 }
+
+/// `mail` says where each mail went: with `--outbox`, the file it wrote, which exists.
+#[test]
+fn mail_names_the_outbox_file_of_each_mail_it_writes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    started(&dir);
+    let out = twilight()
+        .args(["mail", dir.to_str().unwrap(), "--outbox"])
+        .env_remove("TWILIGHT_SMTP_URL")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("mailed "))
+        .collect();
+    assert!(!lines.is_empty(), "{stdout}");
+    for l in lines {
+        let file = l
+            .split(" — outbox file ")
+            .nth(1)
+            .unwrap_or_else(|| panic!("no outbox file named: {l}"));
+        assert!(Path::new(file).is_file(), "{file}");
+        assert!(file.ends_with(".eml"), "{file}");
+    }
+}
