@@ -542,7 +542,13 @@ fn print_inbox_report(report: &inbound::InboxReport) {
                 applied,
                 ignored,
             } => {
-                println!("{f}: applied to {game} for the {side}: {}", applied.join(" | "));
+                match side {
+                    Some(side) => {
+                        println!("{f}: applied to {game} for the {side}: {}", applied.join(" | "))
+                    }
+                    // A seat's sealed bid: its side is not decided (nor public) yet.
+                    None => println!("{f}: applied to {game}: {}", applied.join(" | ")),
+                }
                 for l in ignored {
                     println!("  ignored (not a move): {l}");
                 }
@@ -577,6 +583,9 @@ fn print_inbox_report(report: &inbound::InboxReport) {
     }
     for f in &report.skipped {
         println!("{}: already processed, skipped", f.display());
+    }
+    for r in &report.receipts {
+        println!("{r}");
     }
     for o in &report.sent {
         println!(
@@ -938,6 +947,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 report.count(|v| matches!(v, inbound::Verdict::Held { .. })),
                 report.count(|v| matches!(v, inbound::Verdict::Failed { .. })),
                 report.sent.len()
+                    + report.receipts.len()
                     + report.count(|v| matches!(
                         v,
                         inbound::Verdict::Refused {

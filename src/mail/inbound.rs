@@ -225,8 +225,9 @@ pub enum Verdict {
     Accepted {
         /// The game.
         game: String,
-        /// The side that moved.
-        side: Side,
+        /// The side that moved (`None`: a seat of a bid game sent its sealed bid, and the
+        /// sides are not decided yet).
+        side: Option<Side>,
         /// The decisions as logged (canonical notation).
         applied: Vec<String>,
         /// Lines of the player's text read as no move (greetings, sign-offs), for the receipt.
@@ -488,6 +489,9 @@ pub struct InboxReport {
     pub skipped: Vec<PathBuf>,
     /// Prompts and updates sent after the moves.
     pub sent: Vec<Outgoing>,
+    /// The receipts mailed to the players whose moves were accepted, one line each: where
+    /// each went (issue 20 point 5; a sealed headline's receipt too).
+    pub receipts: Vec<String>,
     /// Problems sending mail (the moves stand; `twilight mail GAME_DIR` re-sends).
     pub send_errors: Vec<String>,
     /// Lines saying what was set aside from a log a crash left incomplete.
@@ -579,7 +583,10 @@ fn file_away(src: &Source, verdict: &Verdict) -> Result<bool, MailError> {
             ..
         } => (
             "accepted",
-            format!("accepted: game {game}, {side}: {}\n", applied.join(" | ")),
+            match side {
+                Some(side) => format!("accepted: game {game}, {side}: {}\n", applied.join(" | ")),
+                None => format!("accepted: game {game}: {}\n", applied.join(" | ")),
+            },
         ),
         Verdict::Refused { refusal, reply, .. } => {
             ("refused", format!("refused ({}):\n{reply}", refusal.kind()))
@@ -643,8 +650,9 @@ fn game_dir_of(games_dir: &Path, id: &str) -> Option<PathBuf> {
     d.join("log.yaml").is_file().then_some(d)
 }
 
-/// An applied mail: the game, the side, the decisions as logged.
-type AcceptedMoves = (String, Side, Vec<String>);
+/// An applied mail: the game, the side (`None`: a seat's sealed bid, before the sides are
+/// decided), the decisions as logged.
+type AcceptedMoves = super::invite::Joined;
 
 /// Processes one message: returns the verdict (refusals not yet answered) and, when accepted,
 /// the game folder whose prompts are due.
@@ -795,14 +803,19 @@ fn judge(
                 state.save(&dir)?;
                 return Err(e.into());
             }
-            Ok(Ok((id, side, done)))
+            Ok(Ok((id, Some(side), done)))
         }
         Err(r) => Ok(Err(r)),
     }
 }
 
 /// Mails the receipt of `side`'s move starting at log entry `from` (issue 20 point 5).
-fn send_receipt(dir: &Path, side: Side, from: u64, force_outbox: bool) -> Result<(), MailError> {
+fn send_receipt(
+    dir: &Path,
+    side: Side,
+    from: u64,
+    force_outbox: bool,
+) -> Result<Option<String>, MailError> {
     let session = Session::open(dir)?;
     let transport = Transport::choose(&dir.join("outbox"), force_outbox)?;
     super::receipt::send_move_receipt(&session, side, from, &transport)
@@ -927,11 +940,13 @@ fn process(
                 if !touched.contains(d) {
                     touched.push(d.clone());
                 }
-                if let Some(from) = ctx.receipt_from {
-                    if let Err(e) = send_receipt(d, side, from, opts.force_outbox) {
-                        report
+                if let (Some(from), Some(side)) = (ctx.receipt_from, side) {
+                    match send_receipt(d, side, from, opts.force_outbox) {
+                        Ok(Some(line)) => report.receipts.push(line),
+                        Ok(None) => {}
+                        Err(e) => report
                             .send_errors
-                            .push(format!("{}: receipt not sent: {e}", file.display()));
+                            .push(format!("{}: receipt not sent: {e}", file.display())),
                     }
                 }
             }

@@ -109,14 +109,20 @@ pub fn move_receipt_text(session: &Session, side: Side, from_seq: u64) -> Option
 }
 
 /// Mails `side` the receipt of its move that starts at `from_seq` (see [`move_receipt_text`]).
+/// Returns the line saying where it went (`mailed ADDRESS (SIDE): receipt of the move — outbox
+/// file PATH`), or `None` when the log holds no entry of that move (nothing is sent).
+///
+/// # Errors
+///
+/// The mail configuration could not be read, or the mail could not be composed or delivered.
 pub fn send_move_receipt(
     session: &Session,
     side: Side,
     from_seq: u64,
     transport: &Transport,
-) -> Result<(), MailError> {
+) -> Result<Option<String>, MailError> {
     let Some(text) = move_receipt_text(session, side, from_seq) else {
-        return Ok(());
+        return Ok(None);
     };
     let config = MailConfig::load(session.dir())?;
     let to = match side {
@@ -133,7 +139,10 @@ pub fn send_move_receipt(
         ),
         text,
     )?;
-    transport.send(&msg)
+    let delivered = transport.deliver(&msg)?;
+    Ok(Some(format!(
+        "mailed {to} ({side}): receipt of the move — {delivered}"
+    )))
 }
 
 /// The stored bytes of the log's entries from sequence number `from` on, exactly as in
