@@ -1308,6 +1308,10 @@ fn status_value(s: &Session) -> serde_json::Value {
         })),
         "closed": s.is_revealed(),
         "bid": s.bid_summary(),
+        "standing_orders": {
+            "US": s.open_standing_orders(Side::Us),
+            "USSR": s.open_standing_orders(Side::Ussr),
+        },
         "waiting_for": game.prompts().iter().map(|p| json!({
             "side": p.side.to_string(),
             "decision": p.text,

@@ -83,6 +83,9 @@ pub enum Refusal {
     MissingToken,
     /// A token that is no token of this player in this game.
     WrongToken,
+    /// The player's game token ([`super::game_token`]) with a line that is no game-level move:
+    /// it never vouches for a decision of the game.
+    GameTokenForDecision,
     /// The token of an earlier prompt: the position moved on.
     Stale {
         /// The log seq the token was issued for.
@@ -119,6 +122,7 @@ impl Refusal {
             Refusal::NotAPlayer { .. } => "not-a-player",
             Refusal::MissingToken => "missing-token",
             Refusal::WrongToken => "wrong-token",
+            Refusal::GameTokenForDecision => "game-token-for-a-move",
             Refusal::Stale { .. } => "stale",
             Refusal::Replayed { .. } => "replayed",
             Refusal::NoMove => "no-move",
@@ -133,7 +137,7 @@ impl Refusal {
             Refusal::UnknownGame(_) => EXIT_UNKNOWN_GAME,
             Refusal::NotAPlayer { .. } => EXIT_NOT_A_PLAYER,
             Refusal::MissingToken => EXIT_MISSING_TOKEN,
-            Refusal::WrongToken => EXIT_WRONG_TOKEN,
+            Refusal::WrongToken | Refusal::GameTokenForDecision => EXIT_WRONG_TOKEN,
             Refusal::Stale { .. } => EXIT_STALE,
             Refusal::Replayed { .. } => EXIT_REPLAYED,
             Refusal::NoMove => EXIT_NO_MOVE,
@@ -163,6 +167,9 @@ impl Refusal {
             ),
             Refusal::WrongToken => format!(
                 "The reply token in your mail is not the token of your prompt in game {g} (mistyped, or from another game or player). Reply to your latest prompt mail and keep its `Token:` line."
+            ),
+            Refusal::GameTokenForDecision => format!(
+                "Your mail carries your game token of game {g}, which is good only for lines about the game itself (resign, draw offers and answers, leave, takeback lines, standing orders), not for a move of the game. Reply to your latest prompt mail of game {g} and keep its `Token:` line."
             ),
             Refusal::Stale { token_seq, now_seq } => format!(
                 "Your mail answers the prompt of log entry {token_seq}, but game {g} has moved on to entry {now_seq}: the position changed since that mail. Your latest prompt mail has the current position, options and token."
@@ -775,6 +782,11 @@ fn judge(
             .or_else(|| super::game_token::sender(&session, &sides, &tokens, &ex.moves))
         {
             Some(s) => s,
+            None if matches!(r, Refusal::WrongToken)
+                && super::game_token::carried(&session, &sides, &tokens) =>
+            {
+                return Ok(Err(Refusal::GameTokenForDecision))
+            }
             None => return Ok(Err(r)),
         },
     };
