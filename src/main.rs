@@ -1481,7 +1481,9 @@ fn verify(
             println!("  {d}");
         }
     }
-    if reports.len() > 1 {
+    // A folder of games gets its standings even when it holds one game (a league's first);
+    // a game folder named alone does not.
+    if reports.len() > 1 || paths.iter().any(|p| !p.join("log.yaml").is_file()) {
         println!("\nStandings (win 1, draw ½; games with findings not counted; each game once):");
         println!(
             "  {:<32} {:>5} {:>4} {:>4} {:>4} {:>10} {:>6} {:>8} {:>10}",
