@@ -456,6 +456,7 @@ fn signature_test_vector() {
             us: "us@example.org".into(),
             ussr: "ussr@example.org".into(),
             key: id.public(),
+            options: None,
         },
     )
     .unwrap();
