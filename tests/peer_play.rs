@@ -901,3 +901,61 @@ fn peer_games_refuse_turn_zero_and_blind_bids_naming_why() {
     let e = PeerGame::new(Side::Us, bid, seed(Side::Us, 1)).unwrap_err();
     assert!(e.contains("blind bid"), "{e}");
 }
+
+/// Non-Aligned Movement (promo) played for its event whenever it may be.
+fn non_aligned_movement_first(_: &PeerGame) -> Option<Answer> {
+    Some(Answer::Play {
+        card: Card::NonAlignedMovement,
+        mode: CardUse::Event,
+    })
+}
+
+#[test]
+fn non_aligned_movements_face_up_cards_are_drawn_and_opened_from_the_deck() {
+    let opts = Options {
+        promos: vec![1, 2],
+        ..Options::default()
+    };
+    // The first game from 200 on in which the event occurs (it needs a country with 2
+    // Influence of each side).
+    let (p, shown) = (200..=300)
+        .find_map(|game| {
+            let p = play_with(game, opts.clone(), non_aligned_movement_first);
+            let shown: Vec<String> =
+                p.us.game()
+                    .history()
+                    .filter(|l| l.contains("Non-Aligned Movement discards"))
+                    .cloned()
+                    .collect();
+            (!shown.is_empty()).then_some((p, shown))
+        })
+        .expect("the event occurs in some game");
+    let log = steps(p.us.log());
+    for line in &shown {
+        // Each card shown was drawn alone from the deck by one side, its key shared by the
+        // other, and opened by the drawer.
+        let found = log
+            .windows(3)
+            .any(|w| match (&w[0].body, &w[1].body, &w[2].body) {
+                (
+                    Body::Draw { shuffle, positions },
+                    Body::Shares { .. },
+                    Body::Open {
+                        shuffle: s,
+                        position,
+                        card,
+                        ..
+                    },
+                ) => {
+                    positions == &vec![*position]
+                        && shuffle == s
+                        && w[0].from == w[2].from
+                        && w[1].from != w[0].from
+                        && line.contains(&format!("discards {card} from"))
+                }
+                _ => false,
+            });
+        assert!(found, "{line}: no draw and opening of it in the log");
+    }
+    p.us.verified().unwrap().unwrap();
+}
