@@ -711,7 +711,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             peer,
         } => {
             if peer.peer {
-                return peer_cli::new(&game_dir, &peer, mail.outbox);
+                return peer_cli::new(&game_dir, &peer, &variant.options()?, mail.outbox);
             }
             let options = variant.options()?;
             // A bid game's seats travel as `us` (seat 1) and `ussr` (seat 2) into

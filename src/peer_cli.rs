@@ -14,9 +14,11 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 
 use twilight_pbem::data::Side;
+use twilight_pbem::engine::Options;
 use twilight_pbem::mail::transport::Transport;
 use twilight_pbem::peer::dispute::{self, FindingKind, ReplicaView};
 use twilight_pbem::peer::identity::Identity;
+use twilight_pbem::peer::play::check_peer_options;
 use twilight_pbem::peer::replica::{self, PeerConfig, Replica};
 use twilight_pbem::peer::sync::{self, BundleError, Envelope};
 
@@ -73,6 +75,9 @@ pub struct PeerJoinArgs {
     /// Your private key file [default: as `keygen`].
     #[arg(long = "key", requires = "peer")]
     key: Option<PathBuf>,
+    /// Accept the game's options when they are not the standard ones (`join` shows them).
+    #[arg(long = "accept-options", requires = "peer")]
+    accept_options: bool,
 }
 
 /// `twilight peer …`.
@@ -154,11 +159,18 @@ fn new_game_id() -> Result<String> {
     Ok(format!("peer-{}", hex::encode(b)))
 }
 
-/// `twilight new DIR --peer …`.
-pub fn new(game_dir: &Path, args: &PeerNewArgs, outbox: bool) -> Result<ExitCode> {
+/// `twilight new DIR --peer …` with the game's `options` (the variant flags of `new`),
+/// recorded in entry 0 (DEALERLESS.md §9 "Options").
+pub fn new(
+    game_dir: &Path,
+    args: &PeerNewArgs,
+    options: &Options,
+    outbox: bool,
+) -> Result<ExitCode> {
     let (Some(side), Some(me), Some(opponent)) = (args.side, &args.me, &args.opponent) else {
         bail!("`new --peer` needs --as us|ussr, --me EMAIL and --opponent EMAIL");
     };
+    check_peer_options(options).map_err(|e| anyhow::anyhow!("`new --peer`: {e}"))?;
     let key = key_path(&args.key);
     let id = Identity::load(&key).with_context(|| {
         format!(
@@ -173,21 +185,51 @@ pub fn new(game_dir: &Path, args: &PeerNewArgs, outbox: bool) -> Result<ExitCode
         opponent: opponent.clone(),
         key,
     };
-    let mut r = Replica::create(game_dir, config, &id)?;
+    let mut r = Replica::create_with_options(game_dir, config, options, &id)?;
     println!(
         "Created peer game {} in {}: you play the {}.",
         r.config.game,
         game_dir.display(),
         r.config.side.name()
     );
+    println!("Options: {}.", options.describe());
     println!("Your fingerprint: {}", id.public().fingerprint());
+    let accept = if *options == Options::default() {
+        ""
+    } else {
+        " --accept-options"
+    };
     send(
         &mut r,
         &id,
         outbox,
-        "You are invited to a game of Twilight Struggle in peer mode (no host).\n\
-         Join it with:  twilight join GAME_DIR --peer --from-mail THIS_MAIL.eml\n",
+        &format!(
+            "You are invited to a game of Twilight Struggle in peer mode (no host).\n\
+             Options: {}.\n\
+             Join it with:  twilight join GAME_DIR --peer --from-mail THIS_MAIL.eml{accept}\n",
+            options.describe()
+        ),
     )
+}
+
+/// The options entry 0 of `bundle` records, checked for peer mode.
+///
+/// Errors: no entry 0 in the bundle, or options peer mode cannot play.
+fn options_of_invitation(bundle: &sync::Bundle) -> Result<Options> {
+    let open = bundle.entries.iter().find(|e| e.seq == 0).ok_or_else(|| {
+        anyhow::anyhow!(
+            "the mail does not carry the game's entry 0 (its `open`): join from the opponent's \
+             first mail"
+        )
+    })?;
+    let options = match &open.body {
+        twilight_pbem::peer::signed_log::Body::Open { options, .. } => {
+            options.clone().unwrap_or_default()
+        }
+        _ => bail!("entry 0 of the mail is no `open`"),
+    };
+    check_peer_options(&options).map_err(|e| anyhow::anyhow!("this game cannot be joined: {e}"))?;
+    Ok(options)
 }
 
 /// `twilight join DIR --peer --from-mail FILE …`.
@@ -197,6 +239,14 @@ pub fn join(game_dir: &Path, args: &PeerJoinArgs, outbox: bool) -> Result<ExitCo
     };
     let raw = std::fs::read(mail).with_context(|| mail.display().to_string())?;
     let bundle = sync::read_mail(&raw).with_context(|| mail.display().to_string())?;
+    let options = options_of_invitation(&bundle)?;
+    println!("Options: {}.", options.describe());
+    if options != Options::default() && !args.accept_options {
+        bail!(
+            "this game is not played with the standard options; if you agree to them, join \
+             again with --accept-options (nothing was written)"
+        );
+    }
     let key = key_path(&args.key);
     let id = Identity::load(&key).with_context(|| {
         format!(

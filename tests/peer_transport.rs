@@ -456,6 +456,7 @@ fn signature_test_vector() {
             us: "us@example.org".into(),
             ussr: "ussr@example.org".into(),
             key: id.public(),
+            options: None,
         },
     )
     .unwrap();
@@ -713,4 +714,168 @@ fn cli_peer_play_refuses_an_illegal_move_with_exit_1_and_writes_nothing() {
         assert!(err.contains("refused"), "{line}: {err}");
     }
     assert_eq!(folder_bytes(&gb), before, "a refused move writes nothing");
+}
+
+/// Peer games with the game's options (DEALERLESS.md §9 "Options"): `new --peer` records
+/// them in entry 0, `join --peer` shows them and needs them accepted, both replicas play with
+/// them; options peer mode cannot play are refused naming why.
+mod options {
+    use super::*;
+    use twilight_pbem::engine::Options;
+    use twilight_pbem::peer::folder::PeerFolder;
+
+    fn keygen(path: &Path) {
+        twilight()
+            .args(["keygen", "--out"])
+            .arg(path)
+            .assert()
+            .success();
+    }
+
+    fn new_peer(dir: &Path, key: &Path, extra: &[&str]) -> assert_cmd::assert::Assert {
+        twilight()
+            .arg("new")
+            .arg(dir)
+            .args([
+                "--peer",
+                "--as",
+                "us",
+                "--me",
+                "a@example.org",
+                "--opponent",
+                "b@example.org",
+                "--key",
+            ])
+            .arg(key)
+            .args(extra)
+            .assert()
+    }
+
+    fn text(a: &assert_cmd::assert::Assert) -> String {
+        let o = a.get_output();
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        )
+    }
+
+    /// Two players' keys `a.key`, `b.key` in `r`, and their game folders `a`, `b` (not made).
+    fn two_players(r: &Path) -> (PathBuf, PathBuf, PathBuf, PathBuf) {
+        let (ka, kb) = (r.join("a.key"), r.join("b.key"));
+        keygen(&ka);
+        keygen(&kb);
+        (ka, kb, r.join("a"), r.join("b"))
+    }
+
+    #[test]
+    fn options_travel_in_entry_0_are_accepted_on_join_and_played_by_both() {
+        let root = TempDir::new().unwrap();
+        let r = root.path();
+        let (ka, kb, ga, gb) = two_players(r);
+        let made = new_peer(&ga, &ka, &["--promos", "all", "--chinese-civil-war"]).success();
+        let said = text(&made);
+        assert!(
+            said.contains("Options: standard game · Chinese Civil War · optional cards · promo packs 1, 2 · US +2 bonus Influence."),
+            "{said}"
+        );
+        let first = only_file(&ga.join("outbox"));
+        let raw = std::fs::read(&first).unwrap();
+        let parsed = mail_parser::MessageParser::default().parse(&raw).unwrap();
+        let mail = parsed.body_text(0).unwrap().into_owned();
+        assert!(
+            mail.contains("--accept-options"),
+            "the invitation says how to accept"
+        );
+        // Without accepting: refused, nothing written.
+        let refused = twilight()
+            .arg("join")
+            .arg(&gb)
+            .args(["--peer", "--from-mail"])
+            .arg(&first)
+            .arg("--key")
+            .arg(&kb)
+            .assert()
+            .failure();
+        let said = text(&refused);
+        assert!(
+            said.contains("promo packs 1, 2"),
+            "the joiner sees them: {said}"
+        );
+        assert!(said.contains("--accept-options"), "{said}");
+        assert!(
+            !gb.exists() || std::fs::read_dir(&gb).unwrap().next().is_none(),
+            "nothing written"
+        );
+        twilight()
+            .arg("join")
+            .arg(&gb)
+            .args(["--peer", "--accept-options", "--from-mail"])
+            .arg(&first)
+            .arg("--key")
+            .arg(&kb)
+            .assert()
+            .success();
+        let reply = only_file(&gb.join("outbox"));
+        let maildir = r.join("a-Maildir");
+        std::fs::create_dir_all(maildir.join("new")).unwrap();
+        std::fs::copy(&reply, maildir.join("new").join("1")).unwrap();
+        twilight()
+            .args(["peer", "inbox"])
+            .arg(&ga)
+            .arg(&maildir)
+            .assert()
+            .success();
+        let want = Options {
+            promos: vec![1, 2],
+            chinese_civil_war: true,
+            ..Options::default()
+        };
+        for dir in [&ga, &gb] {
+            let f = PeerFolder::open(dir).unwrap();
+            assert_eq!(f.replica.chain().options(), Some(want.clone()));
+            let g = f.game.as_ref().expect("joined");
+            assert_eq!(g.game().state().options, want);
+            assert_eq!(g.game().state().china.holder, None, "Chinese Civil War");
+        }
+    }
+
+    #[test]
+    fn standard_options_are_absent_from_entry_0_and_need_no_acceptance() {
+        let root = TempDir::new().unwrap();
+        let r = root.path();
+        let (ka, kb, ga, gb) = two_players(r);
+        new_peer(&ga, &ka, &[]).success();
+        let log = std::fs::read_to_string(ga.join("peer-log.yaml")).unwrap();
+        assert!(!log.contains("options"), "{log}");
+        let first = only_file(&ga.join("outbox"));
+        twilight()
+            .arg("join")
+            .arg(&gb)
+            .args(["--peer", "--from-mail"])
+            .arg(&first)
+            .arg("--key")
+            .arg(&kb)
+            .assert()
+            .success();
+    }
+
+    #[test]
+    fn new_peer_refuses_turn_zero_and_bids_naming_why_and_creates_nothing() {
+        let root = TempDir::new().unwrap();
+        let r = root.path();
+        let (ka, _, g, _) = two_players(r);
+        let said = text(&new_peer(&g, &ka, &["--turn-zero"]).failure());
+        assert!(
+            said.contains("Turn Zero") && said.contains("sealed"),
+            "{said}"
+        );
+        assert!(!g.exists(), "nothing created");
+        let said = text(&new_peer(&g, &ka, &["--bid"]).failure());
+        assert!(said.contains("blind bid"), "{said}");
+        let said =
+            text(&new_peer(&g, &ka, &["--scenario", "late-war", "--chinese-civil-war"]).failure());
+        assert!(said.contains("Chinese Civil War"), "{said}");
+        assert!(!g.exists(), "nothing created");
+    }
 }

@@ -184,6 +184,22 @@ impl Replica {
         config: PeerConfig,
         identity: &Identity,
     ) -> Result<Replica, ReplicaError> {
+        Self::create_with_options(dir, config, &crate::engine::Options::default(), identity)
+    }
+
+    /// [`Replica::create`] of a game with `options`, recorded in entry 0 when they are not
+    /// the standard ones (the caller checks that peer mode supports them:
+    /// [`super::play::check_peer_options`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`Replica::create`].
+    pub fn create_with_options(
+        dir: &Path,
+        config: PeerConfig,
+        options: &crate::engine::Options,
+        identity: &Identity,
+    ) -> Result<Replica, ReplicaError> {
         let (us, ussr) = match config.side {
             Side::Us => (config.me.clone(), config.opponent.clone()),
             Side::Ussr => (config.opponent.clone(), config.me.clone()),
@@ -199,6 +215,7 @@ impl Replica {
                 us,
                 ussr,
                 key: identity.public(),
+                options: (*options != crate::engine::Options::default()).then(|| options.clone()),
             },
         )?;
         let mut r = Replica::init(dir, config)?;
