@@ -210,7 +210,7 @@ pub fn join(game_dir: &Path, args: &PeerJoinArgs, outbox: bool) -> Result<ExitCo
             key.display()
         )
     })?;
-    let mut r = Replica::join(game_dir, &bundle, &key, &id, args.me.as_deref())?;
+    let r = Replica::join(game_dir, &bundle, &key, &id, args.me.as_deref())?;
     let opp = r.config.side.opponent();
     println!(
         "Joined peer game {} in {}: you play the {}.",
@@ -227,7 +227,14 @@ pub fn join(game_dir: &Path, args: &PeerJoinArgs, outbox: bool) -> Result<ExitCo
         );
     }
     println!("Your fingerprint: {}", id.public().fingerprint());
-    send(&mut r, &id, outbox, "I joined the game.\n")
+    // The game starts with the join: the first moves this side's software owes (the USSR's
+    // first shuffle pass) go with the join's mail.
+    let mut f = twilight_pbem::peer::folder::PeerFolder::from_replica(r)?;
+    let sent = send(&mut f.replica, &id, outbox, "I joined the game.\n")?;
+    if let Some(g) = &f.game {
+        show(g);
+    }
+    Ok(sent)
 }
 
 /// The readable text of a peer mail.
@@ -321,17 +328,20 @@ fn owed_text(g: &twilight_pbem::peer::play::PeerGame) -> String {
     match g.owed() {
         Owed::Done => match (g.verified(), g.outcome()) {
             (Some(Ok(_)), Some(o)) => format!(
-                "The game is over: {}; both seeds are revealed and every step verifies.",
-                outcome_text(&o)
+                "The game is over: {} in turn {}; both seeds are revealed and every step \
+                 verifies.",
+                outcome_text(&o),
+                g.game().state().turn
             ),
             (Some(Err(f)), _) => format!("The game is over; the check after the end finds: {f}"),
             _ => "The game is over.".into(),
         },
         Owed::Decide(s) if s == me => "Your decision.".into(),
         Owed::Final(s) => format!(
-            "The game is over: {}; awaiting the {}'s final reveal of its seed (a player who \
-             refuses it forfeits).",
+            "The game is over: {} in turn {}; awaiting the {}'s final reveal of its seed (a \
+             player who refuses it forfeits).",
             g.outcome().map_or_else(String::new, |o| outcome_text(&o)),
+            g.game().state().turn,
             s.name()
         ),
         o => match o.side() {
@@ -376,6 +386,7 @@ fn show(g: &twilight_pbem::peer::play::PeerGame) {
     let hand: Vec<String> = g.hand().iter().map(|c| c.to_string()).collect();
     println!("Your hand: {}", hand.join(", "));
     println!("{}", prompt.text);
+    println!("Legal moves (a sample; each is a MOVE for `twilight peer play GAME_DIR MOVE`):");
     let mut rng = twilight_pbem::engine::SeededChance::new(0);
     let mut shown = Vec::new();
     for a in twilight_pbem::engine::legal::legal_answers(g.game(), g.side(), &mut rng, 8) {
