@@ -74,6 +74,88 @@ fn relay(game: &Path, to: &Path, sent: &mut HashSet<PathBuf>) -> usize {
     n
 }
 
+/// An outbox mail of `game` not yet delivered whose entries carry its author's final
+/// reveal: marked as sent (so `relay` skips it) and returned.
+fn held_final(game: &Path, sent: &mut HashSet<PathBuf>) -> Option<PathBuf> {
+    use twilight_pbem::peer::play::Move;
+    use twilight_pbem::peer::protocol::Body;
+    for e in std::fs::read_dir(game.join("outbox")).ok()? {
+        let p = e.unwrap().path();
+        if sent.contains(&p) {
+            continue;
+        }
+        let b = twilight_pbem::peer::sync::read_mail(&std::fs::read(&p).unwrap()).unwrap();
+        let is_final = b.entries.iter().any(|e| {
+            matches!(e.step_as::<Move>(), Ok(Some(Move::Step(s))) if matches!(s.body, Body::Final { .. }))
+        });
+        if is_final {
+            sent.insert(p.clone());
+            return Some(p);
+        }
+    }
+    None
+}
+
+/// Delivers to `to` a corrupted copy of the first undelivered mail of `game` (one hex digit
+/// of its last entry's signature changed), before the genuine one: `peer inbox` refuses it
+/// whole with the bad-signature code, blaming nobody and keeping nothing, and `peer status`
+/// and `verify` agree that nothing is wrong with the game. Returns whether it found a mail.
+fn forge_one(game: &Path, to: &Player, sent: &HashSet<PathBuf>) -> bool {
+    let Some(p) = std::fs::read_dir(game.join("outbox"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| !sent.contains(p))
+    else {
+        return false;
+    };
+    let text = std::fs::read_to_string(&p).unwrap();
+    let at = text.rfind("sig: ").expect("a signed entry") + 5;
+    let flipped = if &text[at..at + 1] == "0" { "1" } else { "0" };
+    let forged = format!("{}{flipped}{}", &text[..at], &text[at + 1..]);
+    std::fs::write(to.maildir.join("new").join("000000-forged.eml"), forged).unwrap();
+    let before = std::fs::read(to.dir.join("peer-log.yaml")).unwrap();
+    let said = run(
+        &[
+            os("peer"),
+            os("inbox"),
+            to.dir.as_os_str(),
+            to.maildir.as_os_str(),
+        ],
+        21,
+    );
+    assert!(
+        said.contains("a mail with an entry not signed by the US's key (forged or corrupted)")
+            && said.contains("refused, nothing taken"),
+        "{said}"
+    );
+    assert!(!said.contains("at fault"), "nobody is blamed: {said}");
+    assert_eq!(
+        std::fs::read(to.dir.join("peer-log.yaml")).unwrap(),
+        before,
+        "nothing of it is kept"
+    );
+    let status = run(&[os("peer"), os("status"), to.dir.as_os_str()], 0);
+    assert!(!status.contains("FINDING"), "{status}");
+    let verify = run(&[os("verify"), to.dir.as_os_str()], 0);
+    assert!(!verify.contains("FINDING"), "{verify}");
+    true
+}
+
+/// While the US's final reveal is held back: the USSR's `peer status` says the game awaits
+/// it, and `verify` names the US (exit 1).
+fn refused_final_is_named(ussr: &Path) {
+    let status = run(&[os("peer"), os("status"), ussr.as_os_str()], 0);
+    assert!(
+        status.contains("awaiting the US's final reveal"),
+        "{status}"
+    );
+    let said = run(&[os("verify"), ussr.as_os_str()], 1);
+    assert!(
+        said.contains("no final reveal") && said.contains("at fault: the US"),
+        "{said}"
+    );
+}
+
 /// The moves `peer inbox`/`peer play` printed under "Legal moves".
 fn printed_moves(said: &str) -> Vec<String> {
     said.lines()
@@ -174,11 +256,22 @@ fn play_one(root: &Path, rng: &mut SeededChance) -> Played {
     let players = [&us, &ussr];
     let mut idle_rounds = 0;
     let mut last = [String::new(), String::new()];
+    let mut forged = false;
+    let mut withheld: Option<PathBuf> = None;
     for round in 0.. {
         assert!(round < 5_000, "the game did not end in 5,000 rounds");
         let mut moved = false;
         for (i, p) in players.iter().enumerate() {
             let other = players[1 - i];
+            if i == 1 {
+                // The US refuses (for a while) to reveal its seed at the end: its mail with
+                // the final reveal is held back.
+                withheld = withheld.or_else(|| held_final(&us.dir, &mut sent));
+                if !forged && round >= 3 {
+                    forged = forge_one(&us.dir, &ussr, &sent);
+                    commands += 3;
+                }
+            }
             let delivered = relay(&other.dir, &p.maildir, &mut sent);
             let mut said = run(
                 &[
@@ -205,6 +298,26 @@ fn play_one(root: &Path, rng: &mut SeededChance) -> Played {
                 moved = true;
             }
             last[i] = said;
+        }
+        if last[0].contains("both seeds are revealed")
+            && last[1].contains("awaiting the US's final reveal")
+        {
+            let held = withheld
+                .take()
+                .expect("the US's final reveal was held back");
+            refused_final_is_named(&ussr.dir);
+            commands += 2;
+            std::fs::copy(&held, ussr.maildir.join("new").join("zzzzzz-final.eml")).unwrap();
+            last[1] = run(
+                &[
+                    os("peer"),
+                    os("inbox"),
+                    ussr.dir.as_os_str(),
+                    ussr.maildir.as_os_str(),
+                ],
+                0,
+            );
+            commands += 1;
         }
         if last
             .iter()
@@ -253,6 +366,7 @@ fn play_one(root: &Path, rng: &mut SeededChance) -> Played {
         assert!(!status.contains("FINDING"), "{status}");
     }
     assert_eq!(ends[0], ends[1], "both folders agree on the result");
+    assert!(forged, "a forged mail was tried");
     let said = run(&[os("verify"), us.dir.as_os_str(), ussr.dir.as_os_str()], 0);
     assert!(said.contains("the replicas agree"), "{said}");
     Played {
