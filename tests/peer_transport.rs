@@ -332,6 +332,36 @@ fn a_forged_acknowledgement_is_refused_the_same_way() {
     assert_eq!(r_ussr.sync, sync_before, "nothing kept");
 }
 
+#[test]
+fn a_join_remade_with_another_key_is_refused_as_not_signed_not_a_fork() {
+    // Entry 1 (`join`) carries its author's key: a copy made and signed with another key
+    // would verify under the key inside it. Once the chain holds the USSR's key, it is no
+    // signature of the USSR's, so nobody is blamed for a fork.
+    let root = TempDir::new().unwrap();
+    let (_us, mut r_us, ussr, r_ussr) = started(root.path());
+    let forger = Identity::from_secret(&[9; 32]);
+    let remade = SignedEntry::sign(
+        &forger,
+        "peer-test",
+        1,
+        r_us.chain().entries()[0].hash(),
+        Side::Ussr,
+        Body::Join {
+            key: forger.public(),
+        },
+    )
+    .unwrap();
+    let mut b = r_ussr.outgoing(&ussr.id);
+    b.entries = vec![remade];
+    let sync_before = r_us.sync.clone();
+    let e = r_us.ingest(&b).unwrap_err();
+    assert!(
+        e.to_string().contains("not signed by the USSR's key") && e.to_string().contains("entry 1"),
+        "{e}"
+    );
+    assert_eq!(r_us.sync, sync_before, "no finding kept");
+}
+
 /// A signature that is not the US's: bytes signed by another key.
 fn other_sig(b: &Bundle) -> twilight_pbem::peer::identity::Sig {
     Identity::from_secret(&[9; 32]).sign(format!("{:?}", b.ack.head).as_bytes())

@@ -224,8 +224,10 @@ fn unsigned_part(chain: &Chain, bundle: &Bundle) -> Option<BundleError> {
     };
     let key_of = |side: Side| chain.key_of(side).or_else(|| carried(side));
     for e in &bundle.entries {
+        // An `open` or `join` carries its author's key; once the chain holds that side's
+        // key, a copy made with another key is no signature of that side.
         let key = match &e.body {
-            Body::Open { key, .. } | Body::Join { key } => Some(*key),
+            Body::Open { key, .. } | Body::Join { key } => chain.key_of(e.author).or(Some(*key)),
             Body::Step { .. } => key_of(e.author),
         };
         if key.is_some_and(|k| !e.signature_ok(&k)) {
