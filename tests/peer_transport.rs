@@ -271,24 +271,100 @@ fn two_entries_at_one_seq_are_a_fork_named_with_both() {
 }
 
 #[test]
-fn a_forged_or_altered_entry_in_a_mail_is_refused_naming_it() {
+fn a_forged_or_altered_entry_in_a_mail_is_refused_whole_blaming_nobody() {
+    // Found by a new-user trial: a mail whose entry carries a bad signature was reported as
+    // the claimed sender's fault and stopped the game. A bad signature proves nothing about
+    // the claimed sender (a relay may have altered it): the mail is refused whole and
+    // nothing of it is kept.
     let root = TempDir::new().unwrap();
-    let (us, mut r_us, ussr, mut r_ussr) = started(root.path());
+    let (us, mut r_us, _ussr, mut r_ussr) = started(root.path());
     r_us.append(&us.id, step(1, "realign Iran")).unwrap();
-    // A relay alters the payload of entry 2 in the attachment.
+    r_us.append(&us.id, step(1, "then Iraq")).unwrap();
+    // A relay alters the payload of entry 3 in the attachment (entry 2 is intact).
     let eml = mail(&r_us, &us);
     let text = std::fs::read_to_string(&eml).unwrap();
-    assert!(text.contains("realign Iran"));
-    std::fs::write(&eml, text.replace("realign Iran", "realign Cuba")).unwrap();
-    deliver(&eml, &ussr, 0);
-    let got = take_in(&mut r_ussr, &ussr);
-    let f = &got[0].findings[0];
-    assert_eq!(
-        (f.kind, f.seq, f.at_fault),
-        (FindingKind::BadSignature, 2, Some(Side::Us))
+    assert!(text.contains("then Iraq"));
+    std::fs::write(&eml, text.replace("then Iraq", "then Cuba")).unwrap();
+    let sync_before = r_ussr.sync.clone();
+    let b = sync::read_mail(&std::fs::read(&eml).unwrap()).unwrap();
+    let e = r_ussr.ingest(&b).unwrap_err();
+    let said = e.to_string();
+    assert!(
+        said.contains("a mail with an entry not signed by the US's key (forged or corrupted)")
+            && said.contains("refused, nothing taken")
+            && said.contains("entry 3"),
+        "{said}"
     );
-    assert!(f.to_string().contains("entry 2"), "{f}");
-    assert_eq!(r_ussr.chain().len(), 2, "nothing of it was appended");
+    assert!(
+        !said.contains("at fault"),
+        "nobody is blamed for it: {said}"
+    );
+    assert_eq!(
+        r_ussr.chain().len(),
+        2,
+        "not even the intact entry 2 is taken"
+    );
+    assert_eq!(
+        r_ussr.sync, sync_before,
+        "no finding, no acknowledgement kept"
+    );
+    // The genuine mail, delivered afterwards, is taken as usual: the game is not stopped.
+    let good = mail(&r_us, &us);
+    let b = sync::read_mail(&std::fs::read(&good).unwrap()).unwrap();
+    let got = r_ussr.ingest(&b).unwrap();
+    assert_eq!(got.appended, vec![2, 3]);
+    assert!(got.findings.is_empty());
+}
+
+#[test]
+fn a_forged_acknowledgement_is_refused_the_same_way() {
+    let root = TempDir::new().unwrap();
+    let (us, r_us, _ussr, mut r_ussr) = started(root.path());
+    let mut b = r_us.outgoing(&us.id);
+    b.ack.sig = other_sig(&b);
+    let sync_before = r_ussr.sync.clone();
+    let e = r_ussr.ingest(&b).unwrap_err();
+    assert!(
+        e.to_string().contains("not signed by the US's key")
+            && e.to_string().contains("the acknowledgement"),
+        "{e}"
+    );
+    assert_eq!(r_ussr.sync, sync_before, "nothing kept");
+}
+
+#[test]
+fn a_join_remade_with_another_key_is_refused_as_not_signed_not_a_fork() {
+    // Entry 1 (`join`) carries its author's key: a copy made and signed with another key
+    // would verify under the key inside it. Once the chain holds the USSR's key, it is no
+    // signature of the USSR's, so nobody is blamed for a fork.
+    let root = TempDir::new().unwrap();
+    let (_us, mut r_us, ussr, r_ussr) = started(root.path());
+    let forger = Identity::from_secret(&[9; 32]);
+    let remade = SignedEntry::sign(
+        &forger,
+        "peer-test",
+        1,
+        r_us.chain().entries()[0].hash(),
+        Side::Ussr,
+        Body::Join {
+            key: forger.public(),
+        },
+    )
+    .unwrap();
+    let mut b = r_ussr.outgoing(&ussr.id);
+    b.entries = vec![remade];
+    let sync_before = r_us.sync.clone();
+    let e = r_us.ingest(&b).unwrap_err();
+    assert!(
+        e.to_string().contains("not signed by the USSR's key") && e.to_string().contains("entry 1"),
+        "{e}"
+    );
+    assert_eq!(r_us.sync, sync_before, "no finding kept");
+}
+
+/// A signature that is not the US's: bytes signed by another key.
+fn other_sig(b: &Bundle) -> twilight_pbem::peer::identity::Sig {
+    Identity::from_secret(&[9; 32]).sign(format!("{:?}", b.ack.head).as_bytes())
 }
 
 #[test]

@@ -399,6 +399,13 @@ impl PeerGame {
         &self.party
     }
 
+    /// Cheating tests only: the protocol side of this player, to make it forget a card
+    /// ([`Party::forget_for_cheating_test`]). Honest play never calls it.
+    #[doc(hidden)]
+    pub fn party_mut_for_cheating_test(&mut self) -> &mut Party {
+        &mut self.party
+    }
+
     /// The shared log so far.
     pub fn log(&self) -> &[Move] {
         &self.log

@@ -1002,6 +1002,28 @@ impl Party {
         self.hand.iter().map(|(at, c)| (*at, *c)).collect()
     }
 
+    /// Cheating tests only (issue 19 §5): this party forgets that it holds `card`, so its
+    /// software neither opens nor counts it (the public table still holds the position as
+    /// dealt to it), and returns the card's place; [`Party::remember_for_cheating_test`] puts
+    /// it back. Honest play never calls it: it lets a test make the false claims (`no Scoring
+    /// card`, `highest Ops`) that only [`verify_transcript`] catches, after the end.
+    #[doc(hidden)]
+    pub fn forget_for_cheating_test(&mut self, card: Card) -> Option<(u32, u32)> {
+        let at = self
+            .hand
+            .iter()
+            .find(|(_, c)| **c == card)
+            .map(|(at, _)| *at)?;
+        self.hand.remove(&at);
+        Some(at)
+    }
+
+    /// Cheating tests only: puts back a card [`Party::forget_for_cheating_test`] forgot.
+    #[doc(hidden)]
+    pub fn remember_for_cheating_test(&mut self, at: (u32, u32), card: Card) {
+        self.hand.insert(at, card);
+    }
+
     /// The headline commitment this party would send for `card` in `turn` (64 hex): lets a
     /// replica rebuilt from its log find the card its own commitment was for.
     pub fn headline_commitment(&self, turn: u32, card: Card) -> String {

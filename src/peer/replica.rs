@@ -422,6 +422,14 @@ impl Replica {
         )
     }
 
+    /// Whether this replica holds entries of its own not mailed yet.
+    pub fn unmailed(&self) -> bool {
+        let from = self.sync.mailed.min(self.chain.len()) as usize;
+        self.chain.entries()[from..]
+            .iter()
+            .any(|e| e.author == self.config.side)
+    }
+
     /// Notes that a mail was sent.
     ///
     /// # Errors
@@ -429,6 +437,7 @@ impl Replica {
     /// If the sync state cannot be written.
     pub fn note_sent(&mut self) -> Result<(), ReplicaError> {
         self.sync.mails_sent += 1;
+        self.sync.mailed = self.chain.len();
         save_sync(&self.dir, &self.sync)
     }
 

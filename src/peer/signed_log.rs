@@ -482,10 +482,11 @@ impl Chain {
     }
 
     /// Whether `e` carries a valid signature of its author's key as this chain knows it
-    /// (for an `open` or `join`, the key inside it).
+    /// (for an `open` or `join` of a side whose key the chain does not hold yet, the key
+    /// inside it: a copy remade with another key is no signature of that side).
     pub fn signed_by_author(&self, e: &SignedEntry) -> bool {
         let key = match &e.body {
-            Body::Open { key, .. } | Body::Join { key } => Some(*key),
+            Body::Open { key, .. } | Body::Join { key } => self.key_of(e.author).or(Some(*key)),
             Body::Step { .. } => self.key_of(e.author),
         };
         key.is_some_and(|k| e.signature_ok(&k))
