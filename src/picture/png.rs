@@ -133,18 +133,22 @@ pub fn board_pixmap(
 /// picture's colours are flat; only anti-aliased edges use the levels between); a board then
 /// holds 300–450 such colours, of which the 256 most frequent cover all but about 0.2 % of
 /// the pixels (anti-aliased edges), which take the nearest of them. One byte a pixel instead
-/// of three, unfiltered, at zlib level 2 (zlib-rs): about a tenth of the time of RGB at
-/// level 3 with adaptive filters and 30 % smaller (README "Performance").
+/// of three, unfiltered, at zlib level 1 (zlib-rs): a tenth of the time of RGB at level 3
+/// with adaptive filters, and smaller (README "Performance").
 pub fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, PictureError> {
-    // A colour rounded to 16 levels a channel, as 12 bits: 0xRGB.
+    // A colour rounded to 16 levels a channel, as 12 bits: 0xRGB. An opaque pixel's
+    // premultiplied channels are its colour; any other is demultiplied first.
     let keys: Vec<u16> = pixmap
         .pixels()
         .iter()
         .map(|p| {
-            let c = p.demultiply();
-            (u16::from(c.red() >> 4) << 8)
-                | (u16::from(c.green() >> 4) << 4)
-                | u16::from(c.blue() >> 4)
+            let c = if p.is_opaque() {
+                [p.red(), p.green(), p.blue()]
+            } else {
+                let c = p.demultiply();
+                [c.red(), c.green(), c.blue()]
+            };
+            (u16::from(c[0] >> 4) << 8) | (u16::from(c[1] >> 4) << 4) | u16::from(c[2] >> 4)
         })
         .collect();
     let mut count = vec![0u32; 4096];
@@ -180,7 +184,7 @@ pub fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, PictureError> {
     enc.set_depth(::png::BitDepth::Eight);
     enc.set_palette(plte);
     enc.set_filter(::png::Filter::NoFilter);
-    enc.set_deflate_compression(::png::DeflateCompression::Level(2));
+    enc.set_deflate_compression(::png::DeflateCompression::Level(1));
     let err = |e: ::png::EncodingError| PictureError::Encode(e.to_string());
     let mut w = enc.write_header().map_err(err)?;
     w.write_image_data(&pixels).map_err(err)?;
