@@ -606,21 +606,16 @@ pub fn due(
 /// prompt's token is still good (`inbound`), so no second, identical prompt is mailed.
 fn only_sealed_headline_since(session: &Session, side: Side, since: u64) -> bool {
     use crate::log::Payload;
-    session
-        .log()
-        .entries()
-        .iter()
-        .filter(|e| e.entry.seq >= since)
-        .all(|e| {
-            matches!(
-                e.entry.payload,
-                Payload::Commitment {
-                    kind,
-                    side: Some(s),
-                    ..
-                } if s == side.opponent() && kind.seals_a_choice()
-            )
-        })
+    session.log().since(since).iter().all(|e| {
+        matches!(
+            e.entry.payload,
+            Payload::Commitment {
+                kind,
+                side: Some(s),
+                ..
+            } if s == side.opponent() && kind.seals_a_choice()
+        )
+    })
 }
 
 /// Composes and sends the mails `due` names, saving the threading record after each one sent.
