@@ -705,9 +705,10 @@ impl Session {
     /// The log's last decision (who, its notation as logged) and the Influence on the board
     /// just before it: what the last move changed (the mail picture's highlight, issue 16),
     /// without a second replay. Kept by a replay with the moderator's secret before the
-    /// reveal; `None` otherwise and before the first decision.
-    pub fn last_decision(&self) -> Option<&LastDecision> {
-        self.last_decision.as_ref()
+    /// reveal (`Some(None)` before the first decision); `None` when not kept.
+    pub fn last_decision(&self) -> Option<Option<&LastDecision>> {
+        self.keeps_checkpoint()
+            .then_some(self.last_decision.as_ref())
     }
 
     /// Replays `log` (from `from`, else from entry 0), keeps the checkpoint after its last

@@ -705,6 +705,18 @@ fn check_step(dir: &Path, behind: Option<&[u8]>, must_carry: bool, what: &str) {
         "{what}: the snapshot was not used"
     );
     assert_eq!(fingerprint(&at_head), want, "{what}: at the head");
+    // The mail picture's highlight from what the replay kept equals the one found by
+    // replaying the log up to the last decision.
+    if let Some(g) = at_head.game() {
+        for role in [Role::Us, Role::Ussr] {
+            let v = view(g, role);
+            assert_eq!(
+                twilight_pbem::mail::outbound::last_move(&at_head, &v),
+                twilight_pbem::picture::mail::last_move(&at_head, &v),
+                "{what}: the last move's highlight for {role:?}"
+            );
+        }
+    }
     if let Some(b) = behind {
         std::fs::write(dir.join(SNAPSHOT_FILE), b).unwrap();
         let behind_len = read_snapshot(dir)["point"]["len"].as_u64().unwrap() as usize;
