@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# Issue 15 target 3: the wall time of `status`, `moves`, `play` and `inbox` (one reply) at
-# several log lengths, with the replay snapshot (snapshot.json at the head) and without it
-# (deleted before each run), measured with hyperfine.
+# Issue 15 target 3: the time of `status`, `moves`, `play` and `inbox` (one reply) at several
+# log lengths, with the replay snapshot (snapshot.json at the head) and without it (deleted
+# before each run), measured with hyperfine (wall and CPU = user + sys).
 #
 #   benches/command_cost.sh [TWILIGHT] [OLD_TWILIGHT]
 #
 # TWILIGHT is the binary measured (default target/release/twilight); OLD_TWILIGHT, if given, is
 # measured too (a build of the code before the snapshot; snapshot.json means nothing to it).
-# The games are copies of games/example-complete cut after 50, 200 and 340 of its 343
-# decisions (each with a decision owed). Results go to $OUT (default /tmp/command-cost) as
-# hyperfine JSON and Markdown, and a summary table on stdout.
+# Build both with `--no-default-features` to leave the mail's PNG picture (about 120 ms a
+# mail, its own work: benches/picture.rs) out of `inbox`.
+# The games are copies of games/example-complete cut after $CUTS (default 20, 160 and 340) of
+# its 343 decisions — about 50, 350 and 750 entries — each with a decision owed. Results go to
+# $OUT (default /tmp/command-cost) as hyperfine JSON, and a summary table on stdout.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$here/target/release/twilight}
@@ -17,7 +19,7 @@ old=${2:-}
 out=${OUT:-/tmp/command-cost}
 runs=${RUNS:-30}
 rm -rf "$out"
-mkdir -p "$out/base" "$out/run" "$out/maildir/new" "$out/maildir/cur" "$out/maildir/tmp"
+mkdir -p "$out/base" "$out/base-snap" "$out/run" "$out/maildir/new" "$out/maildir/cur" "$out/maildir/tmp"
 
 # A copy of the example game cut after its N-th decision and the records that follow it.
 cut_game() {
@@ -43,7 +45,7 @@ EOF
 }
 
 summary=()
-for n in 50 200 340; do
+for n in ${CUTS:-20 160 340}; do
     g=g$n
     entries=$(cut_game "$n" "$out/base/$g")
     # The side owed a decision and the first legal move `moves` lists for it.
@@ -62,17 +64,19 @@ for n in 50 200 340; do
     printf 'From: %s\r\nTo: referee@example.org\r\nSubject: Re: [TS %s] your move\r\nMessage-ID: <bench-%s@example.org>\r\nDate: Tue, 1 Dec 2026 12:00:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n\r\nToken: %s\r\n' \
         "$from" "$g" "$n" "$line" "$token" >"$out/reply-$g.eml"
     rm -f "$out/base/$g/snapshot.json" "$out/base/$g/.lock"
-    cp -a "$out/base/$g" "$out/base/$g-snap"
-    "$bin" status "$out/base/$g-snap" >/dev/null # writes the snapshot at the head
+    # The same game with its snapshot at the head (a folder of the same name: the game id is
+    # part of the snapshot's key).
+    cp -a "$out/base/$g" "$out/base-snap/$g"
+    "$bin" status "$out/base-snap/$g" >/dev/null # writes the snapshot at the head
     echo "$g: $entries entries, $side plays \`$line\`" >&2
 
     for variant in snap nosnap old; do
         case $variant in
-            snap) b=$bin src=$g-snap ;;
-            nosnap) b=$bin src=$g ;;
-            old) [ -n "$old" ] || continue; b=$old src=$g ;;
+            snap) b=$bin src=base-snap ;;
+            nosnap) b=$bin src=base ;;
+            old) [ -n "$old" ] || continue; b=$old src=base ;;
         esac
-        fresh="rm -rf $out/run/$g && cp -a $out/base/$src $out/run/$g"
+        fresh="rm -rf $out/run/$g && cp -a $out/$src/$g $out/run/$g"
         nosnap=""
         [ "$variant" = nosnap ] && nosnap="rm -f $out/run/$g/snapshot.json"
         hyperfine --runs "$runs" --warmup 3 --export-json "$out/$g-$variant.json" \

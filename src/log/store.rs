@@ -105,6 +105,8 @@ pub struct Log {
     base: usize,
     /// The number of entries before `entries[0]` (0 for a log read whole).
     skipped: usize,
+    /// The end and hash of entry 0, in a log opened at a known point.
+    first: Option<(usize, Hex32)>,
     /// The whole log (bytes and entries), read on first demand in a log opened at a known
     /// point; reset whenever the log in memory changes.
     whole: std::sync::OnceLock<(Vec<u8>, Vec<StoredEntry>)>,
@@ -185,6 +187,7 @@ impl Log {
             written,
             base: 0,
             skipped: 0,
+            first: None,
             whole: std::sync::OnceLock::new(),
         }
     }
@@ -351,6 +354,7 @@ impl Log {
             written: size,
             base: at.recent_start,
             skipped: at.recent_seq,
+            first: Some((at.first_end, at.first)),
             whole: std::sync::OnceLock::new(),
         }))
     }
@@ -362,7 +366,10 @@ impl Log {
             return None;
         }
         let last = self.entries.last()?;
-        let first = self.get(0)?;
+        let (first_end, first) = match self.first {
+            Some(f) => f,
+            None => self.entries.first().map(|e| (e.range.end, e.hash))?,
+        };
         let recent = &self.entries[self.entries.len().saturating_sub(RECENT)];
         Some(LogPoint {
             len: self.len(),
@@ -370,8 +377,8 @@ impl Log {
             recent_seq: recent.entry.seq as usize,
             recent_start: recent.range.start,
             head: last.hash,
-            first_end: first.range.end,
-            first: first.hash,
+            first_end,
+            first,
             rules: self.rules.clone(),
         })
     }
