@@ -122,7 +122,7 @@ impl Chance for SealedChance {
 
 /// The dice of a game as its log records them, and the dice keys published so far: what a
 /// public verifier needs to re-derive every die of every finished turn (FAIRNESS.md §3.2).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct DiceLedger {
     /// `dk_0`, from the `create` entry.
     pub chain_end: Option<[u8; 32]>,

@@ -362,21 +362,16 @@ fn authenticate_earlier(session: &Session, sides: &[Side], token: &str) -> Resul
             if session.check_reply_token_at(side, seq, token) {
                 // A token stays good while the only entries since it are the opponent's sealed
                 // headline commitment: nothing this player could see has changed.
-                let only_sealed = session
-                    .log()
-                    .entries()
-                    .iter()
-                    .filter(|e| e.entry.seq >= seq)
-                    .all(|e| {
-                        matches!(
-                            e.entry.payload,
-                            Payload::Commitment {
-                                kind,
-                                side: Some(s),
-                                ..
-                            } if s == side.opponent() && kind.seals_a_choice()
-                        )
-                    });
+                let only_sealed = session.log().since(seq).iter().all(|e| {
+                    matches!(
+                        e.entry.payload,
+                        Payload::Commitment {
+                            kind,
+                            side: Some(s),
+                            ..
+                        } if s == side.opponent() && kind.seals_a_choice()
+                    )
+                });
                 if only_sealed && session.game().is_some_and(|g| g.prompt_for(side).is_some()) {
                     return Ok(side);
                 }
@@ -449,6 +444,10 @@ fn apply_moves(
                 message: e.to_string(),
             })?;
         }
+        // The replay snapshot, if any, spares the trial a replay of the log (a cache: none
+        // is fine, and the trial checks it as any opening does).
+        let snapshot = crate::session::SNAPSHOT_FILE;
+        let _ = fs::copy(session.dir().join(snapshot), copy.join(snapshot));
         let mut trial = Session::open(&copy)?;
         for line in moves {
             if let Err(e) = trial.play(side, std::slice::from_ref(line), now) {
@@ -731,9 +730,17 @@ fn judge(
     // does not hold: that mail was never applied.
     let in_log = |a: &Applied| {
         a.entry
-            .is_none_or(|h| session.log().entries().iter().any(|e| e.hash == h))
+            .is_none_or(|h| session.log().since(a.seq).iter().any(|e| e.hash == h))
     };
-    state.applied.retain(in_log);
+    // Records are added in the log's order and each run drops those of stopped moves before
+    // it adds one: only the records after the last one found in the log can be stale, so the
+    // search stops there (reading only recent entries of a long log).
+    let found = state.applied.iter().rposition(in_log).map_or(0, |i| i + 1);
+    let mut i = 0;
+    state.applied.retain(|a| {
+        i += 1;
+        i <= found || in_log(a)
+    });
     if let Some(a) = state.applied.iter().find(|a| {
         a.digest == received.digest
             || (!received.message_id.is_empty() && a.message_id == received.message_id)

@@ -19,12 +19,7 @@ use crate::session::Session;
 /// The receipt text for `side`'s move whose entries start at log sequence number `from_seq`,
 /// or `None` if the log holds no entry of that move.
 pub fn move_receipt_text(session: &Session, side: Side, from_seq: u64) -> Option<String> {
-    let entries: Vec<_> = session
-        .log()
-        .entries()
-        .iter()
-        .filter(|e| e.entry.seq >= from_seq)
-        .collect();
+    let entries: Vec<_> = session.log().since(from_seq).iter().collect();
     if entries.is_empty() {
         return None;
     }
@@ -148,8 +143,8 @@ pub fn send_move_receipt(
 /// The stored bytes of the log's entries from sequence number `from` on, exactly as in
 /// `log.yaml` (each document hashes as in FAIRNESS.md §11), as text; empty if there are none.
 pub fn log_since(session: &Session, from: u64) -> Result<(u64, String), MailError> {
-    let entries = session.log().entries();
-    let Some(first) = entries.iter().find(|e| e.entry.seq >= from) else {
+    let entries = session.log().since(from);
+    let Some(first) = entries.first() else {
         return Ok((from, String::new()));
     };
     let path = session.dir().join("log.yaml");
