@@ -274,7 +274,10 @@ impl GameLock {
         let mut pause = Duration::from_millis(2);
         loop {
             match file.try_lock() {
-                Ok(()) => return Ok(GameLock { _file: file, dir }),
+                Ok(()) => {
+                    held().push(dir.clone());
+                    return Ok(GameLock { _file: file, dir });
+                }
                 Err(fs::TryLockError::WouldBlock) => {}
                 Err(fs::TryLockError::Error(source)) => {
                     return Err(FsError::Io {
@@ -300,6 +303,29 @@ impl GameLock {
     pub fn dir(&self) -> &Path {
         &self.dir
     }
+}
+
+impl Drop for GameLock {
+    fn drop(&mut self) {
+        let mut held = held();
+        if let Some(i) = held.iter().position(|d| *d == self.dir) {
+            held.swap_remove(i);
+        }
+    }
+}
+
+/// The game folders whose [`GameLock`] this process holds (as [`plain`] paths).
+fn held() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    static HELD: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+    HELD.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Whether this process holds the [`GameLock`] of `dir` (named as it was locked, up to
+/// trailing `/`): what a writer of a derived file (the replay snapshot of `crate::session`)
+/// checks, so that it writes only as the game's one writer.
+pub fn holds_lock(dir: &Path) -> bool {
+    let dir = plain(dir);
+    held().contains(&dir)
 }
 
 #[cfg(test)]

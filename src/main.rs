@@ -510,7 +510,13 @@ fn send_prompts(s: &Session, args: &MailArgs, resend: bool) -> Result<bool> {
     match outbound::send_due(s, &transport, resend, now()) {
         Ok(sent) => {
             for o in &sent {
-                println!("mailed {} ({}): {}", o.to, o.side, o.subject);
+                println!(
+                    "mailed {} ({}): {} — {}",
+                    o.to,
+                    o.side,
+                    o.subject,
+                    o.delivered.as_deref().unwrap_or("?")
+                );
             }
             Ok(true)
         }
@@ -536,7 +542,13 @@ fn print_inbox_report(report: &inbound::InboxReport) {
                 applied,
                 ignored,
             } => {
-                println!("{f}: applied to {game} for the {side}: {}", applied.join(" | "));
+                match side {
+                    Some(side) => {
+                        println!("{f}: applied to {game} for the {side}: {}", applied.join(" | "))
+                    }
+                    // A seat's sealed bid: its side is not decided (nor public) yet.
+                    None => println!("{f}: applied to {game}: {}", applied.join(" | ")),
+                }
                 for l in ignored {
                     println!("  ignored (not a move): {l}");
                 }
@@ -571,6 +583,9 @@ fn print_inbox_report(report: &inbound::InboxReport) {
     }
     for f in &report.skipped {
         println!("{}: already processed, skipped", f.display());
+    }
+    for r in &report.receipts {
+        println!("{r}");
     }
     for o in &report.sent {
         println!(
@@ -696,7 +711,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             peer,
         } => {
             if peer.peer {
-                return peer_cli::new(&game_dir, &peer, mail.outbox);
+                return peer_cli::new(&game_dir, &peer, &variant.options()?, mail.outbox);
             }
             let options = variant.options()?;
             // A bid game's seats travel as `us` (seat 1) and `ussr` (seat 2) into
@@ -932,6 +947,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 report.count(|v| matches!(v, inbound::Verdict::Held { .. })),
                 report.count(|v| matches!(v, inbound::Verdict::Failed { .. })),
                 report.sent.len()
+                    + report.receipts.len()
                     + report.count(|v| matches!(
                         v,
                         inbound::Verdict::Refused {
@@ -1292,6 +1308,10 @@ fn status_value(s: &Session) -> serde_json::Value {
         })),
         "closed": s.is_revealed(),
         "bid": s.bid_summary(),
+        "standing_orders": {
+            "US": s.open_standing_orders(Side::Us),
+            "USSR": s.open_standing_orders(Side::Ussr),
+        },
         "waiting_for": game.prompts().iter().map(|p| json!({
             "side": p.side.to_string(),
             "decision": p.text,
@@ -1461,7 +1481,9 @@ fn verify(
             println!("  {d}");
         }
     }
-    if reports.len() > 1 {
+    // A folder of games gets its standings even when it holds one game (a league's first);
+    // a game folder named alone does not.
+    if reports.len() > 1 || paths.iter().any(|p| !p.join("log.yaml").is_file()) {
         println!("\nStandings (win 1, draw ½; games with findings not counted; each game once):");
         println!(
             "  {:<32} {:>5} {:>4} {:>4} {:>4} {:>10} {:>6} {:>8} {:>10}",

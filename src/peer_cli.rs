@@ -1,11 +1,12 @@
 //! The peer-mode commands of `twilight` (issue 19): `keygen`, `new --peer`, `join --peer`,
 //! `peer inbox`, `peer send`, `peer status`, and `verify` of peer folders.
 //!
-//! Exit codes of `peer inbox` (the first problem's): 0 every mail taken in (or a duplicate), 20 a fork (two different
-//! signed entries after one head), 21 an entry with a bad signature or link (forged, altered,
-//! replayed), 22 an acknowledgement of another history, 23 a mail without a readable bundle
-//! or for another game or side (left in new/), 2 a file error. `verify`: 0, or 1 with every
-//! finding.
+//! Exit codes of `peer inbox` (the first problem's): 0 every mail taken in (or a duplicate), 20 a
+//! fork (two different signed entries after one head), 21 an entry with a bad signature (a
+//! mail refused whole, nothing taken: forged or corrupted) or a validly signed entry that does
+//! not link (replayed, reordered), 22 an acknowledgement of another history, 23 a mail without
+//! a readable bundle or for another game or side (left in new/), 24 a move of the opponent
+//! against the rules or the protocol, 2 a file error. `verify`: 0, or 1 with every finding.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -14,9 +15,11 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 
 use twilight_pbem::data::Side;
+use twilight_pbem::engine::Options;
 use twilight_pbem::mail::transport::Transport;
 use twilight_pbem::peer::dispute::{self, FindingKind, ReplicaView};
 use twilight_pbem::peer::identity::Identity;
+use twilight_pbem::peer::play::check_peer_options;
 use twilight_pbem::peer::replica::{self, PeerConfig, Replica};
 use twilight_pbem::peer::sync::{self, BundleError, Envelope};
 
@@ -28,6 +31,8 @@ pub const EXIT_BAD_ENTRY: u8 = 21;
 pub const EXIT_ACK: u8 = 22;
 /// Exit code: a mail without a readable bundle, or not for this game.
 pub const EXIT_BAD_MAIL: u8 = 23;
+/// Exit code: a move of the opponent against the rules or the protocol (the game stops).
+pub const EXIT_BAD_MOVE: u8 = 24;
 
 /// `twilight keygen`.
 #[derive(Args)]
@@ -73,20 +78,25 @@ pub struct PeerJoinArgs {
     /// Your private key file [default: as `keygen`].
     #[arg(long = "key", requires = "peer")]
     key: Option<PathBuf>,
+    /// Accept the game's options when they are not the standard ones (`join` shows them).
+    #[arg(long = "accept-options", requires = "peer")]
+    accept_options: bool,
 }
 
 /// `twilight peer …`.
 #[derive(Subcommand)]
 pub enum PeerCommand {
-    /// Take in the opponent's mails (Maildir new/ messages or .eml files); with `--reply`,
-    /// answer with an acknowledgement (and any entries they lack).
+    /// Take in the opponent's mails (Maildir new/ messages or .eml files), write every move
+    /// your software owes, mail them when the next move is the opponent's, and show the
+    /// decision you owe (DEALERLESS.md §9); with `--reply`, mail an acknowledgement even when
+    /// nothing else is mailed.
     Inbox {
         /// Your game folder.
         game_dir: PathBuf,
         /// Maildir folders or .eml files.
         #[arg(required = true)]
         sources: Vec<PathBuf>,
-        /// Mail an acknowledgement back.
+        /// Mail an acknowledgement back even when no move of yours is to be mailed.
         #[arg(long)]
         reply: bool,
         /// Write mails to GAME_DIR/outbox even if TWILIGHT_SMTP_URL is set.
@@ -107,8 +117,9 @@ pub enum PeerCommand {
         /// Your game folder.
         game_dir: PathBuf,
     },
-    /// Plays your move (the moderator mode's notation) and mails the opponent every entry
-    /// they have not acknowledged.
+    /// Plays your move (the moderator mode's notation); when the next move is the
+    /// opponent's, mails them every entry they have not acknowledged (else shows your next
+    /// decision and mails with it).
     Play {
         /// Your game folder.
         game_dir: PathBuf,
@@ -154,11 +165,18 @@ fn new_game_id() -> Result<String> {
     Ok(format!("peer-{}", hex::encode(b)))
 }
 
-/// `twilight new DIR --peer …`.
-pub fn new(game_dir: &Path, args: &PeerNewArgs, outbox: bool) -> Result<ExitCode> {
+/// `twilight new DIR --peer …` with the game's `options` (the variant flags of `new`),
+/// recorded in entry 0 (DEALERLESS.md §9 "Options").
+pub fn new(
+    game_dir: &Path,
+    args: &PeerNewArgs,
+    options: &Options,
+    outbox: bool,
+) -> Result<ExitCode> {
     let (Some(side), Some(me), Some(opponent)) = (args.side, &args.me, &args.opponent) else {
         bail!("`new --peer` needs --as us|ussr, --me EMAIL and --opponent EMAIL");
     };
+    check_peer_options(options).map_err(|e| anyhow::anyhow!("`new --peer`: {e}"))?;
     let key = key_path(&args.key);
     let id = Identity::load(&key).with_context(|| {
         format!(
@@ -173,21 +191,51 @@ pub fn new(game_dir: &Path, args: &PeerNewArgs, outbox: bool) -> Result<ExitCode
         opponent: opponent.clone(),
         key,
     };
-    let mut r = Replica::create(game_dir, config, &id)?;
+    let mut r = Replica::create_with_options(game_dir, config, options, &id)?;
     println!(
         "Created peer game {} in {}: you play the {}.",
         r.config.game,
         game_dir.display(),
         r.config.side.name()
     );
+    println!("Options: {}.", options.describe());
     println!("Your fingerprint: {}", id.public().fingerprint());
+    let accept = if *options == Options::default() {
+        ""
+    } else {
+        " --accept-options"
+    };
     send(
         &mut r,
         &id,
         outbox,
-        "You are invited to a game of Twilight Struggle in peer mode (no host).\n\
-         Join it with:  twilight join GAME_DIR --peer --from-mail THIS_MAIL.eml\n",
+        &format!(
+            "You are invited to a game of Twilight Struggle in peer mode (no host).\n\
+             Options: {}.\n\
+             Join it with:  twilight join GAME_DIR --peer --from-mail THIS_MAIL.eml{accept}\n",
+            options.describe()
+        ),
     )
+}
+
+/// The options entry 0 of `bundle` records, checked for peer mode.
+///
+/// Errors: no entry 0 in the bundle, or options peer mode cannot play.
+fn options_of_invitation(bundle: &sync::Bundle) -> Result<Options> {
+    let open = bundle.entries.iter().find(|e| e.seq == 0).ok_or_else(|| {
+        anyhow::anyhow!(
+            "the mail does not carry the game's entry 0 (its `open`): join from the opponent's \
+             first mail"
+        )
+    })?;
+    let options = match &open.body {
+        twilight_pbem::peer::signed_log::Body::Open { options, .. } => {
+            options.clone().unwrap_or_default()
+        }
+        _ => bail!("entry 0 of the mail is no `open`"),
+    };
+    check_peer_options(&options).map_err(|e| anyhow::anyhow!("this game cannot be joined: {e}"))?;
+    Ok(options)
 }
 
 /// `twilight join DIR --peer --from-mail FILE …`.
@@ -197,6 +245,14 @@ pub fn join(game_dir: &Path, args: &PeerJoinArgs, outbox: bool) -> Result<ExitCo
     };
     let raw = std::fs::read(mail).with_context(|| mail.display().to_string())?;
     let bundle = sync::read_mail(&raw).with_context(|| mail.display().to_string())?;
+    let options = options_of_invitation(&bundle)?;
+    println!("Options: {}.", options.describe());
+    if options != Options::default() && !args.accept_options {
+        bail!(
+            "this game is not played with the standard options; if you agree to them, join \
+             again with --accept-options (nothing was written)"
+        );
+    }
     let key = key_path(&args.key);
     let id = Identity::load(&key).with_context(|| {
         format!(
@@ -204,7 +260,7 @@ pub fn join(game_dir: &Path, args: &PeerJoinArgs, outbox: bool) -> Result<ExitCo
             key.display()
         )
     })?;
-    let mut r = Replica::join(game_dir, &bundle, &key, &id, args.me.as_deref())?;
+    let r = Replica::join(game_dir, &bundle, &key, &id, args.me.as_deref())?;
     let opp = r.config.side.opponent();
     println!(
         "Joined peer game {} in {}: you play the {}.",
@@ -221,7 +277,14 @@ pub fn join(game_dir: &Path, args: &PeerJoinArgs, outbox: bool) -> Result<ExitCo
         );
     }
     println!("Your fingerprint: {}", id.public().fingerprint());
-    send(&mut r, &id, outbox, "I joined the game.\n")
+    // The game starts with the join: the first moves this side's software owes (the USSR's
+    // first shuffle pass) go with the join's mail.
+    let mut f = twilight_pbem::peer::folder::PeerFolder::from_replica(r)?;
+    let sent = send(&mut f.replica, &id, outbox, "I joined the game.\n")?;
+    if let Some(g) = &f.game {
+        show(g);
+    }
+    Ok(sent)
 }
 
 /// The readable text of a peer mail.
@@ -309,21 +372,31 @@ pub fn run(cmd: &PeerCommand) -> Result<ExitCode> {
 
 /// What the folder's game owes now, in words.
 fn owed_text(g: &twilight_pbem::peer::play::PeerGame) -> String {
+    use twilight_pbem::peer::game_check::outcome_text;
     use twilight_pbem::peer::play::Owed;
     let me = g.side();
     match g.owed() {
-        Owed::Done => match g.verified() {
-            Some(Ok(_)) => format!(
-                "The game is over ({:?}); both seeds are revealed and every step verifies.",
-                g.outcome()
+        Owed::Done => match (g.verified(), g.outcome()) {
+            (Some(Ok(_)), Some(o)) => format!(
+                "The game is over: {} in turn {}; both seeds are revealed and every step \
+                 verifies.",
+                outcome_text(&o),
+                g.game().state().turn
             ),
-            Some(Err(f)) => format!("The game is over; the check after the end finds: {f}"),
-            None => "The game is over.".into(),
+            (Some(Err(f)), _) => format!("The game is over; the check after the end finds: {f}"),
+            _ => "The game is over.".into(),
         },
         Owed::Decide(s) if s == me => "Your decision.".into(),
+        Owed::Final(s) => format!(
+            "The game is over: {} in turn {}; awaiting the {}'s final reveal of its seed (a \
+             player who refuses it forfeits).",
+            g.outcome().map_or_else(String::new, |o| outcome_text(&o)),
+            g.game().state().turn,
+            s.name()
+        ),
         o => match o.side() {
             Some(s) if s == me => format!(
-                "Your software owes {}; run `twilight peer send`.",
+                "Your software owes {}; run `twilight peer inbox` (it writes and mails them).",
                 owed_step(&o)
             ),
             _ => format!(
@@ -348,6 +421,35 @@ fn owed_step(o: &twilight_pbem::peer::play::Owed) -> &'static str {
     }
 }
 
+/// Whether the next move of `g` is a decision of its own player.
+fn mine_to_decide(g: &twilight_pbem::peer::play::PeerGame) -> bool {
+    matches!(g.owed(), twilight_pbem::peer::play::Owed::Decide(s) if s == g.side())
+}
+
+/// Prints what is owed and, when it is this player's decision, the hand, the prompt and every
+/// legal move (each one `peer play` accepts).
+fn show(g: &twilight_pbem::peer::play::PeerGame) {
+    println!("{}", owed_text(g));
+    let Some(prompt) = g.prompt() else {
+        return;
+    };
+    let hand: Vec<String> = g.hand().iter().map(|c| c.to_string()).collect();
+    println!("Your hand: {}", hand.join(", "));
+    println!("{}", prompt.text);
+    println!("Legal moves (a sample; each is a MOVE for `twilight peer play GAME_DIR MOVE`):");
+    let mut rng = twilight_pbem::engine::SeededChance::new(0);
+    let mut shown = Vec::new();
+    for a in twilight_pbem::engine::legal::legal_answers(g.game(), g.side(), &mut rng, 8) {
+        if g.check_answer(&a).is_ok() {
+            let text = twilight_pbem::notation::format_answer(&a, prompt);
+            if !shown.contains(&text) {
+                println!("  {text}");
+                shown.push(text);
+            }
+        }
+    }
+}
+
 fn moves(game_dir: &Path) -> Result<ExitCode> {
     use twilight_pbem::peer::folder::PeerFolder;
     let f = PeerFolder::open(game_dir)?;
@@ -355,24 +457,30 @@ fn moves(game_dir: &Path) -> Result<ExitCode> {
         println!("The opponent has not joined yet.");
         return Ok(ExitCode::SUCCESS);
     };
-    println!("{}", owed_text(g));
-    let hand: Vec<String> = g.hand().iter().map(|c| c.to_string()).collect();
-    println!("Your hand: {}", hand.join(", "));
-    if let Some(prompt) = g.prompt() {
-        println!("{}", prompt.text);
-        let mut rng = twilight_pbem::engine::SeededChance::new(0);
-        let mut shown = Vec::new();
-        for a in twilight_pbem::engine::legal::legal_answers(g.game(), g.side(), &mut rng, 8) {
-            if g.check_answer(&a).is_ok() {
-                let text = twilight_pbem::notation::format_answer(&a, prompt);
-                if !shown.contains(&text) {
-                    println!("  {text}");
-                    shown.push(text);
-                }
-            }
-        }
+    show(g);
+    if f.replica.unmailed() && !mine_to_decide(g) {
+        println!(
+            "Your software's moves are not mailed yet: `twilight peer send {}` mails them.",
+            game_dir.display()
+        );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Mails what the folder wrote when the next move is not this player's decision (DEALERLESS
+/// §9: a player's software mails when the next move is the opponent's). Returns the exit code
+/// of sending, `None` if nothing was due.
+fn mail_if_due(
+    f: &mut twilight_pbem::peer::folder::PeerFolder,
+    outbox: bool,
+    note: &str,
+) -> Result<Option<ExitCode>> {
+    let due = f.game.as_ref().is_some_and(|g| !mine_to_decide(g)) && f.replica.unmailed();
+    if !due {
+        return Ok(None);
+    }
+    let id = f.replica.identity()?;
+    send(&mut f.replica, &id, outbox, note).map(Some)
 }
 
 fn play(game_dir: &Path, line: &str, outbox: bool) -> Result<ExitCode> {
@@ -408,26 +516,44 @@ fn play(game_dir: &Path, line: &str, outbox: bool) -> Result<ExitCode> {
         Err(twilight_pbem::peer::folder::FolderError::Log(why)) => return refused(why),
         Err(e) => return Err(e.into()),
     }
-    let id = f.replica.identity()?;
+    let sent = mail_if_due(&mut f, outbox, "My move is in the attached entries.")?;
     if let Some(g) = &f.game {
-        println!("{}", owed_text(g));
+        show(g);
+        if sent.is_none() && mine_to_decide(g) {
+            println!("(Nothing mailed yet: your moves go with your next decision.)");
+        }
     }
-    send(
-        &mut f.replica,
-        &id,
-        outbox,
-        "My move is in the attached entries.",
-    )
+    Ok(sent.unwrap_or(ExitCode::SUCCESS))
+}
+
+/// Prints a move of the opponent found wrong, naming its entry and the party at fault.
+fn report_fault(f: &twilight_pbem::peer::play::GameFault) {
+    eprintln!(
+        "FINDING entry {}: bad move: {} — at fault: the {}; the game stops here (`twilight \
+         verify` names it too)",
+        f.entry + 2,
+        f.why,
+        f.party.name()
+    );
 }
 
 fn inbox(game_dir: &Path, sources: &[PathBuf], reply: bool, outbox: bool) -> Result<ExitCode> {
-    let mut r = Replica::open(game_dir)?;
+    use twilight_pbem::peer::folder::{FolderError, PeerFolder};
+    let r = Replica::open(game_dir)?;
+    let mut f = match PeerFolder::from_replica(r) {
+        Ok(f) => f,
+        Err(FolderError::Fault(fault)) => {
+            report_fault(&fault);
+            return Ok(ExitCode::from(EXIT_BAD_MOVE));
+        }
+        Err(e) => return Err(e.into()),
+    };
     let mut code = 0u8;
     for mail in sync::list_mails(sources)? {
         let raw = std::fs::read(&mail).with_context(|| mail.display().to_string())?;
         let name = mail.display();
         let bundle = match sync::read_mail(&raw) {
-            Ok(b) if b.game == r.config.game => b,
+            Ok(b) if b.game == f.replica.config.game => b,
             Ok(b) => {
                 println!(
                     "{name}: for game {}, not this one; left where it is",
@@ -441,7 +567,7 @@ fn inbox(game_dir: &Path, sources: &[PathBuf], reply: bool, outbox: bool) -> Res
                 continue;
             }
         };
-        match r.ingest(&bundle) {
+        match f.take_in(&bundle) {
             Ok(got) => {
                 println!(
                     "{name}: {} appended{}, {} duplicate, {} waiting for earlier entries{}",
@@ -470,30 +596,79 @@ fn inbox(game_dir: &Path, sources: &[PathBuf], reply: bool, outbox: bool) -> Res
                             FindingKind::Fork => EXIT_FORK,
                             FindingKind::BadSignature | FindingKind::BadLink => EXIT_BAD_ENTRY,
                             FindingKind::AckMismatch => EXIT_ACK,
+                            FindingKind::BadMove | FindingKind::NoFinalReveal => EXIT_BAD_MOVE,
                         },
                     );
                 }
                 sync::mark_read(&mail).with_context(|| format!("{name}: mark as read"))?;
             }
-            Err(replica::ReplicaError::Bundle(BundleError::Stopped(f))) => {
-                eprintln!("{name}: not taken in: {f}");
+            Err(FolderError::Replica(replica::ReplicaError::Bundle(BundleError::Stopped(why)))) => {
+                eprintln!("{name}: not taken in: {why}");
                 first(&mut code, EXIT_FORK);
             }
-            Err(replica::ReplicaError::Bundle(e)) => {
+            Err(FolderError::Replica(replica::ReplicaError::Bundle(
+                e @ BundleError::NotSigned { .. },
+            ))) => {
+                // Kept in the Maildir (cur/), never deleted; nothing of it in the game.
+                eprintln!("{name}: {e}; the mail is marked read, the game unchanged");
+                sync::mark_read(&mail).with_context(|| format!("{name}: mark as read"))?;
+                first(&mut code, EXIT_BAD_ENTRY);
+            }
+            Err(FolderError::Replica(replica::ReplicaError::Bundle(e))) => {
                 println!("{name}: refused: {e}; left where it is");
                 first(&mut code, EXIT_BAD_MAIL);
+            }
+            Err(FolderError::Fault(fault)) => {
+                // The mail's entries are in the signed log; its move is wrong: the game stops.
+                sync::mark_read(&mail).with_context(|| format!("{name}: mark as read"))?;
+                report_fault(&fault);
+                return Ok(ExitCode::from(EXIT_BAD_MOVE));
             }
             Err(e) => return Err(e.into()),
         }
     }
-    if reply && code == 0 {
-        let id = r.identity()?;
-        let sent = send(&mut r, &id, outbox, "Received; this is my acknowledgement.")?;
-        if sent != ExitCode::SUCCESS {
-            return Ok(sent);
+    let stopped = !f.replica.sync.findings.is_empty();
+    let mut sent = None;
+    if !stopped {
+        sent = mail_if_due(&mut f, outbox, "My moves are in the attached entries.")?;
+        if reply && sent.is_none() {
+            let id = f.replica.identity()?;
+            sent = Some(send(
+                &mut f.replica,
+                &id,
+                outbox,
+                "Received; this is my acknowledgement.",
+            )?);
         }
     }
-    Ok(ExitCode::from(code))
+    match &f.game {
+        Some(g) => show(g),
+        None => println!("The opponent has not joined yet."),
+    }
+    match sent {
+        Some(c) if c != ExitCode::SUCCESS && code == 0 => Ok(c),
+        _ => Ok(ExitCode::from(code)),
+    }
+}
+
+/// The game-level check of a replica folder ([`game_check::check`]), with the holder's key
+/// if it can be read.
+fn game_check_of(
+    dir: &Path,
+    config: &PeerConfig,
+    chain: &twilight_pbem::peer::signed_log::Chain,
+) -> twilight_pbem::peer::game_check::GameCheck {
+    let seed = Identity::load(&config.key)
+        .ok()
+        .map(|id| twilight_pbem::peer::folder::game_seed(&id, &config.game));
+    if seed.is_none() {
+        eprintln!(
+            "{}: the key file {} cannot be read; only a game with both seeds revealed is checked",
+            dir.display(),
+            config.key.display()
+        );
+    }
+    twilight_pbem::peer::game_check::check(chain, config.side, seed)
 }
 
 fn status(game_dir: &Path) -> Result<ExitCode> {
@@ -519,18 +694,25 @@ fn status(game_dir: &Path) -> Result<ExitCode> {
         r.sync.unacknowledged_from(),
         r.sync.pending.len()
     );
-    for f in &r.sync.findings {
+    let check = game_check_of(game_dir, &r.config, c);
+    println!("  the game: {}", check.standing);
+    for f in r.sync.findings.iter().chain(&check.findings) {
         println!("  FINDING {f}");
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// `twilight verify` on peer folders: one replica, or two (one per player) merged.
+/// `twilight verify` on peer folders: one replica, or two (one per player) merged. Reports
+/// every finding of the signed logs ([`dispute::verify`]), the findings `peer inbox` kept in
+/// `peer-sync.yaml` (so `peer status` and `verify` say the same), and the game-level check of
+/// each replica ([`twilight_pbem::peer::game_check::check`]).
 pub fn verify(paths: &[PathBuf]) -> Result<ExitCode> {
     if paths.len() > 2 {
         bail!("verify takes one peer folder, or the two players' folders of one game");
     }
     let mut views = Vec::new();
+    let mut kept = Vec::new();
+    let mut configs = Vec::new();
     for p in paths {
         if !replica::is_peer_folder(p) {
             bail!(
@@ -548,27 +730,36 @@ pub fn verify(paths: &[PathBuf]) -> Result<ExitCode> {
             );
         }
         let sync = replica::read_sync(p)?;
+        kept.extend(sync.findings);
         views.push(ReplicaView {
             label: p.display().to_string(),
             holder: config.side,
             entries,
             ack_from_opponent: sync.ack_from_opponent,
         });
+        configs.push(config);
     }
     if let [a, b] = views.as_slice() {
         if a.holder == b.holder {
             bail!("both folders are the {}'s replica", a.holder.name());
         }
     }
-    let findings = dispute::verify(&views);
-    for v in &views {
+    let mut findings = dispute::verify(&views);
+    for (v, (p, config)) in views.iter().zip(paths.iter().zip(&configs)) {
+        let chain = dispute::replay(&v.entries, v.holder, &v.label).chain;
+        let check = game_check_of(p, config, &chain);
         println!(
-            "{}: {} entries ({})",
+            "{}: {} entries ({}); the game: {}",
             v.label,
             v.entries.len(),
-            v.holder.name()
+            v.holder.name(),
+            check.standing
         );
+        findings.extend(check.findings);
     }
+    findings.extend(kept);
+    findings.sort_by_key(|f| f.seq);
+    findings.dedup_by(|a, b| (a.seq, a.kind, a.at_fault) == (b.seq, b.kind, b.at_fault));
     if findings.is_empty() {
         println!("ok: every entry is signed by its author and chained; the replicas agree");
         return Ok(ExitCode::SUCCESS);

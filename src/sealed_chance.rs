@@ -22,6 +22,17 @@ pub const LABEL_SHUFFLE: &str = "shuffle";
 /// Label of the stream of a card taken at random from a hand (FAIRNESS.md §3.1).
 pub const LABEL_HAND_CARD: &str = "hand-card";
 
+/// How many turns' dice were re-derived from their published keys, in words: `dice checked:
+/// turn 1`, `dice checked: turns 1–N`, or `dice checked: none yet` (`checked` is the last turn
+/// whose key is published, as [`DiceLedger::check`] returns it).
+pub fn dice_checked_text(checked: Option<u32>) -> String {
+    match checked {
+        Some(1) => "dice checked: turn 1".into(),
+        Some(n) => format!("dice checked: turns 1–{n}"),
+        None => "dice checked: none yet".into(),
+    }
+}
+
 /// The turn whose dice key draws the dice of a resolution started in game turn `turn`: the
 /// turn itself, but turn 1 for Turn Zero's dice (turn 0): `dk_0` is public from entry 0, so
 /// its dice would be known before the superpower cards are chosen (FAIRNESS.md §15).
@@ -111,7 +122,7 @@ impl Chance for SealedChance {
 
 /// The dice of a game as its log records them, and the dice keys published so far: what a
 /// public verifier needs to re-derive every die of every finished turn (FAIRNESS.md §3.2).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct DiceLedger {
     /// `dk_0`, from the `create` entry.
     pub chain_end: Option<[u8; 32]>,
@@ -186,5 +197,18 @@ impl DiceLedger {
             n += 1;
         }
         (findings, (n > 0).then_some(n))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dice_checked_text;
+
+    #[test]
+    fn the_dice_checked_line_says_turn_1_alone_and_a_range_from_two_turns() {
+        assert_eq!(dice_checked_text(Some(1)), "dice checked: turn 1");
+        assert_eq!(dice_checked_text(Some(2)), "dice checked: turns 1–2");
+        assert_eq!(dice_checked_text(Some(10)), "dice checked: turns 1–10");
+        assert_eq!(dice_checked_text(None), "dice checked: none yet");
     }
 }

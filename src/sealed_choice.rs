@@ -20,7 +20,7 @@ use crate::session::side_str;
 
 /// Which simultaneous choice: what is chosen and when. The number (turn or crisis) is inside
 /// the salt and the canonical form, so a commitment cannot be replayed for another.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Slot {
     /// The headline of game turn `turn` (FAIRNESS.md §7–8).
     Headline {

@@ -27,7 +27,12 @@ use crate::notation::{self, NotationError};
 pub use crate::recorded::RULES_REVISION;
 
 pub mod seats;
+mod snapshot;
 mod standing;
+
+use snapshot::{Checkpoint, Locals};
+pub use snapshot::{LastDecision, SNAPSHOT_FILE};
+use std::sync::Arc;
 
 /// Errors of a sealed game on disk.
 #[derive(Debug, thiserror::Error)]
@@ -197,11 +202,21 @@ pub struct Session {
     pub(crate) bid: seats::BidState,
     /// Standing orders logged and what became of them (issue 17 point 5).
     standing: correspondence::standing::Book,
+    /// The replay's state after the log's last entry (staged ones included), kept while the
+    /// seed is the moderator's secret: what the next replay carries on from and what the
+    /// replay snapshot holds ([`snapshot`]).
+    checkpoint: Option<Arc<Checkpoint>>,
+    /// The checkpoint of the log as on disk, for a replay after staged entries are dropped.
+    committed: Option<Arc<Checkpoint>>,
+    /// How many entries the last replay went through.
+    replayed: usize,
+    /// The last decision replayed, with the Influence before it.
+    last_decision: Option<LastDecision>,
 }
 
 /// The replay's state before a decision a takeback request names first: restored when the
 /// takeback is accepted.
-#[derive(Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct Snapshot {
     game: Option<Game>,
     decisions: u64,
@@ -476,8 +491,29 @@ impl Session {
             path: dir.into(),
             message: e.to_string(),
         })?;
-        let log = Log::open(dir.join("log.yaml"))?;
-        Self::replay_log(dir, secret, use_secret, log, traced)
+        let path = dir.join("log.yaml");
+        // The replay snapshot, if it is this log's: only the entries after it are read.
+        let seed = secret.as_ref().filter(|_| use_secret && !traced);
+        let cached = seed.and_then(|s| snapshot::read(dir, &game_id_of(dir), s.seed.as_bytes()));
+        if let Some((point, cp)) = cached {
+            // Not past a reveal: the seed, and so the snapshot's key, is public from there on.
+            let opened = Log::open_after(&path, &point)?.filter(|log| {
+                !log.since(point.len as u64)
+                    .iter()
+                    .any(|e| matches!(e.entry.payload, Payload::Reveal { .. }))
+            });
+            if let Some(log) = opened {
+                let s = Self::replay_from(dir, secret, use_secret, log, false, Some(Arc::new(cp)))?;
+                if s.replayed > 0 {
+                    s.save_snapshot();
+                }
+                return Ok(s);
+            }
+        }
+        let log = Log::open(path)?;
+        let s = Self::replay_log(dir, secret, use_secret, log, traced)?;
+        s.save_snapshot();
+        Ok(s)
     }
 
     /// Replays `log` (as read, or with staged entries of the move being made); `traced` keeps
@@ -489,7 +525,25 @@ impl Session {
         log: Log,
         traced: bool,
     ) -> Result<Session, SessionError> {
-        let revealed_seed = log.entries().iter().find_map(|e| match &e.entry.payload {
+        Self::replay_from(dir, secret, use_secret, log, traced, None)
+    }
+
+    /// [`Session::replay_log`], carrying the replay on from checkpoint `from` when it fits the
+    /// log ([`Session::fits`]; never for a traced replay), else from entry 0.
+    fn replay_from(
+        dir: &Path,
+        secret: Option<Secret>,
+        use_secret: bool,
+        log: Log,
+        traced: bool,
+        from: Option<Arc<Checkpoint>>,
+    ) -> Result<Session, SessionError> {
+        let from = from.filter(|cp| !traced && Self::fits(cp, &log));
+        let unseen = match &from {
+            Some(cp) => log.since(cp.len as u64),
+            None => log.entries(),
+        };
+        let revealed_seed = unseen.iter().find_map(|e| match &e.entry.payload {
             Payload::Reveal { seed } => Some(*seed.as_bytes()),
             _ => None,
         });
@@ -500,10 +554,7 @@ impl Session {
                 None
             }
         });
-        let game_id = dir
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let game_id = game_id_of(dir);
         let mut s = Session {
             dir: dir.to_path_buf(),
             mode: if seed.is_some() {
@@ -545,17 +596,135 @@ impl Session {
             corr: Ledger::default(),
             takebacks: Default::default(),
             standing: Default::default(),
-            log,
+            log: Log::default(),
+            checkpoint: None,
+            committed: None,
+            replayed: 0,
+            last_decision: None,
         };
-        s.run_replay()?;
+        s.run_replay(&log, from)?;
+        if log.staged() == 0 {
+            s.committed = s.checkpoint.clone();
+        }
+        s.log = log;
         Ok(s)
     }
 
-    fn run_replay(&mut self) -> Result<(), SessionError> {
-        let entries: Vec<StoredEntry> = self.log.entries().to_vec();
-        let mut joined = BySide::<bool>::default();
-        // The sealed first choices (headlines, superpower cards) awaiting their decision.
-        let mut sealed_commits: Vec<(Side, crate::sealed_choice::Slot, Hex32)> = Vec::new();
+    /// Whether the replay of `log` may carry on from `cp`: the log's first `cp.len` entries
+    /// end with the entry `cp` ends with, the entry after them is no chance record (which
+    /// belongs to the decision before it), and no takeback request follows (its check and the
+    /// state it keeps need the entries before; those replays start from entry 0).
+    fn fits(cp: &Checkpoint, log: &Log) -> bool {
+        cp.len > 0
+            && cp.len <= log.len()
+            && log
+                .get(cp.len as u64 - 1)
+                .is_some_and(|e| e.hash == cp.head)
+            && log
+                .since(cp.len as u64)
+                .iter()
+                .all(|e| !matches!(e.entry.payload, Payload::TakebackRequest { .. }))
+            && log
+                .get(cp.len as u64)
+                .is_none_or(|e| !matches!(e.entry.payload, Payload::Chance { .. }))
+    }
+
+    /// Whether this replay keeps a [`Checkpoint`]: with the moderator's secret seed, before
+    /// the reveal ([`snapshot`]).
+    fn keeps_checkpoint(&self) -> bool {
+        self.secret.is_some() && self.seed.is_some() && !self.revealed && self.trace.is_none()
+    }
+
+    /// Takes the replay's state from `cp`; returns the replay's locals.
+    fn resume(&mut self, cp: &Checkpoint) -> Locals {
+        let cp = cp.clone();
+        self.options = cp.options;
+        self.players = cp.players;
+        self.game = cp.game;
+        self.findings = cp.findings;
+        self.notes = cp.notes;
+        self.decisions = cp.decisions;
+        self.hand_commits = cp.hand_commits;
+        self.recorded = cp.recorded;
+        self.nonces = cp.nonces;
+        self.dice = cp.dice;
+        self.test_seed = cp.test_seed;
+        self.corr = cp.corr;
+        self.takebacks = cp.takebacks;
+        self.bid = cp.bid;
+        self.standing = cp.standing;
+        self.last_decision = cp.last_decision;
+        cp.locals
+    }
+
+    /// The replay's state after `len` entries, the last of hash `head`, with its `locals`.
+    fn checkpoint_of(&self, len: usize, head: Hex32, locals: Locals) -> Checkpoint {
+        Checkpoint {
+            len,
+            head,
+            options: self.options.clone(),
+            players: self.players.clone(),
+            game: self.game.clone(),
+            findings: self.findings.clone(),
+            notes: self.notes.clone(),
+            decisions: self.decisions,
+            hand_commits: self.hand_commits.clone(),
+            recorded: self.recorded.clone(),
+            nonces: self.nonces.clone(),
+            dice: self.dice.clone(),
+            test_seed: self.test_seed,
+            corr: self.corr.clone(),
+            takebacks: self.takebacks.clone(),
+            bid: self.bid.clone(),
+            standing: self.standing.clone(),
+            last_decision: self.last_decision.clone(),
+            locals,
+        }
+    }
+
+    /// Writes the replay snapshot of the log as it is on disk ([`snapshot::write`]), when this
+    /// process holds the game's lock and the checkpoint is the log's; a snapshot that cannot
+    /// be written is left unwritten (it is a cache).
+    fn save_snapshot(&self) {
+        let (Some(cp), Some(point), Some(secret)) =
+            (&self.checkpoint, self.log.point(), &self.secret)
+        else {
+            return;
+        };
+        if self.keeps_checkpoint() && gamefs::holds_lock(&self.dir) {
+            let _ = snapshot::write(&self.dir, &self.game_id, secret.seed.as_bytes(), &point, cp);
+        }
+    }
+
+    /// How many entries the last replay went through: all of them without a snapshot, none
+    /// when the snapshot was at the log's head, the entries after it otherwise ([`snapshot`]).
+    pub fn entries_replayed(&self) -> usize {
+        self.replayed
+    }
+
+    /// The log's last decision (who, its notation as logged) and the Influence on the board
+    /// just before it: what the last move changed (the mail picture's highlight, issue 16),
+    /// without a second replay. Kept by a replay with the moderator's secret before the
+    /// reveal (`Some(None)` before the first decision); `None` when not kept.
+    pub fn last_decision(&self) -> Option<Option<&LastDecision>> {
+        self.keeps_checkpoint()
+            .then_some(self.last_decision.as_ref())
+    }
+
+    /// Replays `log` (from `from`, else from entry 0), keeps the checkpoint after its last
+    /// entry, then makes the checks of the whole replay.
+    fn run_replay(&mut self, log: &Log, from: Option<Arc<Checkpoint>>) -> Result<(), SessionError> {
+        let (entries, locals) = match &from {
+            Some(cp) => (log.since(cp.len as u64), self.resume(cp)),
+            None => (log.entries(), Locals::default()),
+        };
+        self.replayed = entries.len();
+        let keep = self.keeps_checkpoint();
+        let Locals {
+            mut joined,
+            mut sealed_commits,
+            mut snapshots,
+        } = locals;
         // The first decision each takeback request names: the replay's state before it is kept.
         let starts: std::collections::HashSet<u64> = entries
             .iter()
@@ -564,7 +733,6 @@ impl Session {
                 _ => None,
             })
             .collect();
-        let mut snapshots: std::collections::HashMap<u64, Snapshot> = Default::default();
         let mut i = 0;
         while i < entries.len() {
             let se = &entries[i];
@@ -705,7 +873,7 @@ impl Session {
                         self.standing.on_decision(*side, &answer).map_err(fail)?;
                         self.takebacks
                             .blocked
-                            .insert(seq, "answered a standing order");
+                            .insert(seq, crate::takeback::STANDING_ORDER_BLOCKER);
                     }
                     self.takebacks.pending = None;
                     let seed = self.seed;
@@ -714,6 +882,13 @@ impl Session {
                     let Some(game) = self.game.as_mut() else {
                         return Err(fail("a decision before both players joined".into()));
                     };
+                    if keep {
+                        self.last_decision = Some(LastDecision {
+                            side: *side,
+                            notation: notation.clone(),
+                            before: game.state().influence.clone(),
+                        });
+                    }
                     let slot = crate::sealed_choice::Slot::of(game, *side);
                     let choice = slot
                         .zip(game.prompt_for(*side))
@@ -904,8 +1079,8 @@ impl Session {
                 Payload::TakebackRequest { side, cancels } => {
                     let n = self
                         .takebacks
-                        .tail(&entries, i, *side)
-                        .check(&entries, cancels)
+                        .tail(entries, i, *side)
+                        .check(entries, cancels)
                         .map_err(|m| fail(format!("the {side}'s takeback request: {m}")))?;
                     self.takebacks.pending = Some(crate::takeback::PendingTakeback {
                         request: seq,
@@ -957,6 +1132,16 @@ impl Session {
                     .tick(seq, entries[j - 1].entry.at, self.game.as_ref());
             }
             i = j;
+        }
+        if keep {
+            if let Some(last) = log.entries_held_last() {
+                let locals = Locals {
+                    joined,
+                    sealed_commits: sealed_commits.clone(),
+                    snapshots,
+                };
+                self.checkpoint = Some(Arc::new(self.checkpoint_of(log.len(), last, locals)));
+            }
         }
         if self.standing.awaiting_decision() {
             self.findings.push(
@@ -1171,7 +1356,7 @@ impl Session {
     /// sequence number of its log entry, its digest as logged, and its salt (FAIRNESS.md §7–9).
     pub fn hand_commitment(&self, side: Side) -> Option<(u64, [u8; 32], [u8; 32])> {
         let (seq, salt) = self.hand_salt(side)?;
-        let entry = self.log.entries().iter().find(|e| e.entry.seq == seq)?;
+        let entry = self.log.get(seq)?;
         match &entry.entry.payload {
             Payload::Commitment { digest, .. } => Some((seq, *digest.as_bytes(), salt)),
             _ => None,
@@ -1442,17 +1627,29 @@ impl Session {
         Ok(())
     }
 
-    /// Replays the log in memory (with the entries staged so far) with the secret as held.
+    /// Replays the log in memory (with the entries staged so far) with the secret as held:
+    /// carries the replay on from the last checkpoint the log still begins with (the last
+    /// replay's, else the log's as on disk), so the entries before it are not replayed again.
     fn reload(&mut self) -> Result<(), SessionError> {
         let after = self.secret_after_commit;
-        *self = Self::replay_log(
+        let committed = self.committed.clone();
+        let from = [&self.checkpoint, &self.committed]
+            .into_iter()
+            .flatten()
+            .find(|cp| Self::fits(cp, &self.log))
+            .cloned();
+        *self = Self::replay_from(
             &self.dir.clone(),
             self.secret.clone(),
             true,
             self.log.clone(),
             false,
+            from,
         )?;
         self.secret_after_commit = after;
+        if self.committed.is_none() {
+            self.committed = committed;
+        }
         Ok(())
     }
 
@@ -1472,6 +1669,24 @@ impl Session {
             }
             let _ = self.reload();
             return Err(e.into());
+        }
+        // Entries staged after the last replay (none in most moves) are replayed from its
+        // checkpoint, so that the snapshot is the log's head.
+        if self.keeps_checkpoint()
+            && self
+                .checkpoint
+                .as_ref()
+                .is_some_and(|cp| cp.len != self.log.len())
+        {
+            let _ = self.reload();
+        }
+        if self
+            .checkpoint
+            .as_ref()
+            .is_some_and(|cp| cp.len == self.log.len())
+        {
+            self.committed = self.checkpoint.clone();
+            self.save_snapshot();
         }
         if self.secret_after_commit {
             self.secret_after_commit = false;
@@ -1541,7 +1756,7 @@ impl Session {
     ) -> Result<(), SessionError> {
         let seed = self.moderator_seed()?;
         if self.revealed {
-            return Err(SessionError::State(
+            return Err(SessionError::Refusal(
                 "the game is closed: its seed has been revealed".into(),
             ));
         }
@@ -1691,7 +1906,7 @@ impl Session {
                 Some(w) => format!("the {w} won by {}", o.reason.describe()),
                 None => "a draw".into(),
             };
-            return Err(SessionError::State(format!("the game is over: {how}")));
+            return Err(SessionError::Refusal(format!("the game is over: {how}")));
         }
         game.prompt_for(side).cloned().ok_or_else(|| {
             let who: Vec<String> = game.prompts().iter().map(|p| p.side.to_string()).collect();
@@ -1715,6 +1930,8 @@ impl Session {
         seed: [u8; 32],
         now: DateTime<Utc>,
     ) -> Result<String, SessionError> {
+        // The log as the last replay left it: `self.decisions` counts its decisions.
+        let mark = self.log.len() as u64;
         let game = self.game.as_ref().expect("checked: started");
         let prompt = Self::owed(game, side, line)?;
         let answer = notation::resolve(mv, &prompt)?;
@@ -1818,14 +2035,26 @@ impl Session {
             )?;
             // The resolution number: this decision entry's place among the log's decisions.
             // Cancelled decisions are not counted: the decision made in their place gets their
-            // number, so a takeback changes no die (crate::takeback).
-            let r = self
-                .log
-                .entries()
-                .iter()
-                .filter(|e| matches!(e.entry.payload, Payload::Decision { .. }))
-                .filter(|e| !self.takebacks.cancelled.contains(&e.entry.seq))
-                .count() as u64;
+            // number, so a takeback changes no die (crate::takeback). The replay counted those
+            // before `mark` (without reading the log again); add those staged since.
+            let is_decision = |e: &StoredEntry| matches!(e.entry.payload, Payload::Decision { .. });
+            let r = self.decisions
+                + self
+                    .log
+                    .since(mark)
+                    .iter()
+                    .filter(|e| is_decision(e))
+                    .count() as u64;
+            debug_assert_eq!(
+                r,
+                self.log
+                    .entries()
+                    .iter()
+                    .filter(|e| is_decision(e))
+                    .filter(|e| !self.takebacks.cancelled.contains(&e.entry.seq))
+                    .count() as u64,
+                "the resolution number"
+            );
             let mix = self.nonce_mix().expect("started");
             let game = self.game.as_mut().expect("started");
             let turn = u32::from(game.state().turn);
@@ -1858,7 +2087,7 @@ impl Session {
     ) -> Result<(), SessionError> {
         self.moderator_seed()?;
         if self.revealed {
-            return Err(SessionError::State(
+            return Err(SessionError::Refusal(
                 "the game is closed: its seed has been revealed".into(),
             ));
         }
@@ -2079,6 +2308,13 @@ impl Session {
         )?;
         self.reload()
     }
+}
+
+/// The game id of the game in `dir`: the folder's name.
+fn game_id_of(dir: &Path) -> String {
+    dir.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 /// `us` or `ussr`, as the fairness derivations name the sides.

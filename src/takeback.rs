@@ -103,26 +103,71 @@ pub fn blocker_of(
     headline: bool,
     drawn: &[ChanceOutcome],
 ) -> Option<&'static str> {
+    let [headline_why, die, shuffle, card, turn, draw, _] = BLOCKERS;
     if headline {
-        return Some("is a headline (sealed, then revealed)");
+        return Some(headline_why);
     }
     if let Some(o) = drawn.first() {
         return Some(match o {
-            ChanceOutcome::Die(_) => "rolled a die",
-            ChanceOutcome::Order(_) => "shuffled a deck",
-            ChanceOutcome::Card(_) | ChanceOutcome::RandomCard(_) | ChanceOutcome::Cards(_) => {
-                "revealed a card"
-            }
+            ChanceOutcome::Die(_) => die,
+            ChanceOutcome::Order(_) => shuffle,
+            ChanceOutcome::Card(_) | ChanceOutcome::RandomCard(_) | ChanceOutcome::Cards(_) => card,
         });
     }
     let now = Marks::of(after);
     if before.turn != now.turn || after.outcome().is_some() {
-        return Some("ended the turn");
+        return Some(turn);
     }
     if before != now {
-        return Some("drew a card");
+        return Some(draw);
     }
     None
+}
+
+/// Every reason a decision can never be taken back: [`blocker_of`]'s, in the order of its
+/// checks, then [`STANDING_ORDER_BLOCKER`].
+pub const BLOCKERS: [&str; 7] = [
+    "is a headline (sealed, then revealed)",
+    "rolled a die",
+    "shuffled a deck",
+    "revealed a card",
+    "ended the turn",
+    "drew a card",
+    STANDING_ORDER_BLOCKER,
+];
+
+/// Why a decision that answered a standing order can never be taken back (the order is used
+/// for good).
+pub const STANDING_ORDER_BLOCKER: &str = "answered a standing order";
+
+/// [`Takebacks::blocked`] as a map of seq to reason text, read back into the one [`BLOCKERS`]
+/// entry of that text (the replay snapshot of `crate::session`); any other text is an error.
+mod blocked_serde {
+    use std::collections::HashMap;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(
+        map: &HashMap<u64, &'static str>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        map.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<HashMap<u64, &'static str>, D::Error> {
+        HashMap::<u64, String>::deserialize(d)?
+            .into_iter()
+            .map(|(seq, why)| {
+                super::BLOCKERS
+                    .iter()
+                    .find(|b| **b == why)
+                    .map(|b| (seq, *b))
+                    .ok_or_else(|| serde::de::Error::custom(format!("unknown reason `{why}`")))
+            })
+            .collect()
+    }
 }
 
 /// The entries a takeback by one side could cancel at some point of the log: the side's own
@@ -185,7 +230,14 @@ pub fn tail(
             Payload::Chance { .. } => {
                 stop("is a chance record (a die roll or a revealed card)".into())
             }
-            Payload::Commitment { .. } => stop("is a sealed headline".into()),
+            Payload::Commitment { kind, .. } => stop(
+                match kind {
+                    CommitmentKind::Hand => "is a sealed hand",
+                    CommitmentKind::Headline => "is a sealed headline",
+                    CommitmentKind::SuperpowerCard => "is a sealed Turn Zero superpower card",
+                }
+                .into(),
+            ),
             Payload::DiceKey { turn, .. } => stop(format!("ends turn {turn}")),
             Payload::Create { .. } | Payload::Join { .. } => stop("is the start of play".into()),
             Payload::Reveal { .. } => stop("reveals the seed".into()),
@@ -284,7 +336,7 @@ impl Tail {
 }
 
 /// A takeback asked and not yet answered.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PendingTakeback {
     /// The `seq` of the `takeback_request` entry.
     pub request: u64,
@@ -314,9 +366,11 @@ impl PendingTakeback {
 
 /// What a replay knows about takebacks: which decisions can never be taken back, which
 /// entries are cancelled, and the request waiting for an answer.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct Takebacks {
-    /// Why each replayed decision (by seq) can never be taken back; absent when it can.
+    /// Why each replayed decision (by seq) can never be taken back; absent when it can. One
+    /// of [`BLOCKERS`] (serialized as its text, read back only as one of them).
+    #[serde(with = "blocked_serde")]
     pub blocked: std::collections::HashMap<u64, &'static str>,
     /// The seqs of every cancelled entry.
     pub cancelled: HashSet<u64>,
@@ -387,12 +441,7 @@ pub fn mail_asker(
 pub fn news(session: &crate::session::Session, side: Side, since: Option<u64>) -> Vec<String> {
     let from = since.unwrap_or(0);
     let mut out = Vec::new();
-    for e in session
-        .log()
-        .entries()
-        .iter()
-        .filter(|e| e.entry.seq >= from)
-    {
+    for e in session.log().since(from) {
         match &e.entry.payload {
             Payload::Takeback {
                 side: s, cancels, ..

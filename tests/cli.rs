@@ -540,3 +540,56 @@ fn play_with_an_empty_move_says_no_move_was_given() {
         before
     );
 }
+
+/// `mail` says where each mail went: with `--outbox`, the file it wrote, which exists.
+#[test]
+fn mail_names_the_outbox_file_of_each_mail_it_writes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    started(&dir);
+    let out = twilight()
+        .args(["mail", dir.to_str().unwrap(), "--outbox"])
+        .env_remove("TWILIGHT_SMTP_URL")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("mailed "))
+        .collect();
+    assert!(!lines.is_empty(), "{stdout}");
+    for l in lines {
+        let file = l
+            .split(" — outbox file ")
+            .nth(1)
+            .unwrap_or_else(|| panic!("no outbox file named: {l}"));
+        assert!(Path::new(file).is_file(), "{file}");
+        assert!(file.ends_with(".eml"), "{file}");
+    }
+}
+
+/// A folder of games holding one game gets its standings table; the game folder named alone
+/// does not (found by a new-user trial: a league folder's first game showed no standings).
+#[test]
+fn verify_of_a_folder_with_one_game_prints_its_standings() {
+    let tmp = tempfile::tempdir().unwrap();
+    let league = tmp.path().join("league");
+    let game = league.join("g1");
+    std::fs::create_dir_all(&game).unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/example-complete");
+    std::fs::copy(src.join("log.yaml"), game.join("log.yaml")).unwrap();
+    let out = twilight().arg("verify").arg(&league).output().unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(stdout.contains("\nStandings (win 1"), "{stdout}");
+    let ussr = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("ussr@example.org"))
+        .unwrap_or_else(|| panic!("no USSR row in\n{stdout}"));
+    let cols: Vec<&str> = ussr.split_whitespace().collect();
+    assert_eq!(&cols[1..4], &["1", "1", "0"], "games, won, drew: {ussr}");
+    let out = twilight().arg("verify").arg(&game).output().unwrap();
+    assert!(out.status.success());
+    assert!(!String::from_utf8(out.stdout).unwrap().contains("Standings"));
+}

@@ -103,3 +103,21 @@ fn a_refused_move_in_a_line_of_several_is_named() {
         "`influence Poland 1` refused: it is not the USSR's decision now; waiting for US (in the line `influence Poland 4, East Germany 1, Hungary 1; influence Poland 1`: nothing of it was applied)",
     );
 }
+
+/// A move on a finished game is a refused move (exit 1, as the same line by mail is refused
+/// as illegal), not a usage error: found by a new-user trial (it exited 2).
+#[test]
+fn a_move_on_a_finished_game_is_refused_with_exit_1() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/example-complete");
+    std::fs::create_dir_all(&dir).unwrap();
+    for f in ["log.yaml", "secret.yaml"] {
+        std::fs::copy(src.join(f), dir.join(f)).unwrap();
+    }
+    refused(
+        &dir,
+        &["play", "--as", "us", "Duck and Cover event", "--no-mail"],
+        "the game is closed: its seed has been revealed",
+    );
+}

@@ -244,8 +244,19 @@ fn the_game_token_carries_game_level_moves_only() {
     let before = t.log_bytes();
     t.reply(&ussr, &subj, None, &body("influence Poland 1", &token));
     let o = t.inbox(&["--outbox"]);
-    // A decision with the game token: refused as a wrong token (exit 14), nothing written.
+    // A decision with the game token: refused (exit 14, as a wrong token), nothing written,
+    // and told why: the game token is good for game-level lines only.
     assert_eq!(o.status.code(), Some(14), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).contains("refused (game-token-for-a-move, exit 14)"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(
+        stdout(&o).contains("good only for lines about the game itself"),
+        "{}",
+        stdout(&o)
+    );
     assert_eq!(t.log_bytes(), before, "nothing written");
     t.reply(
         &ussr,
@@ -303,6 +314,11 @@ fn the_game_token_is_refused_for_the_other_side_and_for_a_mixed_mail() {
     t.reply(&us, &subj, None, &body("resign", &token));
     let o = t.inbox(&["--outbox"]);
     assert_eq!(o.status.code(), Some(14), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stdout(&o).contains("(wrong-token, exit 14)"),
+        "{}",
+        stdout(&o)
+    );
     assert_eq!(t.log_bytes(), before, "nothing written");
     // A game-level line with a decision line.
     t.reply(

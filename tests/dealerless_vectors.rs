@@ -101,8 +101,8 @@ fn card_points_and_a_small_shuffle() {
     };
     let a = ShuffleSecrets::derive(&ussr, 0, 3);
     let b = ShuffleSecrets::derive(&us, 0, 3);
-    let y = deck::lock(&input, &a, &ussr, 0);
-    let z = deck::mix(&input, &y, &b, &us, 0);
+    let y = deck::lock(&input, &a, &ussr);
+    let z = deck::mix(&input, &y, &b, &us);
     let v = deck::mask(&z, &a);
     let u = deck::seal(&v, &b);
     let hexes: Vec<String> = u.iter().map(deck::point_hex).collect();

@@ -58,6 +58,18 @@ fn a_bid_game_is_decided_and_plays_its_first_turn_by_mail() {
         .unwrap();
         let o = run(&["inbox", "--games", g, i, "--outbox"]);
         assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+        let out = stdout(&o);
+        let applied = out
+            .lines()
+            .find(|l| l.contains(": applied to "))
+            .unwrap_or_else(|| panic!("no applied line in\n{out}"));
+        assert!(
+            applied.contains(&format!("seat {}: sealed bid", n + 1)),
+            "{applied}"
+        );
+        // Neither the side bid for nor a side for the seat: the bid decides them (a trial
+        // read "applied … for the USSR" before any side was decided).
+        assert!(!applied.contains("for the"), "{applied}");
         if n == 0 {
             // The first bid stays sealed: the sides are still unknown.
             assert_eq!(status()["started"], false);

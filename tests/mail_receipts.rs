@@ -24,7 +24,8 @@ fn receipts_to(t: &Table, to: &str) -> Vec<String> {
         .collect()
 }
 
-fn send(t: &mut Table, side: Side, moves: &str) {
+/// Replies to `side`'s last prompt with `moves` and runs `inbox`; returns what `inbox` printed.
+fn send(t: &mut Table, side: Side, moves: &str) -> String {
     let addr = t.addr(side).to_string();
     let prompt = read_mails(&files_in(&t.dir.join("outbox")), &t.gid.clone(), &addr)
         .into_iter()
@@ -40,6 +41,7 @@ fn send(t: &mut Table, side: Side, moves: &str) {
     );
     let o = t.inbox(&["--outbox"]);
     assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    stdout(&o)
 }
 
 #[test]
@@ -82,7 +84,20 @@ fn receipts_echo_moves_and_the_sealed_headline() {
         .copied()
         .find(|c| !c.is_scoring() && *c != twilight_pbem::data::Card::UnIntervention)
         .unwrap();
-    send(&mut t, Side::Ussr, &format!("headline {}", card as u8));
+    let out = send(&mut t, Side::Ussr, &format!("headline {}", card as u8));
+    // `inbox` reports the sealed headline's receipt, and counts it (a trial read "0 mails
+    // sent" and thought none was sent).
+    let line = out
+        .lines()
+        .find(|l| l.contains("receipt of the move — outbox file "))
+        .unwrap_or_else(|| panic!("no receipt line in\n{out}"));
+    assert!(
+        line.starts_with(&format!("mailed {} (USSR)", t.ussr)),
+        "{line}"
+    );
+    let file = line.split(" — outbox file ").nth(1).unwrap();
+    assert!(std::path::Path::new(file).is_file(), "{file}");
+    assert!(!out.contains(" 0 mail(s) sent"), "{out}");
     let r = receipts_to(&t, &t.ussr.clone());
     let sealed = r
         .iter()

@@ -2,8 +2,9 @@
 //! protocol. Complete games between two in-memory replicas that exchange only serialised
 //! moves, and the cheating tests that need the engine.
 
-use twilight_pbem::data::{Card, Side};
-use twilight_pbem::engine::{Answer, Options, SeededChance};
+use twilight_pbem::data::{Card, Era, Side};
+use twilight_pbem::engine::{Answer, CardUse, Options, PromptKind, SeededChance};
+use twilight_pbem::peer::deck;
 use twilight_pbem::peer::play::{Move, Owed, PeerGame};
 use twilight_pbem::peer::protocol::{verify_transcript, Body, Setup, Step};
 
@@ -41,7 +42,16 @@ fn ix(side: Side) -> usize {
 /// Plays a whole game with random legal decisions: every batch of moves a replica writes is
 /// one mail to the other.
 fn play(game: u64) -> Played {
-    let opts = Options::default();
+    play_with(game, Options::default(), |_| None)
+}
+
+/// [`play`] with `opts`; `prefer` may name an answer a replica should give if it is
+/// accepted now (else the random one).
+fn play_with(
+    game: u64,
+    opts: Options,
+    mut prefer: impl FnMut(&PeerGame) -> Option<Answer>,
+) -> Played {
     let mut ussr = PeerGame::new(Side::Ussr, opts.clone(), seed(Side::Ussr, game)).unwrap();
     let mut us = PeerGame::new(Side::Us, opts, seed(Side::Us, game)).unwrap();
     let mut rng = SeededChance::new(game);
@@ -68,7 +78,8 @@ fn play(game: u64) -> Played {
                 g.receive(&wire(m))
                     .unwrap_or_else(|f| panic!("game {game}: {f}"));
             }
-            if let Some(a) = random_decision(g, &mut rng) {
+            let preferred = prefer(g).filter(|a| g.check_answer(a).is_ok());
+            if let Some(a) = preferred.or_else(|| random_decision(g, &mut rng)) {
                 g.decide(a.clone())
                     .unwrap_or_else(|e| panic!("game {game}: {a:?}: {e}"));
             } else if g.prompt().is_some() {
@@ -378,7 +389,16 @@ mod by_mail {
 
 /// Plays game `game` with random decisions until a mail satisfies `pick`; returns the
 /// mail's recipient (before it takes the mail in) and the mail.
-fn intercept(game: u64, mut pick: impl FnMut(&[Move]) -> bool) -> (PeerGame, Vec<Move>) {
+fn intercept(game: u64, pick: impl FnMut(&[Move]) -> bool) -> (PeerGame, Vec<Move>) {
+    intercept_with(game, |_| None, pick)
+}
+
+/// [`intercept`] where `prefer` may name an answer to give (as in [`play_with`]).
+fn intercept_with(
+    game: u64,
+    mut prefer: impl FnMut(&PeerGame) -> Option<Answer>,
+    mut pick: impl FnMut(&[Move]) -> bool,
+) -> (PeerGame, Vec<Move>) {
     let opts = Options::default();
     let mut ussr = PeerGame::new(Side::Ussr, opts.clone(), seed(Side::Ussr, game)).unwrap();
     let mut us = PeerGame::new(Side::Us, opts, seed(Side::Us, game)).unwrap();
@@ -394,7 +414,8 @@ fn intercept(game: u64, mut pick: impl FnMut(&[Move]) -> bool) -> (PeerGame, Vec
                 }
                 g.receive(&m).unwrap();
             }
-            if let Some(a) = random_decision(g, &mut rng) {
+            let preferred = prefer(g).filter(|a| g.check_answer(a).is_ok());
+            if let Some(a) = preferred.or_else(|| random_decision(g, &mut rng)) {
                 g.decide(a).unwrap();
             }
             inbox[ix(g.side())].extend(g.take_outbox());
@@ -532,4 +553,409 @@ fn a_move_written_out_of_turn_is_refused_naming_it() {
     let f = to.receive(&cheat).unwrap_err();
     assert_eq!((f.entry, f.party), (at, author), "{f}");
     assert!(f.why.contains("out of turn"), "{f}");
+}
+
+/// The US plays Our Man in Tehran for its event whenever it may.
+fn our_man_in_tehran_first(g: &PeerGame) -> Option<Answer> {
+    (g.side() == Side::Us).then_some(Answer::Play {
+        card: Card::OurManInTehran,
+        mode: CardUse::Event,
+    })
+}
+
+/// The game (seed) whose random play with [`our_man_in_tehran_first`] puts cards back.
+const TEHRAN_GAME: u64 = 21;
+
+fn put_back_of(log: &[Move]) -> Option<(usize, Step)> {
+    log.iter().enumerate().find_map(|(i, m)| match m {
+        Move::Step(s) if matches!(&s.body, Body::Lock { back, .. } if !back.is_empty()) => {
+            Some((i, s.clone()))
+        }
+        _ => None,
+    })
+}
+
+#[test]
+fn our_man_in_tehrans_returned_cards_go_back_unopened_and_are_checked_after_the_end() {
+    let p = play_with(TEHRAN_GAME, Options::default(), our_man_in_tehran_first);
+    let (at, lock) = put_back_of(p.us.log()).expect("the game puts cards back");
+    let Body::Lock { back, new, .. } = &lock.body else {
+        unreachable!()
+    };
+    assert_eq!(lock.from, Side::Ussr);
+    assert!(new.is_empty(), "no card is named in the clear: {new:?}");
+    // The last answer before it is the US's choice of the discards, which it opened.
+    let discards = p.us.log()[..at]
+        .iter()
+        .rev()
+        .find_map(|m| match m {
+            Move::Answer { side, answer } => Some((*side, answer.clone())),
+            _ => None,
+        })
+        .unwrap();
+    let (Side::Us, Answer::Cards(discards)) = discards else {
+        panic!("the last answer before the put-back is {discards:?}")
+    };
+    // Nothing ever opened a position put back, on either replica ...
+    for g in [&p.us, &p.ussr] {
+        for [s, q] in back {
+            let sh = &g.party().table().shuffles[*s as usize];
+            assert_eq!(sh.owner[*q as usize], Some(Side::Us));
+            assert_eq!(sh.opened[*q as usize], None, "position {s}/{q} was opened");
+            assert!(sh.returned[*q as usize]);
+        }
+    }
+    // ... and the US's key of each (without which the USSR cannot open it) travelled in no
+    // step before its final reveal.
+    let us_seed = seed(Side::Us, TEHRAN_GAME);
+    let before_final: Vec<String> = steps(p.us.log())
+        .iter()
+        .filter(|s| !matches!(s.body, Body::Final { .. }))
+        .map(|s| serde_json::to_string(s).unwrap())
+        .collect();
+    for [s, q] in back {
+        let k = deck::scalar_hex(&deck::position_key(&us_seed, *s, *q));
+        assert!(
+            !before_final.iter().any(|j| j.contains(&k)),
+            "the US's key of {s}/{q} was sent"
+        );
+    }
+    // After the end, the verifier opens them with both seeds: the US held them.
+    let v = p.us.verified().unwrap().unwrap();
+    assert_eq!(v.put_back.len(), back.len());
+    assert!(v.put_back.iter().all(|(side, _)| *side == Side::Us));
+    assert!(v.put_back.iter().all(|(_, c)| !discards.contains(c)));
+    assert!(
+        discards.iter().all(|c| v.opened.contains(&(Side::Us, *c))),
+        "the discards were opened: {discards:?}"
+    );
+    let cards = deck::CardTable::new();
+    let ussr_seed = seed(Side::Ussr, TEHRAN_GAME);
+    let t = p.us.party().table();
+    for ([s, q], (_, card)) in back.iter().zip(&v.put_back) {
+        let u = t.shuffles[*s as usize].deck().unwrap()[*q as usize];
+        let keys = [
+            deck::position_key(&us_seed, *s, *q),
+            deck::position_key(&ussr_seed, *s, *q),
+        ];
+        assert_eq!(cards.card(&deck::remove(&u, &keys)), Some(*card));
+    }
+    // A transcript whose US pass of that shuffle was altered is caught after the end, naming
+    // the step.
+    let Body::Lock { shuffle, .. } = lock.body else {
+        unreachable!()
+    };
+    let mut all = steps(p.us.log());
+    let mix = all
+        .iter()
+        .position(|s| matches!(&s.body, Body::Mix { shuffle: x, .. } if *x == shuffle))
+        .unwrap();
+    if let Body::Mix { points, .. } = &mut all[mix].body {
+        points.rotate_left(1);
+    }
+    let f = verify_transcript(&all, &setup_of(p.us.log())).unwrap_err();
+    assert_eq!((f.party, f.n), (Side::Us, all[mix].n), "{f}");
+}
+
+#[test]
+fn cards_put_back_that_are_not_the_ones_set_aside_are_refused_naming_the_move() {
+    let has_back = |m: &[Move]| put_back_of(m).is_some();
+    let (mut to, mut mail) = intercept_with(TEHRAN_GAME, our_man_in_tehran_first, has_back);
+    let (k, _) = put_back_of(&mail).unwrap();
+    if let Move::Step(Step {
+        body: Body::Lock { back, .. },
+        ..
+    }) = &mut mail[k]
+    {
+        back.pop();
+    }
+    let at = to.log().len() + k;
+    let f = to.receive(&mail).unwrap_err();
+    assert_eq!((f.entry, f.party), (at, Side::Ussr), "{f}");
+    assert!(f.why.contains("put back"), "{f}");
+}
+
+fn setup_of(log: &[Move]) -> Setup {
+    match log[1].clone() {
+        Move::Step(Step {
+            body: Body::Lock { new, .. },
+            ..
+        }) => Setup { deck: new },
+        other => panic!("the log starts with {other:?}"),
+    }
+}
+
+/// Events that show a hand to the public, played whenever they may be (CIA Created by the
+/// US, Lone Gunman by the USSR), and at a Headline a card the public knows, if any.
+fn show_hands_then_headline_known(g: &PeerGame) -> Option<Answer> {
+    let prompt = g.prompt()?;
+    if prompt.kind == PromptKind::Headline {
+        let known = &g.game().state().cards.hands[g.side()];
+        return known.first().map(|c| Answer::Card(*c));
+    }
+    let card = match g.side() {
+        Side::Us => Card::CiaCreated,
+        Side::Ussr => Card::LoneGunman,
+    };
+    Some(Answer::Play {
+        card,
+        mode: CardUse::Event,
+    })
+}
+
+/// The game (seed) whose play with [`show_hands_then_headline_known`] headlines a known card.
+const KNOWN_HEADLINE_GAME: u64 = 11;
+
+fn known_reveal(log: &[Move]) -> Option<(usize, Step)> {
+    log.iter().enumerate().find_map(|(i, m)| match m {
+        Move::Step(s) if matches!(&s.body, Body::HeadlineReveal { position: None, .. }) => {
+            Some((i, s.clone()))
+        }
+        _ => None,
+    })
+}
+
+#[test]
+fn a_card_the_public_knows_is_headlined_sealed_like_any_other() {
+    let p = play_with(
+        KNOWN_HEADLINE_GAME,
+        Options::default(),
+        show_hands_then_headline_known,
+    );
+    let (at, reveal) = known_reveal(p.us.log()).expect("a known card is headlined");
+    let Body::HeadlineReveal {
+        turn,
+        card,
+        shuffle,
+        key,
+        ..
+    } = &reveal.body
+    else {
+        unreachable!()
+    };
+    assert_eq!((shuffle, key), (&None, &None));
+    // The card was opened before (shown), by its holder or given to it.
+    let opened_before = steps(&p.us.log()[..at])
+        .iter()
+        .any(|s| s.body.opening().is_some_and(|(_, _, c, _)| c == *card));
+    assert!(opened_before, "{card} was never opened before its headline");
+    // Its commitment has the same shape as any other: kind, turn and a 32-byte digest.
+    let commit = steps(&p.us.log()[..at])
+        .into_iter()
+        .rev()
+        .find(|s| s.from == reveal.from && matches!(s.body, Body::HeadlineCommit { .. }))
+        .unwrap();
+    let Body::HeadlineCommit { turn: t, digest } = &commit.body else {
+        unreachable!()
+    };
+    assert_eq!(t, turn);
+    assert_eq!(hex::decode(digest).unwrap().len(), 32);
+    let shape = |s: &Step| -> Vec<String> {
+        let v = serde_json::to_value(&s.body).unwrap();
+        v.as_object().unwrap().keys().cloned().collect()
+    };
+    let other = steps(p.us.log())
+        .into_iter()
+        .find(|s| matches!(s.body, Body::HeadlineCommit { .. }) && s != &commit)
+        .unwrap();
+    assert_eq!(shape(&commit), shape(&other));
+}
+
+#[test]
+fn a_headline_revealed_as_known_but_not_held_is_refused_naming_the_move() {
+    let is_reveal = |b: &Body| {
+        matches!(
+            b,
+            Body::HeadlineReveal {
+                position: Some(_),
+                ..
+            }
+        )
+    };
+    let (mut to, mut mail) = intercept(8, |m| position_of(m, is_reveal).is_some());
+    let k = position_of(&mail, is_reveal).unwrap();
+    if let Move::Step(Step {
+        body:
+            Body::HeadlineReveal {
+                shuffle,
+                position,
+                key,
+                ..
+            },
+        ..
+    }) = &mut mail[k]
+    {
+        (*shuffle, *position, *key) = (None, None, None);
+    }
+    let at = to.log().len() + k;
+    let f = to.receive(&mail).unwrap_err();
+    assert_eq!((f.entry, f.party), (at, mail[k].author()), "{f}");
+    assert!(f.why.contains("public knows it holds"), "{f}");
+}
+
+/// Complete random peer games with each of the game's options: they end, both replicas agree
+/// and verify, and the option shows in the game.
+#[test]
+fn complete_peer_games_with_each_option_end_and_verify() {
+    use twilight_pbem::engine::Scenario;
+    let promos = Options {
+        promos: vec![1, 2],
+        ..Options::default()
+    };
+    let cases: Vec<(&str, Options)> = vec![
+        (
+            "no optional cards",
+            Options {
+                optional_cards: false,
+                ..Options::default()
+            },
+        ),
+        ("promos 1 and 2", promos),
+        (
+            "Chinese Civil War",
+            Options {
+                chinese_civil_war: true,
+                ..Options::default()
+            },
+        ),
+        (
+            "Late War scenario",
+            Options {
+                scenario: Scenario::LateWar,
+                us_bonus: 0,
+                ..Options::default()
+            },
+        ),
+        (
+            "alternative Space Race",
+            Options {
+                alt_space_race: true,
+                ..Options::default()
+            },
+        ),
+        (
+            "bonus Influence with a cap",
+            Options {
+                us_bonus: 4,
+                ussr_bonus: 1,
+                bonus_cap_over_control: Some(2),
+                ..Options::default()
+            },
+        ),
+    ];
+    for (i, (name, opts)) in cases.into_iter().enumerate() {
+        let game = 100 + i as u64;
+        let p = play_with(game, opts.clone(), |_| None);
+        assert_eq!(p.us.log(), p.ussr.log(), "{name}: the logs differ");
+        assert_eq!(p.us.game().state(), p.ussr.game().state(), "{name}");
+        assert_eq!(p.us.game().state().options, opts, "{name}");
+        let outcome = p.us.outcome().expect("the game is over");
+        let a = p.us.verified().expect("both seeds in").expect("verifies");
+        let merged = verify_transcript(&steps(p.us.log()), &setup_of(p.us.log()))
+            .unwrap_or_else(|f| panic!("{name}: {f}"));
+        assert_eq!(merged.final_hands, a.final_hands, "{name}");
+        // The deck of every shuffle holds exactly the cards the options put in.
+        let shuffled: Vec<Card> = steps(p.us.log())
+            .iter()
+            .flat_map(|s| match &s.body {
+                Body::Lock { new, .. } => new.clone(),
+                _ => Vec::new(),
+            })
+            .collect();
+        let first = setup_of(p.us.log()).deck;
+        let start = PeerGame::new(Side::Us, opts.clone(), seed(Side::Us, game)).unwrap();
+        let start = start.game().state();
+        match name {
+            "no optional cards" => {
+                assert!(!shuffled.iter().any(|c| (104..=110).contains(&c.number())))
+            }
+            "promos 1 and 2" => assert!(shuffled.iter().any(|c| c.number() >= 117), "{shuffled:?}"),
+            "Late War scenario" => {
+                assert_eq!(start.turn, 8);
+                assert!(first.iter().any(|c| c.info().era == Era::Late), "{first:?}");
+            }
+            "Chinese Civil War" => assert_eq!(start.china.holder, None),
+            _ => assert!(shuffled.iter().any(|c| (104..=110).contains(&c.number()))),
+        }
+        eprintln!(
+            "{name}: {outcome:?} after turn {}, {} moves",
+            p.us.game().state().turn,
+            p.us.log().len()
+        );
+    }
+}
+
+#[test]
+fn peer_games_refuse_turn_zero_and_blind_bids_naming_why() {
+    let tz = Options {
+        turn_zero: true,
+        ..Options::default()
+    };
+    let e = PeerGame::new(Side::Us, tz, seed(Side::Us, 1)).unwrap_err();
+    assert!(e.contains("Turn Zero") && e.contains("sealed"), "{e}");
+    let bid = Options {
+        bid: true,
+        us_bonus: 0,
+        ..Options::default()
+    };
+    let e = PeerGame::new(Side::Us, bid, seed(Side::Us, 1)).unwrap_err();
+    assert!(e.contains("blind bid"), "{e}");
+}
+
+/// Non-Aligned Movement (promo) played for its event whenever it may be.
+fn non_aligned_movement_first(_: &PeerGame) -> Option<Answer> {
+    Some(Answer::Play {
+        card: Card::NonAlignedMovement,
+        mode: CardUse::Event,
+    })
+}
+
+#[test]
+fn non_aligned_movements_face_up_cards_are_drawn_and_opened_from_the_deck() {
+    let opts = Options {
+        promos: vec![1, 2],
+        ..Options::default()
+    };
+    // The first game from 200 on in which the event occurs (it needs a country with 2
+    // Influence of each side).
+    let (p, shown) = (200..=300)
+        .find_map(|game| {
+            let p = play_with(game, opts.clone(), non_aligned_movement_first);
+            let shown: Vec<String> =
+                p.us.game()
+                    .history()
+                    .filter(|l| l.contains("Non-Aligned Movement discards"))
+                    .cloned()
+                    .collect();
+            (!shown.is_empty()).then_some((p, shown))
+        })
+        .expect("the event occurs in some game");
+    let log = steps(p.us.log());
+    for line in &shown {
+        // Each card shown was drawn alone from the deck by one side, its key shared by the
+        // other, and opened by the drawer.
+        let found = log
+            .windows(3)
+            .any(|w| match (&w[0].body, &w[1].body, &w[2].body) {
+                (
+                    Body::Draw { shuffle, positions },
+                    Body::Shares { .. },
+                    Body::Open {
+                        shuffle: s,
+                        position,
+                        card,
+                        ..
+                    },
+                ) => {
+                    positions == &vec![*position]
+                        && shuffle == s
+                        && w[0].from == w[2].from
+                        && w[1].from != w[0].from
+                        && line.contains(&format!("discards {card} from"))
+                }
+                _ => false,
+            });
+        assert!(found, "{line}: no draw and opening of it in the log");
+    }
+    p.us.verified().unwrap().unwrap();
 }

@@ -271,24 +271,100 @@ fn two_entries_at_one_seq_are_a_fork_named_with_both() {
 }
 
 #[test]
-fn a_forged_or_altered_entry_in_a_mail_is_refused_naming_it() {
+fn a_forged_or_altered_entry_in_a_mail_is_refused_whole_blaming_nobody() {
+    // Found by a new-user trial: a mail whose entry carries a bad signature was reported as
+    // the claimed sender's fault and stopped the game. A bad signature proves nothing about
+    // the claimed sender (a relay may have altered it): the mail is refused whole and
+    // nothing of it is kept.
     let root = TempDir::new().unwrap();
-    let (us, mut r_us, ussr, mut r_ussr) = started(root.path());
+    let (us, mut r_us, _ussr, mut r_ussr) = started(root.path());
     r_us.append(&us.id, step(1, "realign Iran")).unwrap();
-    // A relay alters the payload of entry 2 in the attachment.
+    r_us.append(&us.id, step(1, "then Iraq")).unwrap();
+    // A relay alters the payload of entry 3 in the attachment (entry 2 is intact).
     let eml = mail(&r_us, &us);
     let text = std::fs::read_to_string(&eml).unwrap();
-    assert!(text.contains("realign Iran"));
-    std::fs::write(&eml, text.replace("realign Iran", "realign Cuba")).unwrap();
-    deliver(&eml, &ussr, 0);
-    let got = take_in(&mut r_ussr, &ussr);
-    let f = &got[0].findings[0];
-    assert_eq!(
-        (f.kind, f.seq, f.at_fault),
-        (FindingKind::BadSignature, 2, Some(Side::Us))
+    assert!(text.contains("then Iraq"));
+    std::fs::write(&eml, text.replace("then Iraq", "then Cuba")).unwrap();
+    let sync_before = r_ussr.sync.clone();
+    let b = sync::read_mail(&std::fs::read(&eml).unwrap()).unwrap();
+    let e = r_ussr.ingest(&b).unwrap_err();
+    let said = e.to_string();
+    assert!(
+        said.contains("a mail with an entry not signed by the US's key (forged or corrupted)")
+            && said.contains("refused, nothing taken")
+            && said.contains("entry 3"),
+        "{said}"
     );
-    assert!(f.to_string().contains("entry 2"), "{f}");
-    assert_eq!(r_ussr.chain().len(), 2, "nothing of it was appended");
+    assert!(
+        !said.contains("at fault"),
+        "nobody is blamed for it: {said}"
+    );
+    assert_eq!(
+        r_ussr.chain().len(),
+        2,
+        "not even the intact entry 2 is taken"
+    );
+    assert_eq!(
+        r_ussr.sync, sync_before,
+        "no finding, no acknowledgement kept"
+    );
+    // The genuine mail, delivered afterwards, is taken as usual: the game is not stopped.
+    let good = mail(&r_us, &us);
+    let b = sync::read_mail(&std::fs::read(&good).unwrap()).unwrap();
+    let got = r_ussr.ingest(&b).unwrap();
+    assert_eq!(got.appended, vec![2, 3]);
+    assert!(got.findings.is_empty());
+}
+
+#[test]
+fn a_forged_acknowledgement_is_refused_the_same_way() {
+    let root = TempDir::new().unwrap();
+    let (us, r_us, _ussr, mut r_ussr) = started(root.path());
+    let mut b = r_us.outgoing(&us.id);
+    b.ack.sig = other_sig(&b);
+    let sync_before = r_ussr.sync.clone();
+    let e = r_ussr.ingest(&b).unwrap_err();
+    assert!(
+        e.to_string().contains("not signed by the US's key")
+            && e.to_string().contains("the acknowledgement"),
+        "{e}"
+    );
+    assert_eq!(r_ussr.sync, sync_before, "nothing kept");
+}
+
+#[test]
+fn a_join_remade_with_another_key_is_refused_as_not_signed_not_a_fork() {
+    // Entry 1 (`join`) carries its author's key: a copy made and signed with another key
+    // would verify under the key inside it. Once the chain holds the USSR's key, it is no
+    // signature of the USSR's, so nobody is blamed for a fork.
+    let root = TempDir::new().unwrap();
+    let (_us, mut r_us, ussr, r_ussr) = started(root.path());
+    let forger = Identity::from_secret(&[9; 32]);
+    let remade = SignedEntry::sign(
+        &forger,
+        "peer-test",
+        1,
+        r_us.chain().entries()[0].hash(),
+        Side::Ussr,
+        Body::Join {
+            key: forger.public(),
+        },
+    )
+    .unwrap();
+    let mut b = r_ussr.outgoing(&ussr.id);
+    b.entries = vec![remade];
+    let sync_before = r_us.sync.clone();
+    let e = r_us.ingest(&b).unwrap_err();
+    assert!(
+        e.to_string().contains("not signed by the USSR's key") && e.to_string().contains("entry 1"),
+        "{e}"
+    );
+    assert_eq!(r_us.sync, sync_before, "no finding kept");
+}
+
+/// A signature that is not the US's: bytes signed by another key.
+fn other_sig(b: &Bundle) -> twilight_pbem::peer::identity::Sig {
+    Identity::from_secret(&[9; 32]).sign(format!("{:?}", b.ack.head).as_bytes())
 }
 
 #[test]
@@ -456,6 +532,7 @@ fn signature_test_vector() {
             us: "us@example.org".into(),
             ussr: "ussr@example.org".into(),
             key: id.public(),
+            options: None,
         },
     )
     .unwrap();
@@ -713,4 +790,168 @@ fn cli_peer_play_refuses_an_illegal_move_with_exit_1_and_writes_nothing() {
         assert!(err.contains("refused"), "{line}: {err}");
     }
     assert_eq!(folder_bytes(&gb), before, "a refused move writes nothing");
+}
+
+/// Peer games with the game's options (DEALERLESS.md §9 "Options"): `new --peer` records
+/// them in entry 0, `join --peer` shows them and needs them accepted, both replicas play with
+/// them; options peer mode cannot play are refused naming why.
+mod options {
+    use super::*;
+    use twilight_pbem::engine::Options;
+    use twilight_pbem::peer::folder::PeerFolder;
+
+    fn keygen(path: &Path) {
+        twilight()
+            .args(["keygen", "--out"])
+            .arg(path)
+            .assert()
+            .success();
+    }
+
+    fn new_peer(dir: &Path, key: &Path, extra: &[&str]) -> assert_cmd::assert::Assert {
+        twilight()
+            .arg("new")
+            .arg(dir)
+            .args([
+                "--peer",
+                "--as",
+                "us",
+                "--me",
+                "a@example.org",
+                "--opponent",
+                "b@example.org",
+                "--key",
+            ])
+            .arg(key)
+            .args(extra)
+            .assert()
+    }
+
+    fn text(a: &assert_cmd::assert::Assert) -> String {
+        let o = a.get_output();
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        )
+    }
+
+    /// Two players' keys `a.key`, `b.key` in `r`, and their game folders `a`, `b` (not made).
+    fn two_players(r: &Path) -> (PathBuf, PathBuf, PathBuf, PathBuf) {
+        let (ka, kb) = (r.join("a.key"), r.join("b.key"));
+        keygen(&ka);
+        keygen(&kb);
+        (ka, kb, r.join("a"), r.join("b"))
+    }
+
+    #[test]
+    fn options_travel_in_entry_0_are_accepted_on_join_and_played_by_both() {
+        let root = TempDir::new().unwrap();
+        let r = root.path();
+        let (ka, kb, ga, gb) = two_players(r);
+        let made = new_peer(&ga, &ka, &["--promos", "all", "--chinese-civil-war"]).success();
+        let said = text(&made);
+        assert!(
+            said.contains("Options: standard game · Chinese Civil War · optional cards · promo packs 1, 2 · US +2 bonus Influence."),
+            "{said}"
+        );
+        let first = only_file(&ga.join("outbox"));
+        let raw = std::fs::read(&first).unwrap();
+        let parsed = mail_parser::MessageParser::default().parse(&raw).unwrap();
+        let mail = parsed.body_text(0).unwrap().into_owned();
+        assert!(
+            mail.contains("--accept-options"),
+            "the invitation says how to accept"
+        );
+        // Without accepting: refused, nothing written.
+        let refused = twilight()
+            .arg("join")
+            .arg(&gb)
+            .args(["--peer", "--from-mail"])
+            .arg(&first)
+            .arg("--key")
+            .arg(&kb)
+            .assert()
+            .failure();
+        let said = text(&refused);
+        assert!(
+            said.contains("promo packs 1, 2"),
+            "the joiner sees them: {said}"
+        );
+        assert!(said.contains("--accept-options"), "{said}");
+        assert!(
+            !gb.exists() || std::fs::read_dir(&gb).unwrap().next().is_none(),
+            "nothing written"
+        );
+        twilight()
+            .arg("join")
+            .arg(&gb)
+            .args(["--peer", "--accept-options", "--from-mail"])
+            .arg(&first)
+            .arg("--key")
+            .arg(&kb)
+            .assert()
+            .success();
+        let reply = only_file(&gb.join("outbox"));
+        let maildir = r.join("a-Maildir");
+        std::fs::create_dir_all(maildir.join("new")).unwrap();
+        std::fs::copy(&reply, maildir.join("new").join("1")).unwrap();
+        twilight()
+            .args(["peer", "inbox"])
+            .arg(&ga)
+            .arg(&maildir)
+            .assert()
+            .success();
+        let want = Options {
+            promos: vec![1, 2],
+            chinese_civil_war: true,
+            ..Options::default()
+        };
+        for dir in [&ga, &gb] {
+            let f = PeerFolder::open(dir).unwrap();
+            assert_eq!(f.replica.chain().options(), Some(want.clone()));
+            let g = f.game.as_ref().expect("joined");
+            assert_eq!(g.game().state().options, want);
+            assert_eq!(g.game().state().china.holder, None, "Chinese Civil War");
+        }
+    }
+
+    #[test]
+    fn standard_options_are_absent_from_entry_0_and_need_no_acceptance() {
+        let root = TempDir::new().unwrap();
+        let r = root.path();
+        let (ka, kb, ga, gb) = two_players(r);
+        new_peer(&ga, &ka, &[]).success();
+        let log = std::fs::read_to_string(ga.join("peer-log.yaml")).unwrap();
+        assert!(!log.contains("options"), "{log}");
+        let first = only_file(&ga.join("outbox"));
+        twilight()
+            .arg("join")
+            .arg(&gb)
+            .args(["--peer", "--from-mail"])
+            .arg(&first)
+            .arg("--key")
+            .arg(&kb)
+            .assert()
+            .success();
+    }
+
+    #[test]
+    fn new_peer_refuses_turn_zero_and_bids_naming_why_and_creates_nothing() {
+        let root = TempDir::new().unwrap();
+        let r = root.path();
+        let (ka, _, g, _) = two_players(r);
+        let said = text(&new_peer(&g, &ka, &["--turn-zero"]).failure());
+        assert!(
+            said.contains("Turn Zero") && said.contains("sealed"),
+            "{said}"
+        );
+        assert!(!g.exists(), "nothing created");
+        let said = text(&new_peer(&g, &ka, &["--bid"]).failure());
+        assert!(said.contains("blind bid"), "{said}");
+        let said =
+            text(&new_peer(&g, &ka, &["--scenario", "late-war", "--chinese-civil-war"]).failure());
+        assert!(said.contains("Chinese Civil War"), "{said}");
+        assert!(!g.exists(), "nothing created");
+    }
 }

@@ -213,3 +213,22 @@ fn a_refused_superpower_card_names_the_cards_in_hand_and_changes_nothing() {
         secret
     );
 }
+
+#[test]
+fn a_takeback_after_a_sealed_superpower_card_is_refused_naming_the_superpower_card() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    let mut s = turn_zero_game(&dir);
+    s.play(Side::Us, &["Marshall".into()], t0()).unwrap();
+    let before = log_text(&dir);
+    let err = s
+        .play(Side::Us, &["takeback".into()], t0())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("is a sealed Turn Zero superpower card"),
+        "{err}"
+    );
+    assert!(!err.contains("is a sealed headline"), "{err}");
+    assert_eq!(log_text(&dir), before, "a refused takeback writes nothing");
+}

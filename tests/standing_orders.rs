@@ -378,11 +378,23 @@ fn cli_gives_lists_shows_and_cancels_an_order() {
         "{status}"
     );
     assert!(!status.contains("boycott"), "{status}");
+    let json: serde_json::Value =
+        serde_json::from_str(&run(&["status", &d, "--format", "json"])).unwrap();
+    assert_eq!(
+        json["standing_orders"],
+        serde_json::json!({"US": 1, "USSR": 0})
+    );
     // The cancel line shown in the listing is accepted as shown.
     let cancel = line.split('`').nth(3).expect("the cancel form").to_string();
     assert!(cancel.starts_with("cancel order "), "{line}");
     run(&["play", &d, "--as", "us", "--no-mail", &cancel]);
     assert!(!run(&["status", &d]).contains("Standing orders"));
+    let json: serde_json::Value =
+        serde_json::from_str(&run(&["status", &d, "--format", "json"])).unwrap();
+    assert_eq!(
+        json["standing_orders"],
+        serde_json::json!({"US": 0, "USSR": 0})
+    );
 }
 
 /// A player's own order waits for the end of their line: a move they type in the line answers
@@ -453,4 +465,30 @@ fn a_move_typed_in_the_line_answers_before_the_players_own_order() {
     .unwrap();
     assert!(!kinds(&s).contains(&"standing_order_used"));
     assert_eq!(s.standing_order_lines(Side::Ussr).len(), 1, "still open");
+}
+
+/// A second open order for the same card's same decision, identical or not, is refused naming
+/// the first and how to cancel it, and writes nothing; once the first is cancelled it is taken.
+#[test]
+fn a_second_order_for_the_same_decision_is_refused_until_the_first_is_cancelled() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (mut s, _) = olympic_game(tmp.path());
+    play(&mut s, Side::Us, &["if Olympic Games: boycott"]).unwrap();
+    let seq = s.log().next_seq() - 1;
+    let log_before = std::fs::read(s.dir().join("log.yaml")).unwrap();
+    for line in ["if Olympic Games: boycott", "if Olympic Games: participate"] {
+        let err = play(&mut s, Side::Us, &[line]).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            format!(
+                "`{line}` refused: standing order {seq} (`if Olympic Games: boycott`) already \
+                 answers that decision; cancel it first with `cancel order {seq}`"
+            )
+        );
+        assert_eq!(std::fs::read(s.dir().join("log.yaml")).unwrap(), log_before);
+    }
+    assert_eq!(s.standing_order_lines(Side::Us).len(), 1);
+    play(&mut s, Side::Us, &[&format!("cancel order {seq}")]).unwrap();
+    play(&mut s, Side::Us, &["if Olympic Games: participate"]).unwrap();
+    assert_eq!(s.standing_order_lines(Side::Us).len(), 1);
 }

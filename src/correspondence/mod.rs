@@ -269,7 +269,7 @@ fn parse_leave(words: &[&str]) -> Option<Act> {
 
 /// One point of the replay where who owes a decision is known: after each entry (with its
 /// chance records), which sides owe one and which side moved.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tick {
     /// The entry's sequence number.
     pub seq: u64,
@@ -282,7 +282,7 @@ pub struct Tick {
 }
 
 /// A declared leave, as logged.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Leave {
     /// The `leave` entry.
     pub seq: u64,
@@ -302,7 +302,7 @@ impl Leave {
 }
 
 /// What the replay learned of the game's correspondence (see the module doc).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Ledger {
     /// The game's settings (entry 0).
     pub settings: Settings,

@@ -228,7 +228,7 @@ impl SealedOrder {
 }
 
 /// What became of a logged order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum State {
     /// Sealed, waiting for its decision.
     Open,
@@ -239,7 +239,7 @@ pub enum State {
 }
 
 /// A `standing_order` entry, as the replay knows it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Logged {
     /// The entry.
     pub seq: u64,
@@ -255,7 +255,7 @@ pub struct Logged {
 
 /// The replay's standing orders: each logged order and what became of it, and the answer the
 /// next decision must be after a `standing_order_used` entry.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Book {
     /// Every order logged, oldest first.
     pub orders: Vec<Logged>,

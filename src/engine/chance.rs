@@ -47,7 +47,7 @@ pub enum ChanceRequest<'a> {
 /// mode turns each into protocol steps (schemas/DEALERLESS.md §9). Recorded by
 /// [`crate::engine::Game::deck_events`] only in public information, where draws and shuffles ask
 /// chance nothing.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum DeckEvent {
     /// One card drawn face down into `side`'s hand (the deal, Ask Not).
     Draw(Side),

@@ -14,7 +14,12 @@ use super::state::{empty_state, Options, State};
 ///
 /// Internally the current [`Activity`] is re-run from the state at its start with the answers
 /// given so far; the state shown is the state where the run stopped.
-#[derive(Debug, Clone)]
+///
+/// Serializable (serde) so that a replayed position can be kept beside the log as a cache
+/// (the replay snapshot of `crate::session`, issue 15). A state's `options.revision` is never
+/// serialized (it comes from the log's first entry): a game read back gets it again with
+/// [`Game::set_revision`].
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Game {
     base: State,
     activity: Activity,
@@ -85,6 +90,18 @@ impl Game {
     pub fn without_history(mut self) -> Self {
         self.quiet = true;
         self
+    }
+
+    /// Sets the engine revision the game is played under in every state it holds (the state
+    /// shown, the state at the start of the activity under way, the states of the activities
+    /// the last answer completed): what a game read back from its serialized form needs, since
+    /// `Options::revision` is never serialized.
+    pub fn set_revision(&mut self, revision: super::state::Revision) {
+        self.base.options.revision = revision;
+        self.state.options.revision = revision;
+        for (_, s) in &mut self.completed {
+            s.options.revision = revision;
+        }
     }
 
     /// The state as it stands.

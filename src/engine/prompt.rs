@@ -58,7 +58,7 @@ pub enum Answer {
 }
 
 /// What is being asked.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PromptKind {
     /// Place Influence: `count` in total among `allowed`, at most `max_per_country` in each,
@@ -175,7 +175,7 @@ pub enum PromptKind {
 }
 
 /// A decision owed: who, what, and which card's play or event asks it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Prompt {
     /// The player who must answer.
     pub side: Side,

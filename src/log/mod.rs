@@ -23,7 +23,7 @@ pub use entry::{
     Author, BidBonus, Cancelled, CommitmentKind, DrawAct, Entry, Payload, Players, RevealedBid,
 };
 pub use hash::{entry_hash, Hex32, Hex32Error, DOMAIN_ENTRY};
-pub use store::{Log, LogError, StoredEntry};
+pub use store::{Log, LogError, LogPoint, StoredEntry};
 pub use verify::{
     split_documents, verify_chain, DocumentInfo, Finding, FindingKind, Report, Split, END_LINE,
     MAX_FINDINGS,

@@ -82,14 +82,62 @@ pub struct StoredEntry {
 /// `log.yaml.pending` framing the group, then one `write` with `O_APPEND` under an exclusive
 /// advisory lock (`flock`; unreliable on some network file systems), one fsync, a read-back,
 /// and the journal's removal. [`Log::recover`] finishes or sets aside an interrupted commit.
-#[derive(Debug, Clone)]
+///
+/// A log opened at a known point ([`Log::open_after`], the replay snapshot of
+/// `crate::session`) holds only the bytes and entries from the last entry the point covers
+/// on; [`Log::entries`] and [`Log::bytes`] then read the entries before it from the file the
+/// first time they are asked for, while [`Log::head`], [`Log::next_seq`], [`Log::since`] (of
+/// a recent entry), staging and committing never do.
+#[derive(Debug, Clone, Default)]
 pub struct Log {
     path: PathBuf,
+    /// The file's bytes from offset `base` on.
     bytes: Vec<u8>,
+    /// The entries from seq `skipped` on; each entry's `range` is in the whole file.
     entries: Vec<StoredEntry>,
     rules: ChainRules,
-    /// How many of `bytes` are on disk; the rest are staged entries of the move being made.
+    /// The file offset up to which the bytes are on disk; the rest are staged entries of the
+    /// move being made.
     written: usize,
+    /// The rules' state after the entries on disk.
+    committed_rules: ChainRules,
+    /// The file offset of `bytes[0]` (0 for a log read whole).
+    base: usize,
+    /// The number of entries before `entries[0]` (0 for a log read whole).
+    skipped: usize,
+    /// The end and hash of entry 0, in a log opened at a known point.
+    first: Option<(usize, Hex32)>,
+    /// The whole log (bytes and entries), read on first demand in a log opened at a known
+    /// point; reset whenever the log in memory changes.
+    whole: std::sync::OnceLock<(Vec<u8>, Vec<StoredEntry>)>,
+}
+
+/// How many entries up to a [`LogPoint`] a log opened there reads again, so that the recent
+/// entries (a player's last moves and what followed, for mail and receipts) are at hand
+/// without reading the whole file.
+pub const RECENT: usize = 32;
+
+/// A known point of a log file, as a log opened there needs it ([`Log::open_after`]): what the
+/// replay snapshot of `crate::session` records of the log it was made from.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct LogPoint {
+    /// Entries up to the point.
+    pub len: usize,
+    /// The file's length up to the point (the end of entry `len − 1`).
+    pub end: usize,
+    /// The first of the recent entries read again at each opening (at most [`RECENT`] of
+    /// them, the last one `len − 1`): its seq and where it starts in the file.
+    pub recent_seq: usize,
+    /// Where entry `recent_seq` starts in the file.
+    pub recent_start: usize,
+    /// The hash of entry `len − 1` (the head at the point).
+    pub head: Hex32,
+    /// The end of entry 0 in the file, and its hash.
+    pub first_end: usize,
+    /// The hash of entry 0.
+    pub first: Hex32,
+    /// The log-level rules' state after entry `len − 1`.
+    pub(crate) rules: ChainRules,
 }
 
 impl Log {
@@ -114,13 +162,34 @@ impl Log {
             .map_err(|e| io_err("create", e))?;
         file.sync_all().map_err(|e| io_err("sync", e))?;
         sync_parent_dir(&path).map_err(|e| io_err("sync directory", e))?;
-        Ok(Log {
+        Ok(Log::whole_log(
             path,
-            bytes: Vec::new(),
-            entries: Vec::new(),
-            rules: ChainRules::default(),
-            written: 0,
-        })
+            Vec::new(),
+            Vec::new(),
+            ChainRules::default(),
+        ))
+    }
+
+    /// A log held whole.
+    fn whole_log(
+        path: PathBuf,
+        bytes: Vec<u8>,
+        entries: Vec<StoredEntry>,
+        rules: ChainRules,
+    ) -> Log {
+        let written = bytes.len();
+        Log {
+            path,
+            bytes,
+            entries,
+            committed_rules: rules.clone(),
+            rules,
+            written,
+            base: 0,
+            skipped: 0,
+            first: None,
+            whole: std::sync::OnceLock::new(),
+        }
     }
 
     /// Opens and verifies the log at `path`.
@@ -140,13 +209,12 @@ impl Log {
     /// Builds a verified log from bytes read from `path`.
     fn from_bytes(path: PathBuf, bytes: Vec<u8>) -> Result<Log, LogError> {
         if bytes.is_empty() {
-            return Ok(Log {
+            return Ok(Log::whole_log(
                 path,
                 bytes,
-                entries: Vec::new(),
-                rules: ChainRules::default(),
-                written: 0,
-            });
+                Vec::new(),
+                ChainRules::default(),
+            ));
         }
         let (report, parsed) = scan(&bytes, None);
         Log::from_scan(path, bytes, report, parsed)
@@ -199,13 +267,170 @@ impl Log {
                 hash: info.hash,
             });
         }
-        let written = bytes.len();
-        Ok(Log {
+        Ok(Log::whole_log(path, bytes, entries, rules))
+    }
+
+    /// Opens the log at `path` from a known point `at` of it: reads, hashes and parses only
+    /// entry 0's bytes and the bytes from the recent entries before the point (at most
+    /// [`RECENT`]) on, and checks them: entry 0 and entry `at.len − 1` must hash as `at`
+    /// says, the recent entries must chain (seq, `prev`), and every entry after the point
+    /// must be a complete document that chains on and keeps the log-level rules.
+    /// The entries before the point are taken as `at` says (they are read only if
+    /// [`Log::entries`] or [`Log::bytes`] is asked for). `None` if anything differs: the
+    /// caller then opens the log whole ([`Log::open`]), which reports what is wrong.
+    ///
+    /// # Errors
+    ///
+    /// [`LogError::Io`] if the file cannot be opened or read.
+    pub fn open_after(path: impl AsRef<Path>, at: &LogPoint) -> Result<Option<Log>, LogError> {
+        let path = path.as_ref().to_path_buf();
+        let io_err = |action, source| LogError::Io {
+            path: path.clone(),
+            action,
+            source,
+        };
+        let mut file = gamefs::nofollow_options()
+            .read(true)
+            .open(&path)
+            .map_err(|e| fs_err(gamefs::link_or_io(&path, "open", e)))?;
+        let size = file.metadata().map_err(|e| io_err("read", e))?.len() as usize;
+        if at.len == 0
+            || at.recent_seq >= at.len
+            || at.first_end > at.end
+            || at.recent_start >= at.end
+            || size < at.end
+            || (at.recent_seq == 0) != (at.recent_start == 0)
+        {
+            return Ok(None);
+        }
+        let mut first = vec![0u8; at.first_end];
+        file.read_exact(&mut first).map_err(|e| io_err("read", e))?;
+        if entry_hash(&first) != at.first {
+            return Ok(None);
+        }
+        file.seek(SeekFrom::Start(at.recent_start as u64))
+            .map_err(|e| io_err("read", e))?;
+        let mut bytes = Vec::with_capacity(size - at.recent_start);
+        file.read_to_end(&mut bytes)
+            .map_err(|e| io_err("read", e))?;
+        let split = split_documents(&bytes);
+        if !split.leading.is_empty() {
+            return Ok(None);
+        }
+        let mut rules = at.rules.clone();
+        let mut entries: Vec<StoredEntry> = Vec::with_capacity(split.documents.len());
+        for r in split.documents {
+            let range = r.start + at.recent_start..r.end + at.recent_start;
+            let doc = &bytes[r];
+            let seq = (at.recent_seq + entries.len()) as u64;
+            let Some(entry) = std::str::from_utf8(doc)
+                .ok()
+                .filter(|_| doc.ends_with(END_LINE))
+                .and_then(|t| parse_entry(t).ok())
+                .filter(|e| e.seq == seq && entries.last().is_none_or(|p| e.prev == p.hash))
+            else {
+                return Ok(None);
+            };
+            let hash = entry_hash(doc);
+            let covered = range.end <= at.end;
+            // The point's last entry must be the one it names; those after it keep the rules.
+            if (covered && (range.end == at.end) != (seq + 1 == at.len as u64))
+                || (seq + 1 == at.len as u64 && (hash != at.head || range.end != at.end))
+                || (!covered && !rules.check(false, &entry).is_empty())
+            {
+                return Ok(None);
+            }
+            entries.push(StoredEntry { entry, range, hash });
+        }
+        if entries.len() < at.len - at.recent_seq {
+            return Ok(None);
+        }
+        Ok(Some(Log {
             path,
             bytes,
             entries,
+            committed_rules: rules.clone(),
             rules,
-            written,
+            written: size,
+            base: at.recent_start,
+            skipped: at.recent_seq,
+            first: Some((at.first_end, at.first)),
+            whole: std::sync::OnceLock::new(),
+        }))
+    }
+
+    /// The point of this log at its last entry committed ([`Log::open_after`]), `None` for an
+    /// empty log or one with staged entries.
+    pub fn point(&self) -> Option<LogPoint> {
+        if self.staged() > 0 {
+            return None;
+        }
+        let last = self.entries.last()?;
+        let (first_end, first) = match self.first {
+            Some(f) => f,
+            None => self.entries.first().map(|e| (e.range.end, e.hash))?,
+        };
+        let recent = &self.entries[self.entries.len().saturating_sub(RECENT)];
+        Some(LogPoint {
+            len: self.len(),
+            end: last.range.end,
+            recent_seq: recent.entry.seq as usize,
+            recent_start: recent.range.start,
+            head: last.hash,
+            first_end,
+            first,
+            rules: self.rules.clone(),
+        })
+    }
+
+    /// The bytes and entries of the whole log, reading the part before `base` from the file
+    /// (once) in a log opened at a known point.
+    ///
+    /// # Panics
+    ///
+    /// If that part of the file no longer reads as the log it was when the point was taken
+    /// (the file was rewritten under its snapshot): `twilight verify` tells what is wrong.
+    fn whole(&self) -> &(Vec<u8>, Vec<StoredEntry>) {
+        self.whole.get_or_init(|| {
+            let prefix = read_log(&self.path)
+                .ok()
+                .filter(|b| b.len() >= self.base)
+                .map(|mut b| {
+                    b.truncate(self.base);
+                    b
+                });
+            let read = prefix.and_then(|prefix| {
+                let (report, parsed) = scan(&prefix, None);
+                let sound = report.is_clean()
+                    && parsed.len() == self.skipped
+                    && report.documents.last().map(|d| d.hash)
+                        == self.entries.first().map(|e| e.entry.prev);
+                sound.then(|| {
+                    let mut entries: Vec<StoredEntry> = report
+                        .documents
+                        .iter()
+                        .zip(parsed)
+                        .filter_map(|(d, e)| {
+                            Some(StoredEntry {
+                                entry: e?,
+                                range: d.range.clone(),
+                                hash: d.hash,
+                            })
+                        })
+                        .collect();
+                    entries.extend(self.entries.iter().cloned());
+                    let mut bytes = prefix;
+                    bytes.extend_from_slice(&self.bytes);
+                    (bytes, entries)
+                })
+            });
+            read.unwrap_or_else(|| {
+                panic!(
+                    "{}: the log's first {} bytes no longer read as the log its replay snapshot was made from; run `twilight verify` on it",
+                    self.path.display(),
+                    self.base
+                )
+            })
         })
     }
 
@@ -214,24 +439,51 @@ impl Log {
         &self.path
     }
 
-    /// The file's bytes as last read or written.
+    /// The file's bytes as last read or written (with the staged entries).
     pub fn bytes(&self) -> &[u8] {
-        &self.bytes
+        if self.base == 0 {
+            return &self.bytes;
+        }
+        &self.whole().0
     }
 
     /// The entries, in order.
     pub fn entries(&self) -> &[StoredEntry] {
-        &self.entries
+        if self.skipped == 0 {
+            return &self.entries;
+        }
+        &self.whole().1
+    }
+
+    /// The entries from seq `seq` on (empty past the last): in a log opened at a known point,
+    /// without reading the file when `seq` is at or after that point's last entry.
+    pub fn since(&self, seq: u64) -> &[StoredEntry] {
+        let seq = usize::try_from(seq).unwrap_or(usize::MAX).min(self.len());
+        if seq >= self.skipped {
+            &self.entries[seq - self.skipped..]
+        } else {
+            &self.entries()[seq..]
+        }
+    }
+
+    /// The entry of seq `seq`, as [`Log::since`] finds it.
+    pub fn get(&self, seq: u64) -> Option<&StoredEntry> {
+        self.since(seq).first()
+    }
+
+    /// The hash of the last entry (staged or not), `None` for an empty log.
+    pub fn entries_held_last(&self) -> Option<Hex32> {
+        self.entries.last().map(|e| e.hash)
     }
 
     /// The number of entries.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.skipped + self.entries.len()
     }
 
     /// True when the log has no entry yet.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.len() == 0
     }
 
     /// The head hash: [`entry_hash`] of the last entry's bytes, or [`Hex32::ZERO`] for an
@@ -286,7 +538,7 @@ impl Log {
         };
         let kind = entry.payload.kind();
         let mut rules = self.rules.clone();
-        let broken = rules.check(self.entries.is_empty(), &entry);
+        let broken = rules.check(self.is_empty(), &entry);
         if let Some((_, expected, found)) = broken.into_iter().next() {
             return Err(LogError::Refused {
                 kind,
@@ -294,12 +546,13 @@ impl Log {
             });
         }
         let document = encode_checked(&entry)?;
-        let start = self.bytes.len();
+        let start = self.base + self.bytes.len();
         self.bytes.extend_from_slice(document.as_bytes());
         self.rules = rules;
+        self.whole = std::sync::OnceLock::new();
         self.entries.push(StoredEntry {
             entry,
-            range: start..self.bytes.len(),
+            range: start..self.base + self.bytes.len(),
             hash: entry_hash(document.as_bytes()),
         });
         Ok(self.entries.last().expect("just pushed"))
@@ -316,21 +569,23 @@ impl Log {
 
     /// Drops staged entries until only `len` entries remain (never a committed one).
     pub fn unstage_to(&mut self, len: usize) {
-        let committed = self.entries.len() - self.staged();
+        let committed = self.len() - self.staged();
         let len = len.max(committed);
-        if len >= self.entries.len() {
+        if len >= self.len() {
             return;
         }
-        self.entries.truncate(len);
+        self.entries.truncate(len - self.skipped);
         let end = self
             .entries
             .last()
             .map_or(0, |e| e.range.end)
             .max(self.written);
-        self.bytes.truncate(end);
-        let mut rules = ChainRules::default();
-        for (i, e) in self.entries.iter().enumerate() {
-            let _ = rules.check(i == 0, &e.entry);
+        self.bytes.truncate(end - self.base);
+        self.whole = std::sync::OnceLock::new();
+        // The rules' state before the staged entries, then the staged entries kept.
+        let mut rules = self.committed_rules.clone();
+        for e in &self.entries[self.entries.len() - (len - committed)..] {
+            let _ = rules.check(e.entry.seq == 0, &e.entry);
         }
         self.rules = rules;
     }
@@ -359,13 +614,16 @@ impl Log {
     /// [`LogError::Corrupt`] if the file changed under us into something else, [`LogError::Io`]
     /// or [`LogError::WriteMismatch`] if the write failed (then undone).
     pub fn commit(&mut self) -> Result<(), LogError> {
-        if self.written == self.bytes.len() {
+        if self.written == self.base + self.bytes.len() {
             return Ok(());
         }
         let result = self.write_group();
-        if result.is_err() {
-            let committed = self.entries.len() - self.staged();
-            self.unstage_to(committed);
+        match result {
+            Ok(()) => self.committed_rules = self.rules.clone(),
+            Err(_) => {
+                let committed = self.len() - self.staged();
+                self.unstage_to(committed);
+            }
         }
         result
     }
@@ -377,7 +635,7 @@ impl Log {
             action,
             source,
         };
-        let group = self.bytes[self.written..].to_vec();
+        let group = self.bytes[self.written - self.base..].to_vec();
         let old_len = self.written as u64;
         let journal = self.journal_path();
         let mut jbytes = format!(
@@ -395,10 +653,17 @@ impl Log {
             .open(&self.path)
             .map_err(|e| fs_err(gamefs::link_or_io(&path, "open", e)))?;
         file.lock().map_err(|e| io_err("lock", e))?;
-        let mut current = Vec::with_capacity(self.written);
-        file.read_to_end(&mut current)
-            .map_err(|e| io_err("read", e))?;
-        if current[..] != self.bytes[..self.written] {
+        // The file must still be the log as read (from `base` on: the part before it was
+        // checked when the log was opened at its known point).
+        let size = file.metadata().map_err(|e| io_err("read", e))?.len() as usize;
+        let mut current = Vec::with_capacity(self.written - self.base);
+        if size == self.written {
+            file.seek(SeekFrom::Start(self.base as u64))
+                .map_err(|e| io_err("read", e))?;
+            file.read_to_end(&mut current)
+                .map_err(|e| io_err("read", e))?;
+        }
+        if size != self.written || current[..] != self.bytes[..self.written - self.base] {
             let _ = std::fs::remove_file(&journal);
             return Err(LogError::Refused {
                 kind: "move",
@@ -427,7 +692,7 @@ impl Log {
         // finds the group whole and removes it).
         let _ = std::fs::remove_file(&journal);
         gamefs::crash_point("journal-removed");
-        self.written = self.bytes.len();
+        self.written = self.base + self.bytes.len();
         Ok(())
     }
 
@@ -452,6 +717,13 @@ impl Log {
     pub fn recover(path: impl AsRef<Path>) -> Result<Option<String>, LogError> {
         let path = path.as_ref();
         let journal = journal_of(path);
+        // The common case, at a cost that does not grow with the log: no journal, and the
+        // file ends with a document's end line (or is empty).
+        if std::fs::symlink_metadata(&journal).is_err_and(|e| e.kind() == io::ErrorKind::NotFound)
+            && ends_complete(path)
+        {
+            return Ok(None);
+        }
         let bytes = match read_log(path) {
             Ok(b) => b,
             Err(LogError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => {
@@ -547,6 +819,26 @@ fn journal_of(path: &Path) -> PathBuf {
     let mut s = path.as_os_str().to_owned();
     s.push(".pending");
     PathBuf::from(s)
+}
+
+/// Whether the log file at `path` (not a symbolic link) is empty or ends with [`END_LINE`],
+/// reading only its last bytes; false if it cannot tell.
+fn ends_complete(path: &Path) -> bool {
+    let Ok(mut file) = gamefs::nofollow_options().read(true).open(path) else {
+        return false;
+    };
+    let Ok(size) = file.metadata().map(|m| m.len()) else {
+        return false;
+    };
+    if size == 0 {
+        return true;
+    }
+    let n = END_LINE.len() as u64;
+    let mut tail = vec![0u8; END_LINE.len()];
+    size >= n
+        && file.seek(SeekFrom::Start(size - n)).is_ok()
+        && file.read_exact(&mut tail).is_ok()
+        && tail == END_LINE
 }
 
 /// Reads the log, refusing a symbolic link.

@@ -508,7 +508,7 @@ pub(crate) fn scan(bytes: &[u8], expected_head: Option<&Hex32>) -> (Report, Vec<
 
 /// The log-level rules that depend on earlier entries; shared by [`verify_chain`] and
 /// `Log::append`, so that append never writes what verify would refuse.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct ChainRules {
     /// The seed commitment of the `create` entry, once seen.
     seed_commitment: Option<Hex32>,

@@ -216,7 +216,7 @@ pub fn judge_bid(
     }
     Ok(Ok((
         session.game_id().to_string(),
-        b.side,
+        None,
         vec![format!(
             "seat {seat}: sealed bid, nonce {nonce:?} (log entry {seq})"
         )],

@@ -316,10 +316,9 @@ pub fn check_mails(paths: &[PathBuf]) -> Result<CheckReport, MailError> {
         write_log(&dir, &docs)?;
         let report = crate::audit::verify_game(&dir, None);
         r.findings.extend(report.findings.iter().cloned());
-        match report.dice_checked {
-            Some(Some(n)) => r.confirmed.push(format!("dice checked: turns 1–{n}")),
-            Some(None) => r.confirmed.push("dice checked: none yet".into()),
-            None => {}
+        if let Some(checked) = report.dice_checked {
+            r.confirmed
+                .push(crate::sealed_chance::dice_checked_text(checked));
         }
     }
     Ok(r)

@@ -41,6 +41,17 @@ pub fn sender(
     if lines.is_empty() || !lines.iter().all(|l| is_game_move(l)) {
         return None;
     }
+    holder(session, sides, tokens)
+}
+
+/// Whether one of `tokens` is the game token of a side of `sides`: a mail whose lines are not
+/// all game-level moves ([`sender`] gave `None`) is then told so, not that its token is wrong.
+pub fn carried(session: &Session, sides: &[Side], tokens: &[String]) -> bool {
+    holder(session, sides, tokens).is_some()
+}
+
+/// The side of `sides` whose game token is among `tokens`.
+fn holder(session: &Session, sides: &[Side], tokens: &[String]) -> Option<Side> {
     sides.iter().copied().find(|&side| {
         tokens
             .iter()

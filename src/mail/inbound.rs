@@ -83,6 +83,9 @@ pub enum Refusal {
     MissingToken,
     /// A token that is no token of this player in this game.
     WrongToken,
+    /// The player's game token ([`super::game_token`]) with a line that is no game-level move:
+    /// it never vouches for a decision of the game.
+    GameTokenForDecision,
     /// The token of an earlier prompt: the position moved on.
     Stale {
         /// The log seq the token was issued for.
@@ -119,6 +122,7 @@ impl Refusal {
             Refusal::NotAPlayer { .. } => "not-a-player",
             Refusal::MissingToken => "missing-token",
             Refusal::WrongToken => "wrong-token",
+            Refusal::GameTokenForDecision => "game-token-for-a-move",
             Refusal::Stale { .. } => "stale",
             Refusal::Replayed { .. } => "replayed",
             Refusal::NoMove => "no-move",
@@ -133,7 +137,7 @@ impl Refusal {
             Refusal::UnknownGame(_) => EXIT_UNKNOWN_GAME,
             Refusal::NotAPlayer { .. } => EXIT_NOT_A_PLAYER,
             Refusal::MissingToken => EXIT_MISSING_TOKEN,
-            Refusal::WrongToken => EXIT_WRONG_TOKEN,
+            Refusal::WrongToken | Refusal::GameTokenForDecision => EXIT_WRONG_TOKEN,
             Refusal::Stale { .. } => EXIT_STALE,
             Refusal::Replayed { .. } => EXIT_REPLAYED,
             Refusal::NoMove => EXIT_NO_MOVE,
@@ -163,6 +167,9 @@ impl Refusal {
             ),
             Refusal::WrongToken => format!(
                 "The reply token in your mail is not the token of your prompt in game {g} (mistyped, or from another game or player). Reply to your latest prompt mail and keep its `Token:` line."
+            ),
+            Refusal::GameTokenForDecision => format!(
+                "Your mail carries your game token of game {g}, which is good only for lines about the game itself (resign, draw offers and answers, leave, takeback lines, standing orders), not for a move of the game. Reply to your latest prompt mail of game {g} and keep its `Token:` line."
             ),
             Refusal::Stale { token_seq, now_seq } => format!(
                 "Your mail answers the prompt of log entry {token_seq}, but game {g} has moved on to entry {now_seq}: the position changed since that mail. Your latest prompt mail has the current position, options and token."
@@ -225,8 +232,9 @@ pub enum Verdict {
     Accepted {
         /// The game.
         game: String,
-        /// The side that moved.
-        side: Side,
+        /// The side that moved (`None`: a seat of a bid game sent its sealed bid, and the
+        /// sides are not decided yet).
+        side: Option<Side>,
         /// The decisions as logged (canonical notation).
         applied: Vec<String>,
         /// Lines of the player's text read as no move (greetings, sign-offs), for the receipt.
@@ -354,21 +362,16 @@ fn authenticate_earlier(session: &Session, sides: &[Side], token: &str) -> Resul
             if session.check_reply_token_at(side, seq, token) {
                 // A token stays good while the only entries since it are the opponent's sealed
                 // headline commitment: nothing this player could see has changed.
-                let only_sealed = session
-                    .log()
-                    .entries()
-                    .iter()
-                    .filter(|e| e.entry.seq >= seq)
-                    .all(|e| {
-                        matches!(
-                            e.entry.payload,
-                            Payload::Commitment {
-                                kind,
-                                side: Some(s),
-                                ..
-                            } if s == side.opponent() && kind.seals_a_choice()
-                        )
-                    });
+                let only_sealed = session.log().since(seq).iter().all(|e| {
+                    matches!(
+                        e.entry.payload,
+                        Payload::Commitment {
+                            kind,
+                            side: Some(s),
+                            ..
+                        } if s == side.opponent() && kind.seals_a_choice()
+                    )
+                });
                 if only_sealed && session.game().is_some_and(|g| g.prompt_for(side).is_some()) {
                     return Ok(side);
                 }
@@ -441,6 +444,10 @@ fn apply_moves(
                 message: e.to_string(),
             })?;
         }
+        // The replay snapshot, if any, spares the trial a replay of the log (a cache: none
+        // is fine, and the trial checks it as any opening does).
+        let snapshot = crate::session::SNAPSHOT_FILE;
+        let _ = fs::copy(session.dir().join(snapshot), copy.join(snapshot));
         let mut trial = Session::open(&copy)?;
         for line in moves {
             if let Err(e) = trial.play(side, std::slice::from_ref(line), now) {
@@ -488,6 +495,9 @@ pub struct InboxReport {
     pub skipped: Vec<PathBuf>,
     /// Prompts and updates sent after the moves.
     pub sent: Vec<Outgoing>,
+    /// The receipts mailed to the players whose moves were accepted, one line each: where
+    /// each went (issue 20 point 5; a sealed headline's receipt too).
+    pub receipts: Vec<String>,
     /// Problems sending mail (the moves stand; `twilight mail GAME_DIR` re-sends).
     pub send_errors: Vec<String>,
     /// Lines saying what was set aside from a log a crash left incomplete.
@@ -579,7 +589,10 @@ fn file_away(src: &Source, verdict: &Verdict) -> Result<bool, MailError> {
             ..
         } => (
             "accepted",
-            format!("accepted: game {game}, {side}: {}\n", applied.join(" | ")),
+            match side {
+                Some(side) => format!("accepted: game {game}, {side}: {}\n", applied.join(" | ")),
+                None => format!("accepted: game {game}: {}\n", applied.join(" | ")),
+            },
         ),
         Verdict::Refused { refusal, reply, .. } => {
             ("refused", format!("refused ({}):\n{reply}", refusal.kind()))
@@ -643,8 +656,9 @@ fn game_dir_of(games_dir: &Path, id: &str) -> Option<PathBuf> {
     d.join("log.yaml").is_file().then_some(d)
 }
 
-/// An applied mail: the game, the side, the decisions as logged.
-type AcceptedMoves = (String, Side, Vec<String>);
+/// An applied mail: the game, the side (`None`: a seat's sealed bid, before the sides are
+/// decided), the decisions as logged.
+type AcceptedMoves = super::invite::Joined;
 
 /// Processes one message: returns the verdict (refusals not yet answered) and, when accepted,
 /// the game folder whose prompts are due.
@@ -716,9 +730,17 @@ fn judge(
     // does not hold: that mail was never applied.
     let in_log = |a: &Applied| {
         a.entry
-            .is_none_or(|h| session.log().entries().iter().any(|e| e.hash == h))
+            .is_none_or(|h| session.log().since(a.seq).iter().any(|e| e.hash == h))
     };
-    state.applied.retain(in_log);
+    // Records are added in the log's order and each run drops those of stopped moves before
+    // it adds one: only the records after the last one found in the log can be stale, so the
+    // search stops there (reading only recent entries of a long log).
+    let found = state.applied.iter().rposition(in_log).map_or(0, |i| i + 1);
+    let mut i = 0;
+    state.applied.retain(|a| {
+        i += 1;
+        i <= found || in_log(a)
+    });
     if let Some(a) = state.applied.iter().find(|a| {
         a.digest == received.digest
             || (!received.message_id.is_empty() && a.message_id == received.message_id)
@@ -767,6 +789,11 @@ fn judge(
             .or_else(|| super::game_token::sender(&session, &sides, &tokens, &ex.moves))
         {
             Some(s) => s,
+            None if matches!(r, Refusal::WrongToken)
+                && super::game_token::carried(&session, &sides, &tokens) =>
+            {
+                return Ok(Err(Refusal::GameTokenForDecision))
+            }
             None => return Ok(Err(r)),
         },
     };
@@ -795,14 +822,19 @@ fn judge(
                 state.save(&dir)?;
                 return Err(e.into());
             }
-            Ok(Ok((id, side, done)))
+            Ok(Ok((id, Some(side), done)))
         }
         Err(r) => Ok(Err(r)),
     }
 }
 
 /// Mails the receipt of `side`'s move starting at log entry `from` (issue 20 point 5).
-fn send_receipt(dir: &Path, side: Side, from: u64, force_outbox: bool) -> Result<(), MailError> {
+fn send_receipt(
+    dir: &Path,
+    side: Side,
+    from: u64,
+    force_outbox: bool,
+) -> Result<Option<String>, MailError> {
     let session = Session::open(dir)?;
     let transport = Transport::choose(&dir.join("outbox"), force_outbox)?;
     super::receipt::send_move_receipt(&session, side, from, &transport)
@@ -927,11 +959,13 @@ fn process(
                 if !touched.contains(d) {
                     touched.push(d.clone());
                 }
-                if let Some(from) = ctx.receipt_from {
-                    if let Err(e) = send_receipt(d, side, from, opts.force_outbox) {
-                        report
+                if let (Some(from), Some(side)) = (ctx.receipt_from, side) {
+                    match send_receipt(d, side, from, opts.force_outbox) {
+                        Ok(Some(line)) => report.receipts.push(line),
+                        Ok(None) => {}
+                        Err(e) => report
                             .send_errors
-                            .push(format!("{}: receipt not sent: {e}", file.display()));
+                            .push(format!("{}: receipt not sent: {e}", file.display())),
                     }
                 }
             }

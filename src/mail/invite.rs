@@ -171,8 +171,9 @@ pub fn join_receipt_text(session: &Session, side: Side) -> Option<String> {
     Some(t)
 }
 
-/// An accepted join reply: the game id, the side, and what was recorded.
-pub type Joined = (String, Side, Vec<String>);
+/// An accepted join or bid reply: the game id, the side (`None` for a seat of a bid game, whose
+/// side the bid has not decided yet), and what was recorded.
+pub type Joined = (String, Option<Side>, Vec<String>);
 
 /// Handles a mail to a game that has not started: a join reply from one of `sides` (the
 /// sender's sides), authenticated by its invitation token. Records the `join` entry
@@ -238,7 +239,7 @@ pub fn judge_join(
     }
     Ok(Ok((
         session.game_id().to_string(),
-        side,
+        Some(side),
         vec![format!("join with nonce {nonce:?} (log entry {seq})")],
     )))
 }

@@ -208,7 +208,7 @@ pub fn compose(
     receipt_part(&mut t, session, side, token.as_deref());
 
     let view_yaml = serde_yaml::to_string(&v).map_err(|e| MailError::Build(e.to_string()))?;
-    let (changed, caption) = crate::picture::mail::last_move(session, &v);
+    let (changed, caption) = last_move(session, &v);
     let picture_png = crate::picture::mail::picture(&v, &changed, caption.as_deref())?;
     let n = rec.sent + 1;
     let (message_id, root, references) =
@@ -601,26 +601,52 @@ pub fn due(
     out
 }
 
+/// The last decision in `session`'s log for the mail picture's highlight (issue 16 point 1):
+/// the countries whose Influence it changed, as seen in `now`, and its notation as logged
+/// (`USSR: play 27 ops …`), as [`crate::picture::mail::last_move`] finds them; from what the
+/// replay kept of it ([`Session::last_decision`]) when it kept it, so that the log is neither
+/// read whole nor replayed a second time (issue 15).
+pub fn last_move(
+    session: &Session,
+    now: &crate::engine::view::View,
+) -> (Vec<crate::data::Country>, Option<String>) {
+    let Some(last) = session.last_decision() else {
+        return crate::picture::mail::last_move(session, now);
+    };
+    let Some(d) = last else {
+        return (Vec::new(), None);
+    };
+    let after = |c: crate::data::Country| {
+        now.board
+            .iter()
+            .find(|cv| cv.country == c)
+            .map_or((0, 0), |cv| (cv.us, cv.ussr))
+    };
+    let changed = crate::data::ALL_COUNTRIES
+        .into_iter()
+        .filter(|c| {
+            let b = d.before[*c as usize];
+            (b.us, b.ussr) != after(*c)
+        })
+        .collect();
+    (changed, Some(format!("{}: {}", d.side.name(), d.notation)))
+}
+
 /// Whether every log entry from `since` on is the opponent's sealed headline commitment: then
 /// `side`'s decision and everything it may see are as its last prompt showed them, and that
 /// prompt's token is still good (`inbound`), so no second, identical prompt is mailed.
 fn only_sealed_headline_since(session: &Session, side: Side, since: u64) -> bool {
     use crate::log::Payload;
-    session
-        .log()
-        .entries()
-        .iter()
-        .filter(|e| e.entry.seq >= since)
-        .all(|e| {
-            matches!(
-                e.entry.payload,
-                Payload::Commitment {
-                    kind,
-                    side: Some(s),
-                    ..
-                } if s == side.opponent() && kind.seals_a_choice()
-            )
-        })
+    session.log().since(since).iter().all(|e| {
+        matches!(
+            e.entry.payload,
+            Payload::Commitment {
+                kind,
+                side: Some(s),
+                ..
+            } if s == side.opponent() && kind.seals_a_choice()
+        )
+    })
 }
 
 /// Composes and sends the mails `due` names, saving the threading record after each one sent.

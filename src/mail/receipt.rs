@@ -19,12 +19,7 @@ use crate::session::Session;
 /// The receipt text for `side`'s move whose entries start at log sequence number `from_seq`,
 /// or `None` if the log holds no entry of that move.
 pub fn move_receipt_text(session: &Session, side: Side, from_seq: u64) -> Option<String> {
-    let entries: Vec<_> = session
-        .log()
-        .entries()
-        .iter()
-        .filter(|e| e.entry.seq >= from_seq)
-        .collect();
+    let entries: Vec<_> = session.log().since(from_seq).iter().collect();
     if entries.is_empty() {
         return None;
     }
@@ -109,14 +104,20 @@ pub fn move_receipt_text(session: &Session, side: Side, from_seq: u64) -> Option
 }
 
 /// Mails `side` the receipt of its move that starts at `from_seq` (see [`move_receipt_text`]).
+/// Returns the line saying where it went (`mailed ADDRESS (SIDE): receipt of the move — outbox
+/// file PATH`), or `None` when the log holds no entry of that move (nothing is sent).
+///
+/// # Errors
+///
+/// The mail configuration could not be read, or the mail could not be composed or delivered.
 pub fn send_move_receipt(
     session: &Session,
     side: Side,
     from_seq: u64,
     transport: &Transport,
-) -> Result<(), MailError> {
+) -> Result<Option<String>, MailError> {
     let Some(text) = move_receipt_text(session, side, from_seq) else {
-        return Ok(());
+        return Ok(None);
     };
     let config = MailConfig::load(session.dir())?;
     let to = match side {
@@ -133,14 +134,17 @@ pub fn send_move_receipt(
         ),
         text,
     )?;
-    transport.send(&msg)
+    let delivered = transport.deliver(&msg)?;
+    Ok(Some(format!(
+        "mailed {to} ({side}): receipt of the move — {delivered}"
+    )))
 }
 
 /// The stored bytes of the log's entries from sequence number `from` on, exactly as in
 /// `log.yaml` (each document hashes as in FAIRNESS.md §11), as text; empty if there are none.
 pub fn log_since(session: &Session, from: u64) -> Result<(u64, String), MailError> {
-    let entries = session.log().entries();
-    let Some(first) = entries.iter().find(|e| e.entry.seq >= from) else {
+    let entries = session.log().since(from);
+    let Some(first) = entries.first() else {
         return Ok((from, String::new()));
     };
     let path = session.dir().join("log.yaml");

@@ -87,12 +87,15 @@ pub fn position_key(seed: &[u8; 32], shuffle: u32, pos: u32) -> Scalar {
     derive::scalar(seed, "card", shuffle, pos)
 }
 
-/// The input of a shuffle: the undrawn positions of the previous shuffle (still under both
-/// players' per-position keys of that shuffle), then new cards (sorted by number) in the clear.
+/// The input of a shuffle: positions carried in under both players' per-position keys of
+/// their shuffle — the undrawn positions of the previous shuffle, then any drawn positions put
+/// back unopened (Our Man in Tehran's returned cards) — then new cards (sorted by number) in
+/// the clear (DEALERLESS.md §4).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShuffleInput {
-    /// Undrawn positions of shuffle `shuffle − 1`, ascending, with their points.
-    pub old: Vec<(u32, RistrettoPoint)>,
+    /// Positions carried in, each `((shuffle, position), point)`: the undrawn positions of
+    /// shuffle `s − 1` ascending, then the positions put back ascending.
+    pub old: Vec<((u32, u32), RistrettoPoint)>,
     /// Cards added openly.
     pub new: Vec<Card>,
 }
@@ -109,31 +112,21 @@ impl ShuffleInput {
     }
 }
 
-/// Pass 1, first shuffler (USSR), "lock": `Y_j = lock·k_old(j)⁻¹·X_j` for an old position
-/// (its own key of the previous shuffle removed), `Y_j = lock·P(card)` for a new card; no
+/// Pass 1, first shuffler (USSR), "lock": `Y_j = lock·k_old(j)⁻¹·X_j` for a carried position
+/// (its own key of that position's shuffle removed), `Y_j = lock·P(card)` for a new card; no
 /// permutation (DEALERLESS.md §4, step `lock`).
 pub fn lock(
     input: &ShuffleInput,
     secrets: &ShuffleSecrets,
     seed: &[u8; 32],
-    shuffle: u32,
-) -> Vec<RistrettoPoint> {
-    strip_and(input, seed, shuffle, secrets.lock)
-}
-
-fn strip_and(
-    input: &ShuffleInput,
-    seed: &[u8; 32],
-    shuffle: u32,
-    factor: Scalar,
 ) -> Vec<RistrettoPoint> {
     let mut out = Vec::with_capacity(input.len());
-    for (pos, x) in &input.old {
-        let old = position_key(seed, shuffle - 1, *pos);
-        out.push(factor * old.invert() * x);
+    for ((s, pos), x) in &input.old {
+        let old = position_key(seed, *s, *pos);
+        out.push(secrets.lock * old.invert() * x);
     }
     for c in &input.new {
-        out.push(factor * card_point(*c));
+        out.push(secrets.lock * card_point(*c));
     }
     out
 }
@@ -145,13 +138,13 @@ pub fn mix(
     locked: &[RistrettoPoint],
     secrets: &ShuffleSecrets,
     seed: &[u8; 32],
-    shuffle: u32,
 ) -> Vec<RistrettoPoint> {
     let n_old = input.old.len();
     let factors: Vec<Scalar> = (0..locked.len())
         .map(|j| {
             if j < n_old {
-                secrets.lock * position_key(seed, shuffle - 1, input.old[j].0).invert()
+                let (s, p) = input.old[j].0;
+                secrets.lock * position_key(seed, s, p).invert()
             } else {
                 secrets.lock
             }

@@ -35,6 +35,11 @@ pub enum FindingKind {
     BadLink,
     /// An acknowledgement of a history this replica does not hold.
     AckMismatch,
+    /// A move against the rules or the protocol (found on receipt, on replay, or by the check
+    /// after the end: a false claim, a key or secret its seed does not derive).
+    BadMove,
+    /// The game is over and a player has not revealed its seed (issue 19 §5: forfeits).
+    NoFinalReveal,
 }
 
 impl fmt::Display for FindingKind {
@@ -44,6 +49,8 @@ impl fmt::Display for FindingKind {
             FindingKind::BadSignature => "bad signature",
             FindingKind::BadLink => "bad link",
             FindingKind::AckMismatch => "acknowledgement mismatch",
+            FindingKind::BadMove => "bad move",
+            FindingKind::NoFinalReveal => "no final reveal",
         })
     }
 }

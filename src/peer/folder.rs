@@ -124,10 +124,10 @@ pub fn rebuild(
     }
 }
 
-/// The card of this player's hand its headline commitment `digest` is for.
+/// The card of this player's hand (hidden or known to the public) its headline commitment
+/// `digest` is for.
 fn headline_card(g: &PeerGame, turn: u32, digest: &str) -> Option<crate::data::Card> {
-    g.party()
-        .hand()
+    g.hand()
         .into_iter()
         .find(|c| g.party().headline_commitment(turn, *c) == digest)
 }
@@ -188,7 +188,8 @@ impl PeerFolder {
             None => {
                 let side = self.replica.config.side;
                 let seed = game_seed(&self.identity, &self.replica.config.game);
-                let (g, own) = rebuild(side, Options::default(), seed, &log)?;
+                let options = self.replica.chain().options().unwrap_or_default();
+                let (g, own) = rebuild(side, options, seed, &log)?;
                 self.game = Some(g);
                 own
             }

@@ -8,7 +8,8 @@
 //!   and the after-the-end check ([`protocol::verify_transcript`]).
 //!
 //! Play: [`play`] (the rules engine driving the protocol: one player's replica) and
-//! [`folder`] (a player's game folder: the signed replica and the game rebuilt from it).
+//! [`folder`] (a player's game folder: the signed replica and the game rebuilt from it);
+//! [`game_check`] (the game-level check of a replica for `verify` and `peer status`).
 //!
 //! Transport: [`identity`] (Ed25519 keys), [`signed_log`], [`replica`], [`sync`] (mail bundles,
 //! acknowledgements) and [`dispute`] (verify one or two replicas).
@@ -18,6 +19,7 @@ pub mod derive;
 pub mod dice;
 pub mod dispute;
 pub mod folder;
+pub mod game_check;
 pub mod identity;
 pub mod play;
 pub mod protocol;

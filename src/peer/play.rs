@@ -18,6 +18,7 @@
 //! | a card at random from a hand (`HandCard`) | `roll` with purpose `pick` by the hand's opponent; the holder opens the card picked |
 //! | a whole hand shown (`RevealHandCard`) | the holder opens every hidden card |
 //! | the Scoring cards shown (`RevealScoringCards`) | the holder opens its hidden Scoring cards, then `claim: no_scoring_card` |
+//! | a card drawn face up from the deck (`RevealDraw`: Non-Aligned Movement) | the side that answered draws the next position, the other shares, the drawer opens it |
 //! | both headlines (two `Headline` prompts) | `headline_commit` USSR, then US; both `headline_reveal` |
 //! | the end of a turn (`DeckEvent::TurnEnd`) | USSR then US open any held Scoring card, then `claim: no_scoring_card` (rule 4.5, FAQ F030, F177) |
 //! | Our Man in Tehran (`Aside`, `ReturnAside`) | the US draws the cards; discards are opened by the answer; the US opens the rest and the USSR shuffles them back in |
@@ -139,12 +140,10 @@ enum Task {
 }
 
 impl Task {
-    fn owner(&self, claims: &[usize; 2], aside_open: bool) -> Side {
+    fn owner(&self, claims: &[usize; 2]) -> Side {
         match self {
             Task::Draw { side, .. } => *side,
-            Task::Reshuffle { .. } => Side::Ussr,
-            Task::ReturnAside { .. } if !aside_open => Side::Us,
-            Task::ReturnAside { .. } => Side::Ussr,
+            Task::Reshuffle { .. } | Task::ReturnAside { .. } => Side::Ussr,
             Task::TurnEnd { claims: base, .. } => {
                 if claims[ix(Side::Ussr)] == base[ix(Side::Ussr)] {
                     Side::Ussr
@@ -177,6 +176,11 @@ enum Need {
         side: Side,
         claims: usize,
     },
+    /// The next card of the deck, face up: `side` draws position `at` and opens it.
+    RevealDraw {
+        side: Side,
+        at: (u32, u32),
+    },
 }
 
 impl Need {
@@ -184,7 +188,9 @@ impl Need {
         match self {
             Need::Roll { .. } => decider,
             Need::Pick { victim, .. } | Need::Among { victim, .. } => victim.opponent(),
-            Need::RevealHand { side } | Need::RevealScoring { side, .. } => *side,
+            Need::RevealHand { side }
+            | Need::RevealScoring { side, .. }
+            | Need::RevealDraw { side, .. } => *side,
         }
     }
 }
@@ -220,6 +226,7 @@ enum OwnedRequest {
     RevealScoringCards {
         side: Side,
     },
+    RevealDraw,
     Other(String),
 }
 
@@ -244,6 +251,7 @@ impl Chance for Feed {
             ChanceRequest::RevealScoringCards { side } => {
                 OwnedRequest::RevealScoringCards { side: *side }
             }
+            ChanceRequest::RevealDraw => OwnedRequest::RevealDraw,
             _ => OwnedRequest::Other(wanted.clone()),
         });
         self.missing = Some(wanted.clone());
@@ -279,6 +287,34 @@ fn is_headline_phase(game: &Game) -> bool {
             .all(|p| matches!(p.kind, PromptKind::Headline))
 }
 
+/// Checks that peer mode can play a game with `options` (DEALERLESS.md §9): the engine's own
+/// checks ([`Options::check`]), and none of the options whose chance the protocol does not
+/// provide yet.
+///
+/// Errors: a sentence naming the option and why: Turn Zero (its superpower cards are chosen
+/// sealed and simultaneously, for which protocol v1 has no step), sides by blind bid (peer
+/// games fix the sides at creation, before any sealed bid).
+pub fn check_peer_options(options: &Options) -> Result<(), String> {
+    options.check()?;
+    if options.turn_zero {
+        return Err(
+            "Turn Zero is not available in peer mode yet: its superpower cards are \
+                    chosen sealed and simultaneously by both players, and the peer protocol \
+                    (DEALERLESS.md) has no step for that yet"
+                .into(),
+        );
+    }
+    if options.bid {
+        return Err(
+            "sides by blind bid are not available in peer mode: each player names \
+                    their side when the game is created (--as); give the bid's Influence \
+                    with --us-bonus or --ussr-bonus instead"
+                .into(),
+        );
+    }
+    Ok(())
+}
+
 /// One player's replica of a peer game: the engine in public information, the player's
 /// [`Party`], the shared log.
 #[derive(Debug, Clone)]
@@ -306,8 +342,10 @@ impl PeerGame {
     /// ([`PeerGame::take_outbox`] after creation); the US's first steps go with its first
     /// answer.
     ///
-    /// Errors: the engine's start fails, or its starting deck is not one shuffle.
+    /// Errors: options peer mode cannot play ([`check_peer_options`]), the engine's start
+    /// fails, or its starting deck is not one shuffle.
     pub fn new(side: Side, options: Options, secret_seed: [u8; 32]) -> Result<PeerGame, String> {
+        check_peer_options(&options)?;
         let mut probe = Feed {
             outcomes: VecDeque::new(),
             missing: None,
@@ -361,6 +399,13 @@ impl PeerGame {
         &self.party
     }
 
+    /// Cheating tests only: the protocol side of this player, to make it forget a card
+    /// ([`Party::forget_for_cheating_test`]). Honest play never calls it.
+    #[doc(hidden)]
+    pub fn party_mut_for_cheating_test(&mut self) -> &mut Party {
+        &mut self.party
+    }
+
     /// The shared log so far.
     pub fn log(&self) -> &[Move] {
         &self.log
@@ -399,7 +444,7 @@ impl PeerGame {
             return Owed::Protocol(s);
         }
         if let Some(task) = self.tasks.front() {
-            return Owed::Deck(task.owner(&self.claims, self.aside_open()));
+            return Owed::Deck(task.owner(&self.claims));
         }
         if self.outcome().is_some() {
             for s in [Side::Ussr, Side::Us] {
@@ -433,12 +478,21 @@ impl PeerGame {
         }
     }
 
-    /// Whether every card the US set aside (Our Man in Tehran) is opened.
-    fn aside_open(&self) -> bool {
+    /// The cards the US set aside (Our Man in Tehran) and did not discard, by place
+    /// `(shuffle, position)`, ascending: they go back into the deck unopened.
+    fn aside_back(&self) -> Vec<(u32, u32)> {
         let t = self.party.table();
-        self.aside
+        let mut v: Vec<(u32, u32)> = self
+            .aside
             .iter()
-            .all(|(s, p)| t.shuffles[*s as usize].opened[*p as usize].is_some())
+            .copied()
+            .filter(|(s, p)| {
+                let sh = &t.shuffles[*s as usize];
+                sh.opened[*p as usize].is_none() && !sh.returned[*p as usize]
+            })
+            .collect();
+        v.sort();
+        v
     }
 
     /// The engine's prompt this player must answer now, if any.
@@ -561,9 +615,14 @@ impl PeerGame {
             out.push((c, claim));
         }
         if is_headline_phase(&self.game) && out.is_empty() {
-            return Err(PlayError::Refused(
-                "a headline card must come from the hidden hand".into(),
-            ));
+            // A card the public knows this player holds (shown by CIA Created, given by
+            // Missile Envy, …): committed and revealed like any headline, never opened again.
+            let known = &self.game.state().cards.hands[self.side];
+            if !named_cards(answer).iter().any(|c| known.contains(c)) {
+                return Err(PlayError::Refused(
+                    "a headline card must be in your hand".into(),
+                ));
+            }
         }
         Ok(out)
     }
@@ -591,7 +650,12 @@ impl PeerGame {
     ) -> Result<(), PlayError> {
         let refused = |e: PeerError| PlayError::Refused(e.to_string());
         if is_headline_phase(&self.game) {
-            let card = opens[0].0;
+            let card = match (opens.first(), &answer) {
+                (Some((c, _)), _) | (None, Answer::Card(c)) => *c,
+                (None, other) => {
+                    return Err(PlayError::Refused(format!("{other:?} is no headline card")))
+                }
+            };
             let turn = self.game.state().turn as u32;
             let steps = self
                 .party
@@ -748,6 +812,18 @@ impl PeerGame {
     fn check_step(&self, s: &Step) -> Result<(), String> {
         use super::protocol::Body;
         let owed = self.owed();
+        if let Body::HeadlineReveal {
+            card,
+            position: None,
+            ..
+        } = &s.body
+        {
+            if !self.game.state().cards.hands[s.from].contains(card) {
+                return Err(format!(
+                    "reveals {card} as a headline the public knows it holds, but it does not"
+                ));
+            }
+        }
         match (&s.body, owed) {
             (_, Owed::Protocol(_)) => Ok(()),
             (Body::Hello { .. }, _) => Ok(()),
@@ -760,15 +836,18 @@ impl PeerGame {
                 }
                 _ => Err("a draw the engine did not deal".into()),
             },
-            (Body::Lock { new, .. }, Owed::Deck(_)) => match self.tasks.front() {
-                Some(Task::Reshuffle { new: want, .. }) if want == new => Ok(()),
+            (Body::Lock { new, back, .. }, Owed::Deck(_)) => match self.tasks.front() {
+                Some(Task::Reshuffle { new: want, .. }) if want == new && back.is_empty() => Ok(()),
                 Some(Task::ReturnAside { .. }) => {
-                    let mut o = self.opened[ix(Side::Us)].clone();
-                    o.sort();
-                    if *new == o {
+                    let want: Vec<[u32; 2]> =
+                        self.aside_back().into_iter().map(|(s, p)| [s, p]).collect();
+                    if new.is_empty() && *back == want {
                         Ok(())
                     } else {
-                        Err("the cards shuffled back are not the ones set aside".into())
+                        Err(
+                            "the cards put back are not the ones set aside and not discarded"
+                                .into(),
+                        )
                     }
                 }
                 _ => Err("a shuffle the engine did not call for".into()),
@@ -783,10 +862,10 @@ impl PeerGame {
                 Owed::Deck(_),
             ) => match self.tasks.front() {
                 Some(Task::TurnEnd { .. }) if card.is_scoring() => Ok(()),
-                Some(Task::ReturnAside { .. }) if self.aside.contains(&(*shuffle, *position)) => {
-                    Ok(())
-                }
-                _ => Err(format!("opens {card} where the engine called for no card")),
+                _ => Err(format!(
+                    "opens {card} (position {position} of shuffle {shuffle}) where the engine \
+                     called for no card"
+                )),
             },
             (
                 Body::Claim {
@@ -890,6 +969,21 @@ impl PeerGame {
                             claim: Claim::NoScoringCard,
                         },
                     ) => true,
+                    (
+                        Some(Need::RevealDraw { at, .. }),
+                        Body::Draw {
+                            shuffle, positions, ..
+                        },
+                    ) => (*shuffle, positions.as_slice()) == (at.0, &[at.1][..]),
+                    (
+                        Some(Need::RevealDraw { at, .. }),
+                        Body::Open {
+                            shuffle,
+                            position,
+                            why: Why::Play,
+                            ..
+                        },
+                    ) => (*shuffle, *position) == *at,
                     _ => false,
                 };
                 if ok {
@@ -946,7 +1040,6 @@ impl PeerGame {
                     Some(Task::Reshuffle { started, .. }) => *started = true,
                     Some(Task::ReturnAside { started }) => {
                         *started = true;
-                        self.opened[ix(Side::Us)].clear();
                         self.aside.clear();
                     }
                     _ => {}
@@ -1028,7 +1121,7 @@ impl PeerGame {
             if protocol_owed(self.party.table(), self.game.state().turn as u32).is_some() {
                 return Ok(());
             }
-            let nothing_back = self.aside_open() && self.opened[ix(Side::Us)].is_empty();
+            let nothing_back = self.aside_back().is_empty();
             if let Some(task) = self.tasks.front_mut() {
                 let done = match task {
                     Task::Draw { started, .. } | Task::Reshuffle { started, .. } => *started,
@@ -1121,6 +1214,12 @@ impl PeerGame {
                             hand.sort();
                             hand.into_iter().map(ChanceOutcome::Card).collect()
                         }),
+                        Need::RevealDraw { side, at } => {
+                            t.shuffles[at.0 as usize].opened[at.1 as usize].map(|c| {
+                                self.opened[ix(side)].retain(|o| *o != c);
+                                vec![ChanceOutcome::Card(c)]
+                            })
+                        }
                         Need::RevealScoring { side, claims } => (self.claims[ix(side)] > claims)
                             .then(|| {
                                 let mut v: Vec<Card> = self.game.state().cards.hands[side]
@@ -1195,6 +1294,25 @@ impl PeerGame {
                                 side,
                                 claims: self.claims[ix(side)],
                             },
+                            OwnedRequest::RevealDraw => {
+                                let next = t
+                                    .shuffles
+                                    .last()
+                                    .filter(|_| !t.shuffling())
+                                    .and_then(|sh| sh.undrawn().first().copied());
+                                let Some(p) = next else {
+                                    panic!(
+                                        "peer mode: a card drawn face up from an empty deck (the \
+                                         engine reshuffles the discards in the middle of the \
+                                         event), which protocol v1 does not provide \
+                                         (DEALERLESS.md §9)"
+                                    )
+                                };
+                                Need::RevealDraw {
+                                    side,
+                                    at: (t.shuffles.len() as u32 - 1, p),
+                                }
+                            }
                             OwnedRequest::Other(what) => panic!(
                                 "peer mode: the engine asks for {what}, which protocol v1 does not provide (DEALERLESS.md §9)"
                             ),
@@ -1263,24 +1381,8 @@ impl PeerGame {
                         Task::Reshuffle { new, .. } => {
                             self.own_step(Decision::Reshuffle(new))?;
                         }
-                        Task::ReturnAside { .. } if me == Side::Us => {
-                            let rest: Vec<Card> = self
-                                .party
-                                .hand_positions()
-                                .into_iter()
-                                .filter(|(at, _)| self.aside.contains(at))
-                                .map(|(_, c)| c)
-                                .collect();
-                            for c in rest {
-                                self.own_step(Decision::Open {
-                                    card: c,
-                                    claim: None,
-                                })?;
-                            }
-                        }
                         Task::ReturnAside { .. } => {
-                            let rest = self.opened[ix(Side::Us)].clone();
-                            self.own_step(Decision::Reshuffle(rest))?;
+                            self.own_step(Decision::ShuffleBack(self.aside_back()))?;
                         }
                         Task::TurnEnd { .. } => {
                             for c in self.party.hand() {
@@ -1340,6 +1442,21 @@ impl PeerGame {
                                     card: c,
                                     claim: None,
                                 })?;
+                            }
+                        }
+                        Need::RevealDraw { at, .. } => {
+                            let t = self.party.table();
+                            if t.shuffles[at.0 as usize].owner[at.1 as usize].is_none() {
+                                self.own_step(Decision::Draw(1))?;
+                            } else {
+                                let card = self
+                                    .party
+                                    .hand_positions()
+                                    .into_iter()
+                                    .find(|(p, _)| *p == at)
+                                    .map(|(_, c)| c)
+                                    .expect("the position just drawn");
+                                self.own_step(Decision::Open { card, claim: None })?;
                             }
                         }
                         Need::RevealScoring { .. } => {

@@ -110,6 +110,11 @@ pub enum Body {
         shuffle: u32,
         /// Undrawn positions of the previous shuffle carried in, ascending.
         old: Vec<u32>,
+        /// Drawn, unopened positions put back into the deck unopened, each `[shuffle,
+        /// position]`, ascending (Our Man in Tehran's returned cards; DEALERLESS.md §4). Absent
+        /// when empty.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        back: Vec<[u32; 2]>,
         /// Cards added in the clear, ascending.
         new: Vec<Card>,
         /// `Y`, one point per input position.
@@ -194,12 +199,17 @@ pub enum Body {
         card: Card,
         /// `headline_salt(seed, side, turn)`.
         salt: String,
-        /// Shuffle number of its position.
-        shuffle: u32,
+        /// Shuffle number of its position; absent (with `position` and `key`) for a card the
+        /// public already knows the author holds (opened before: shown by CIA Created, given by
+        /// Missile Envy, …), which is not opened again.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        shuffle: Option<u32>,
         /// Its position.
-        position: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        position: Option<u32>,
         /// The author's per-position key.
-        key: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        key: Option<String>,
     },
     /// The final reveal: the secret seed, from which every key follows.
     Final {
@@ -217,6 +227,31 @@ pub struct Step {
     pub n: u64,
     /// The message.
     pub body: Body,
+}
+
+impl Body {
+    /// The position this step opens and how: `(shuffle, position, card, key)` of an `open`,
+    /// or of a headline reveal of a hidden card; `None` for every other step (a headline
+    /// reveal of a card the public knows opens nothing).
+    pub fn opening(&self) -> Option<(u32, u32, Card, &str)> {
+        match self {
+            Body::Open {
+                shuffle,
+                position,
+                card,
+                key,
+                ..
+            }
+            | Body::HeadlineReveal {
+                shuffle: Some(shuffle),
+                position: Some(position),
+                card,
+                key: Some(key),
+                ..
+            } => Some((*shuffle, *position, *card, key.as_str())),
+            _ => None,
+        }
+    }
 }
 
 impl Step {
@@ -291,6 +326,10 @@ pub enum Decision {
     Claim(Claim),
     /// (USSR) start a reshuffle: the undrawn deck plus `new` cards in the clear.
     Reshuffle(Vec<Card>),
+    /// (USSR) start a reshuffle of the undrawn deck with these drawn, unopened positions
+    /// `(shuffle, position)` put back unopened: Our Man in Tehran's returned cards, which the
+    /// USSR never sees (DEALERLESS.md §4).
+    ShuffleBack(Vec<(u32, u32)>),
 }
 
 /// The result of one roll.
@@ -309,6 +348,8 @@ pub enum RollResult {
 pub struct Shuffle {
     /// Undrawn positions of the previous shuffle carried in.
     pub old: Vec<u32>,
+    /// Drawn, unopened positions put back unopened: `(shuffle, position)`.
+    pub back: Vec<(u32, u32)>,
     /// Cards added in the clear.
     pub new: Vec<Card>,
     /// The points of each pass: lock, mix, mask, seal.
@@ -319,6 +360,8 @@ pub struct Shuffle {
     pub opened: Vec<Option<Card>>,
     /// The drawer's shares received for each position.
     pub shared: Vec<bool>,
+    /// Each position drawn and later put back unopened into a later shuffle.
+    pub returned: Vec<bool>,
 }
 
 impl Shuffle {
@@ -391,7 +434,7 @@ impl Table {
         let mut v = Vec::new();
         for (s, sh) in self.shuffles.iter().enumerate() {
             for p in 0..sh.owner.len() {
-                if sh.owner[p] == Some(side) && sh.opened[p].is_none() {
+                if sh.owner[p] == Some(side) && sh.opened[p].is_none() && !sh.returned[p] {
                     v.push((s as u32, p as u32));
                 }
             }
@@ -519,6 +562,7 @@ impl Table {
             Body::Lock {
                 shuffle,
                 old,
+                back,
                 new,
                 points,
             } => {
@@ -542,15 +586,37 @@ impl Table {
                 if sorted != *new {
                     return Err("`new` is not sorted without repeats".into());
                 }
-                let n = old.len() + new.len();
+                if back.windows(2).any(|w| w[0] >= w[1]) {
+                    return Err("`back` is not sorted without repeats".into());
+                }
+                for [s, p] in back {
+                    let held = self.shuffles.get(*s as usize).is_some_and(|sh| {
+                        let p = *p as usize;
+                        p < sh.owner.len()
+                            && sh.owner[p].is_some()
+                            && sh.opened[p].is_none()
+                            && !sh.returned[p]
+                    });
+                    if !held {
+                        return Err(format!(
+                            "position {p} of shuffle {s} is no drawn, unopened card to put back"
+                        ));
+                    }
+                }
+                for [s, p] in back {
+                    self.shuffles[*s as usize].returned[*p as usize] = true;
+                }
+                let n = old.len() + back.len() + new.len();
                 let pts = Self::points(points, n)?;
                 self.shuffles.push(Shuffle {
                     old: old.clone(),
+                    back: back.iter().map(|[s, p]| (*s, *p)).collect(),
                     new: new.clone(),
                     passes: vec![pts],
                     owner: vec![None; n],
                     opened: vec![None; n],
                     shared: vec![false; n],
+                    returned: vec![false; n],
                 });
             }
             Body::Mix { shuffle, points } => {
@@ -727,7 +793,17 @@ impl Table {
                 if fairness::commitment(&salt, &form) != digest {
                     return Err("the headline does not match its commitment".into());
                 }
-                self.open(me, *shuffle, *position, *card, key)?;
+                match (shuffle, position, key) {
+                    (Some(s), Some(p), Some(k)) => self.open(me, *s, *p, *card, k)?,
+                    (None, None, None) => {
+                        if !self.opened.iter().any(|(_, c)| c == card) {
+                            return Err(format!(
+                                "{card} is revealed as a known card, but it was never opened"
+                            ));
+                        }
+                    }
+                    _ => return Err("shuffle, position and key go together".into()),
+                }
             }
             Body::Final { seed } => {
                 let seed = hex32(seed).ok_or("seed is not 32 bytes of hex")?;
@@ -769,6 +845,11 @@ impl Table {
                 "position {pos} of shuffle {shuffle} is already open"
             ));
         }
+        if sh.returned[p] {
+            return Err(format!(
+                "position {pos} of shuffle {shuffle} was put back into the deck"
+            ));
+        }
         sh.opened[p] = Some(card);
         self.opened.push((me, card));
         Ok(())
@@ -793,6 +874,9 @@ pub struct Verified {
     pub opened: Vec<(Side, Card)>,
     /// The hidden hands at the end, as the revealed keys open them (US, USSR).
     pub final_hands: [Vec<Card>; 2],
+    /// Every card put back into the deck unopened (Our Man in Tehran's returned cards), in
+    /// order, with the side that held it, as the revealed keys open it: known only now.
+    pub put_back: Vec<(Side, Card)>,
 }
 
 /// One player's side of a peer game: its own secrets, its view of the table, its hidden hand.
@@ -807,19 +891,24 @@ pub struct Party {
     cards: CardTable,
     hand: BTreeMap<(u32, u32), Card>,
     seen: Vec<Card>,
-    headlines: BTreeMap<u32, (Card, (u32, u32))>,
+    /// Own headline per turn: the card and its hidden position (`None`: a card the public
+    /// knows this side holds).
+    headlines: BTreeMap<u32, (Card, Option<(u32, u32)>)>,
 }
 
 fn shuffle_input(table: &Table, s: usize) -> ShuffleInput {
     let sh = &table.shuffles[s];
-    let old = sh
+    let carried = sh
         .old
         .iter()
-        .map(|p| {
-            let prev = table.shuffles[s - 1]
+        .map(|p| (s as u32 - 1, *p))
+        .chain(sh.back.iter().copied());
+    let old = carried
+        .map(|(from, p)| {
+            let prev = table.shuffles[from as usize]
                 .deck()
                 .expect("a carried deck is sealed");
-            (*p, prev[*p as usize])
+            ((from, p), prev[p as usize])
         })
         .collect();
     ShuffleInput {
@@ -832,13 +921,20 @@ fn hexes(points: &[RistrettoPoint]) -> Vec<String> {
     points.iter().map(deck::point_hex).collect()
 }
 
-/// The cards shuffle `s` may hold: its new cards and, when it carried positions in, the pool
-/// of the shuffle before.
+/// The cards shuffle `s` may hold: its new cards and the pools of the shuffles it carried
+/// positions from.
 fn pool(table: &Table, s: usize) -> Vec<Card> {
     let sh = &table.shuffles[s];
     let mut v = sh.new.clone();
     if !sh.old.is_empty() {
         v.extend(pool(table, s - 1));
+    }
+    let mut from: Vec<u32> = sh.back.iter().map(|(x, _)| *x).collect();
+    from.dedup();
+    for x in from {
+        if sh.old.is_empty() || x as usize != s - 1 {
+            v.extend(pool(table, x as usize));
+        }
     }
     v
 }
@@ -871,7 +967,7 @@ impl Party {
             deck.sort();
             deck.dedup();
             out.push(
-                p.start_shuffle(deck)
+                p.start_shuffle(Vec::new(), deck)
                     .expect("the first shuffle can always start"),
             );
         }
@@ -906,6 +1002,28 @@ impl Party {
         self.hand.iter().map(|(at, c)| (*at, *c)).collect()
     }
 
+    /// Cheating tests only (issue 19 §5): this party forgets that it holds `card`, so its
+    /// software neither opens nor counts it (the public table still holds the position as
+    /// dealt to it), and returns the card's place; [`Party::remember_for_cheating_test`] puts
+    /// it back. Honest play never calls it: it lets a test make the false claims (`no Scoring
+    /// card`, `highest Ops`) that only [`verify_transcript`] catches, after the end.
+    #[doc(hidden)]
+    pub fn forget_for_cheating_test(&mut self, card: Card) -> Option<(u32, u32)> {
+        let at = self
+            .hand
+            .iter()
+            .find(|(_, c)| **c == card)
+            .map(|(at, _)| *at)?;
+        self.hand.remove(&at);
+        Some(at)
+    }
+
+    /// Cheating tests only: puts back a card [`Party::forget_for_cheating_test`] forgot.
+    #[doc(hidden)]
+    pub fn remember_for_cheating_test(&mut self, at: (u32, u32), card: Card) {
+        self.hand.insert(at, card);
+    }
+
     /// The headline commitment this party would send for `card` in `turn` (64 hex): lets a
     /// replica rebuilt from its log find the card its own commitment was for.
     pub fn headline_commitment(&self, turn: u32, card: Card) -> String {
@@ -926,34 +1044,53 @@ impl Party {
     }
 
     /// Records a step taken (own or received). Cards shuffled back in the clear (discards)
-    /// may be drawn again, so they leave the cards seen.
+    /// or put back unopened may be drawn again, so they leave the cards seen (and the hand).
     fn took(&mut self, step: &Step) {
-        if let Body::Lock { new, .. } = &step.body {
+        if let Body::Lock { new, back, .. } = &step.body {
             self.seen.retain(|c| !new.contains(c));
+            for [s, p] in back {
+                if let Some(c) = self.hand.remove(&(*s, *p)) {
+                    self.seen.retain(|x| *x != c);
+                }
+            }
         }
         self.transcript.push(step.clone());
     }
 
-    fn start_shuffle(&mut self, new: Vec<Card>) -> Result<Step, PeerError> {
+    fn start_shuffle(&mut self, back: Vec<(u32, u32)>, new: Vec<Card>) -> Result<Step, PeerError> {
         let s = self.table.shuffles.len();
-        let old: Vec<(u32, RistrettoPoint)> = match self.table.shuffles.last() {
+        let mut old: Vec<((u32, u32), RistrettoPoint)> = match self.table.shuffles.last() {
             Some(prev) => {
                 let d = prev
                     .deck()
                     .ok_or(PeerError::Refused("a shuffle is under way".into()))?;
                 prev.undrawn()
                     .into_iter()
-                    .map(|p| (p, d[p as usize]))
+                    .map(|p| ((s as u32 - 1, p), d[p as usize]))
                     .collect()
             }
             None => Vec::new(),
         };
+        let n_old = old.len();
+        for (from, p) in &back {
+            let d = self
+                .table
+                .shuffles
+                .get(*from as usize)
+                .and_then(|sh| sh.deck())
+                .ok_or(PeerError::Refused(format!("no sealed shuffle {from}")))?;
+            let point = d.get(*p as usize).ok_or(PeerError::Refused(format!(
+                "no position {p} in shuffle {from}"
+            )))?;
+            old.push(((*from, *p), *point));
+        }
         let input = ShuffleInput { old, new };
         let secrets = ShuffleSecrets::derive(&self.seed, s as u32, input.len());
-        let points = deck::lock(&input, &secrets, &self.seed, s as u32);
+        let points = deck::lock(&input, &secrets, &self.seed);
         self.emit(Body::Lock {
             shuffle: s as u32,
-            old: input.old.iter().map(|(p, _)| *p).collect(),
+            old: input.old[..n_old].iter().map(|((_, p), _)| *p).collect(),
+            back: back.iter().map(|(x, p)| [*x, *p]).collect(),
             new: input.new.clone(),
             points: hexes(&points),
         })
@@ -984,60 +1121,45 @@ impl Party {
         let mut t = self.table.clone();
         t.apply(step).map_err(fault)?;
         let mut new_hand = Vec::new();
-        match &step.body {
-            Body::Open {
-                shuffle,
-                position,
-                card,
-                key,
-                ..
+        if let Some((shuffle, position, card, key)) = step.body.opening() {
+            let theirs = deck::parse_scalar(key).expect("checked by the table");
+            let mine = deck::position_key(&self.seed, shuffle, position);
+            let u = t.shuffles[shuffle as usize]
+                .deck()
+                .expect("drawn, so sealed")[position as usize];
+            if deck::remove(&u, &[theirs, mine]) != deck::card_point(card) {
+                return Err(fault(format!(
+                    "the key does not open position {position} of shuffle {shuffle} as {card}"
+                )));
             }
-            | Body::HeadlineReveal {
-                shuffle,
-                position,
-                card,
-                key,
-                ..
-            } => {
-                let theirs = deck::parse_scalar(key).expect("checked by the table");
-                let mine = deck::position_key(&self.seed, *shuffle, *position);
-                let u = t.shuffles[*shuffle as usize]
-                    .deck()
-                    .expect("drawn, so sealed")[*position as usize];
-                if deck::remove(&u, &[theirs, mine]) != deck::card_point(*card) {
-                    return Err(fault(format!(
-                        "the key does not open position {position} of shuffle {shuffle} as {card}"
-                    )));
-                }
-            }
-            Body::Shares {
-                shuffle,
-                positions,
-                keys,
-            } => {
-                let d = t.shuffles[*shuffle as usize]
-                    .deck()
-                    .expect("drawn, so sealed");
-                let pool = pool(&t, *shuffle as usize);
-                for (p, k) in positions.iter().zip(keys) {
-                    let theirs = deck::parse_scalar(k).expect("checked by the table");
-                    let mine = deck::position_key(&self.seed, *shuffle, *p);
-                    let card = self
-                        .cards
-                        .card(&deck::remove(&d[*p as usize], &[theirs, mine]));
-                    match card {
-                        Some(c) if pool.contains(&c) && !self.seen.contains(&c) => {
-                            new_hand.push(((*shuffle, *p), c))
-                        }
-                        _ => {
-                            return Err(fault(format!(
+        }
+        if let Body::Shares {
+            shuffle,
+            positions,
+            keys,
+        } = &step.body
+        {
+            let d = t.shuffles[*shuffle as usize]
+                .deck()
+                .expect("drawn, so sealed");
+            let pool = pool(&t, *shuffle as usize);
+            for (p, k) in positions.iter().zip(keys) {
+                let theirs = deck::parse_scalar(k).expect("checked by the table");
+                let mine = deck::position_key(&self.seed, *shuffle, *p);
+                let card = self
+                    .cards
+                    .card(&deck::remove(&d[*p as usize], &[theirs, mine]));
+                match card {
+                    Some(c) if pool.contains(&c) && !self.seen.contains(&c) => {
+                        new_hand.push(((*shuffle, *p), c))
+                    }
+                    _ => {
+                        return Err(fault(format!(
                             "position {p} of shuffle {shuffle} does not open as a card of the deck"
                         )))
-                        }
                     }
                 }
             }
-            _ => {}
         }
         self.table = t;
         self.took(step);
@@ -1070,7 +1192,7 @@ impl Party {
                     Some(match sh.passes.len() {
                         1 => Body::Mix {
                             shuffle: s as u32,
-                            points: hexes(&deck::mix(&input, last, &sec, &self.seed, s as u32)),
+                            points: hexes(&deck::mix(&input, last, &sec, &self.seed)),
                         },
                         2 => Body::Mask {
                             shuffle: s as u32,
@@ -1123,7 +1245,7 @@ impl Party {
                 _ => None,
             });
             let body = body.or_else(|| {
-                self.headlines.iter().find_map(|(turn, (card, (s, p)))| {
+                self.headlines.iter().find_map(|(turn, (card, at))| {
                     let both = t.headlines.get(turn)?;
                     let revealed = t
                         .headline_cards
@@ -1138,22 +1260,16 @@ impl Party {
                                 side_str(self.side),
                                 *turn,
                             )),
-                            shuffle: *s,
-                            position: *p,
-                            key: self.key(*s, *p),
+                            shuffle: at.map(|(s, _)| s),
+                            position: at.map(|(_, p)| p),
+                            key: at.map(|(s, p)| self.key(s, p)),
                         }
                     })
                 })
             });
             let Some(body) = body else { break };
-            if let Body::Open {
-                shuffle, position, ..
-            }
-            | Body::HeadlineReveal {
-                shuffle, position, ..
-            } = &body
-            {
-                self.hand.remove(&(*shuffle, *position));
+            if let Some((shuffle, position, ..)) = body.opening() {
+                self.hand.remove(&(shuffle, position));
             }
             out.push(self.emit(body)?);
         }
@@ -1221,9 +1337,12 @@ impl Party {
                 }
             }
             Decision::Headline { turn, card } => {
-                let Some(at) = find(&self.hand, card) else {
-                    return refuse("that card is not in the hidden hand");
-                };
+                let at = find(&self.hand, card);
+                if at.is_none() && !self.table.opened.iter().any(|(_, c)| *c == card) {
+                    return refuse(
+                        "that card is neither in the hidden hand nor known to the public",
+                    );
+                }
                 if self.headlines.contains_key(&turn) {
                     return refuse("a headline is already chosen for that turn");
                 }
@@ -1253,7 +1372,18 @@ impl Party {
                 }
                 new.sort();
                 new.dedup();
-                let step = self.start_shuffle(new)?;
+                let step = self.start_shuffle(Vec::new(), new)?;
+                let mut out = vec![step];
+                out.extend(self.answers()?);
+                return Ok(out);
+            }
+            Decision::ShuffleBack(mut back) => {
+                if self.side != Side::Ussr {
+                    return refuse("the USSR starts every shuffle");
+                }
+                back.sort();
+                back.dedup();
+                let step = self.start_shuffle(back, Vec::new())?;
                 let mut out = vec![step];
                 out.extend(self.answers()?);
                 return Ok(out);
@@ -1339,6 +1469,7 @@ pub fn verify_transcript(steps: &[Step], setup: &Setup) -> Result<Verified, Faul
     let cards = CardTable::new();
     let mut t = Table::default();
     let mut secrets: BTreeMap<(usize, u32), ShuffleSecrets> = BTreeMap::new();
+    let mut put_back = Vec::new();
     for s in steps {
         let seed = seeds[ix(s.from)];
         let fault = |why: String| Fault {
@@ -1380,7 +1511,7 @@ pub fn verify_transcript(steps: &[Step], setup: &Setup) -> Result<Verified, Faul
                 probe.apply(s).expect("checked in the first pass");
                 let input = shuffle_input(&probe, *shuffle as usize);
                 let k = sec(Side::Ussr, *shuffle, input.len());
-                if hexes(&deck::lock(&input, &k, &seed, *shuffle)) != *points {
+                if hexes(&deck::lock(&input, &k, &seed)) != *points {
                     return Err(fault(
                         "the lock pass is not the one its seed derives".into(),
                     ));
@@ -1396,7 +1527,7 @@ pub fn verify_transcript(steps: &[Step], setup: &Setup) -> Result<Verified, Faul
                     .last()
                     .expect("checked");
                 let want = match &s.body {
-                    Body::Mix { .. } => deck::mix(&input, last, &k, &seed, *shuffle),
+                    Body::Mix { .. } => deck::mix(&input, last, &k, &seed),
                     Body::Mask { .. } => deck::mask(last, &k),
                     _ => deck::seal(last, &k),
                 };
@@ -1421,29 +1552,24 @@ pub fn verify_transcript(steps: &[Step], setup: &Setup) -> Result<Verified, Faul
             }
             _ => {}
         }
-        match &s.body {
-            Body::Open {
-                shuffle,
-                position,
-                card,
-                key,
-                ..
+        if let Body::Lock { back, .. } = &s.body {
+            for [sh, p] in back {
+                let holder = t.shuffles[*sh as usize].owner[*p as usize].expect("checked");
+                let card = open_card(&t, *sh, *p).ok_or_else(|| {
+                    fault(format!(
+                        "position {p} of shuffle {sh}, put back, opens as no card"
+                    ))
+                })?;
+                put_back.push((holder, card));
             }
-            | Body::HeadlineReveal {
-                shuffle,
-                position,
-                card,
-                key,
-                ..
-            } => {
-                if *key != deck::scalar_hex(&deck::position_key(&seed, *shuffle, *position)) {
-                    return Err(fault("the key opened is not the position's key".into()));
-                }
-                if open_card(&t, *shuffle, *position) != Some(*card) {
-                    return Err(fault(format!("the position does not hold {card}")));
-                }
+        }
+        if let Some((shuffle, position, card, key)) = s.body.opening() {
+            if key != deck::scalar_hex(&deck::position_key(&seed, shuffle, position)) {
+                return Err(fault("the key opened is not the position's key".into()));
             }
-            _ => {}
+            if open_card(&t, shuffle, position) != Some(card) {
+                return Err(fault(format!("the position does not hold {card}")));
+            }
         }
         match &s.body {
             Body::Open {
@@ -1505,5 +1631,6 @@ pub fn verify_transcript(steps: &[Step], setup: &Setup) -> Result<Verified, Faul
         rolls: t.rolls(),
         opened: t.opened.clone(),
         final_hands: [hands(Side::Us), hands(Side::Ussr)],
+        put_back,
     })
 }

@@ -184,6 +184,22 @@ impl Replica {
         config: PeerConfig,
         identity: &Identity,
     ) -> Result<Replica, ReplicaError> {
+        Self::create_with_options(dir, config, &crate::engine::Options::default(), identity)
+    }
+
+    /// [`Replica::create`] of a game with `options`, recorded in entry 0 when they are not
+    /// the standard ones (the caller checks that peer mode supports them:
+    /// [`super::play::check_peer_options`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`Replica::create`].
+    pub fn create_with_options(
+        dir: &Path,
+        config: PeerConfig,
+        options: &crate::engine::Options,
+        identity: &Identity,
+    ) -> Result<Replica, ReplicaError> {
         let (us, ussr) = match config.side {
             Side::Us => (config.me.clone(), config.opponent.clone()),
             Side::Ussr => (config.opponent.clone(), config.me.clone()),
@@ -199,6 +215,7 @@ impl Replica {
                 us,
                 ussr,
                 key: identity.public(),
+                options: (*options != crate::engine::Options::default()).then(|| options.clone()),
             },
         )?;
         let mut r = Replica::init(dir, config)?;
@@ -405,6 +422,14 @@ impl Replica {
         )
     }
 
+    /// Whether this replica holds entries of its own not mailed yet.
+    pub fn unmailed(&self) -> bool {
+        let from = self.sync.mailed.min(self.chain.len()) as usize;
+        self.chain.entries()[from..]
+            .iter()
+            .any(|e| e.author == self.config.side)
+    }
+
     /// Notes that a mail was sent.
     ///
     /// # Errors
@@ -412,6 +437,7 @@ impl Replica {
     /// If the sync state cannot be written.
     pub fn note_sent(&mut self) -> Result<(), ReplicaError> {
         self.sync.mails_sent += 1;
+        self.sync.mailed = self.chain.len();
         save_sync(&self.dir, &self.sync)
     }
 

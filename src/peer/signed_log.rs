@@ -47,6 +47,11 @@ pub enum Body {
         ussr: String,
         /// The creator's Ed25519 public key.
         key: PublicKey,
+        /// The game's options (optional cards, promos, variants, bonus Influence) when they
+        /// are not the standard ones ([`crate::engine::Options::default`]); absent: standard.
+        /// The joiner is shown them and accepts them by joining (DEALERLESS.md §9).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        options: Option<crate::engine::Options>,
     },
     /// Entry 1, by the other player: their public key.
     Join {
@@ -389,7 +394,17 @@ impl Chain {
                 us,
                 ussr,
                 key,
+                ..
             } => Some((*creator, us.as_str(), ussr.as_str(), *key)),
+            _ => None,
+        }
+    }
+
+    /// The game's options, from the `open` entry (the standard ones when it names none);
+    /// `None` before entry 0.
+    pub fn options(&self) -> Option<crate::engine::Options> {
+        match &self.entries.first()?.body {
+            Body::Open { options, .. } => Some(options.clone().unwrap_or_default()),
             _ => None,
         }
     }
@@ -467,10 +482,11 @@ impl Chain {
     }
 
     /// Whether `e` carries a valid signature of its author's key as this chain knows it
-    /// (for an `open` or `join`, the key inside it).
+    /// (for an `open` or `join` of a side whose key the chain does not hold yet, the key
+    /// inside it: a copy remade with another key is no signature of that side).
     pub fn signed_by_author(&self, e: &SignedEntry) -> bool {
         let key = match &e.body {
-            Body::Open { key, .. } | Body::Join { key } => Some(*key),
+            Body::Open { key, .. } | Body::Join { key } => self.key_of(e.author).or(Some(*key)),
             Body::Step { .. } => self.key_of(e.author),
         };
         key.is_some_and(|k| e.signature_ok(&k))
@@ -501,6 +517,7 @@ mod tests {
                 us: "a@x".into(),
                 ussr: "b@x".into(),
                 key: us.public(),
+                options: None,
             },
         )
         .unwrap();

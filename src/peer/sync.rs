@@ -14,8 +14,12 @@
 //! * an acknowledgement is kept if it is newer than the last one and names our own head at
 //!   its seq; one that names another head is reported.
 //!
-//! The findings stop the replica: a game with a fork or a forged entry accepts nothing more
-//! until the players settle it (`twilight verify` on both folders names the party at fault).
+//! A mail with an entry or acknowledgement that does not carry the signature of the key it
+//! claims is refused whole ([`BundleError::NotSigned`]): a forged or corrupted signature proves
+//! nothing about the claimed author, so nothing of it is taken or kept and nobody is blamed.
+//! The findings stop the replica: a game with a fork (two entries at one seq, each validly
+//! signed) or a validly signed entry that does not link accepts nothing more until the players
+//! settle it (`twilight verify` on both folders names the party at fault).
 
 use std::path::{Path, PathBuf};
 
@@ -148,6 +152,10 @@ pub struct SyncState {
     /// Mails sent from this replica.
     #[serde(default)]
     pub mails_sent: u64,
+    /// How many entries the replica held when it last mailed (the entries after it that are
+    /// its own are not mailed yet).
+    #[serde(default)]
+    pub mailed: u64,
 }
 
 impl SyncState {
@@ -184,6 +192,62 @@ pub enum BundleError {
     /// The replica is stopped by an earlier finding.
     #[error("the game is stopped by an earlier finding: {0}")]
     Stopped(String),
+    /// An entry (or the acknowledgement) of the mail does not carry the signature of the key
+    /// it claims: forged or corrupted on the way. It proves nothing about the claimed author,
+    /// so nobody is blamed and nothing of the mail is taken (no entry, no acknowledgement, no
+    /// finding kept).
+    #[error(
+        "a mail with an entry not signed by the {}'s key (forged or corrupted) — refused, \
+         nothing taken ({what})",
+        side.name()
+    )]
+    NotSigned {
+        /// The side the entry claims as its author.
+        side: Side,
+        /// Which part: `entry N` or `the acknowledgement`.
+        what: String,
+    },
+}
+
+/// The first part of `bundle` whose signature does not verify under the key it claims: the
+/// key `chain` holds for its author, or (before the join is in) the key of an `open` or
+/// `join` carried in the bundle itself. Entries whose author's key is not known yet are left
+/// to the link checks of [`ingest`].
+fn unsigned_part(chain: &Chain, bundle: &Bundle) -> Option<BundleError> {
+    use super::signed_log::Body;
+    let carried = |side: Side| {
+        bundle.entries.iter().find_map(|e| match &e.body {
+            Body::Open { creator, key, .. } if *creator == side && e.author == side => Some(*key),
+            Body::Join { key } if e.author == side => Some(*key),
+            _ => None,
+        })
+    };
+    let key_of = |side: Side| chain.key_of(side).or_else(|| carried(side));
+    for e in &bundle.entries {
+        // An `open` or `join` carries its author's key; once the chain holds that side's
+        // key, a copy made with another key is no signature of that side.
+        let key = match &e.body {
+            Body::Open { key, .. } | Body::Join { key } => chain.key_of(e.author).or(Some(*key)),
+            Body::Step { .. } => key_of(e.author),
+        };
+        if key.is_some_and(|k| !e.signature_ok(&k)) {
+            return Some(BundleError::NotSigned {
+                side: e.author,
+                what: format!("entry {}", e.seq),
+            });
+        }
+    }
+    let ack = &bundle.ack;
+    if let Some(k) = key_of(ack.from) {
+        let bytes = Ack::bytes(&ack.game, ack.from, ack.holds, ack.head);
+        if !identity::verify(&k, &bytes, &ack.sig) {
+            return Some(BundleError::NotSigned {
+                side: ack.from,
+                what: "the acknowledgement".into(),
+            });
+        }
+    }
+    None
 }
 
 /// Takes `bundle` into the replica of `me` (module doc). Findings are added to `state` and
@@ -191,7 +255,9 @@ pub enum BundleError {
 ///
 /// # Errors
 ///
-/// [`BundleError`] if the bundle is not for this game and side, or the replica is stopped.
+/// [`BundleError`] if the bundle is not for this game and side, or the replica is stopped;
+/// [`BundleError::NotSigned`] (nothing changed) if an entry or the acknowledgement does not
+/// carry the signature of the key it claims.
 pub fn ingest(
     chain: &mut Chain,
     state: &mut SyncState,
@@ -221,6 +287,9 @@ pub fn ingest(
             bundle.from.name(),
             me.opponent().name()
         )));
+    }
+    if let Some(e) = unsigned_part(chain, bundle) {
+        return Err(e);
     }
     let mut out = Ingested::default();
     let from = bundle.from;

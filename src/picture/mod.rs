@@ -40,4 +40,4 @@ pub fn changed_countries(before: &View, after: &View) -> Vec<Country> {
 }
 
 #[cfg(feature = "png")]
-pub use png::{board_png, svg_to_png, PictureError, MAIL_SCALE};
+pub use png::{board_pixmap, board_png, svg_to_pixmap, svg_to_png, PictureError, MAIL_SCALE};

@@ -1,10 +1,13 @@
 //! The board picture as SVG, hand-written (issue 16 point 1; design §8).
 //!
 //! A picture is a fixed *static layer* (sea, region grounds, adjacency lines, superpower
-//! spaces, labels, legend: the same for every game) and a list of *pieces* drawn over it (one
-//! per country box, one per track and panel), each a self-contained SVG fragment. The replay
-//! page stores each distinct piece once and rebuilds every step from the list, so the mail's
-//! PNG, `view --format svg` and the replay page draw the same SVG.
+//! spaces, every country box with its name and Stability, the empty tracks, labels, legend:
+//! the same for every game) and a list of *pieces* drawn over it (one per country box — its
+//! Influence, Control and last-move frame — and one per track marker and panel), each a
+//! self-contained SVG fragment that draws only what a game changes. The replay page stores
+//! each distinct piece once and rebuilds every step from the list; the mail's PNG draws the
+//! pieces over the static layer rendered once ([`super::png`]), so the mail's PNG,
+//! `view --format svg` and the replay page draw the same SVG.
 
 use std::fmt::Write as _;
 
@@ -89,9 +92,11 @@ pub fn open_tag(l: &Layout) -> String {
 }
 
 /// The layer every picture shares: sea, region grounds, adjacency lines (superpower links
-/// included), the USA and USSR spaces, region and sub-region labels, the legend.
+/// included), the USA and USSR spaces, region and sub-region labels, the legend, then every
+/// country box without Influence ([`country_base`]) and the tracks and panels without their
+/// markers: everything [`pieces`] does not draw.
 pub fn static_layer(l: &Layout) -> String {
-    let mut o = String::with_capacity(40_000);
+    let mut o = String::with_capacity(80_000);
     let [w, h] = l.canvas;
     let [bw, bh] = l.box_size;
     let _ = write!(
@@ -199,6 +204,13 @@ pub fn static_layer(l: &Layout) -> String {
         );
     }
     legend(&mut o, l);
+    for c in ALL_COUNTRIES {
+        o.push_str(&country_base(l, c));
+    }
+    vp_base(&mut o);
+    defcon_base(&mut o, l);
+    tracks_base(&mut o, l);
+    cards_base(&mut o, l);
     o
 }
 
@@ -262,33 +274,32 @@ fn legend(o: &mut String, l: &Layout) {
     o.push_str("</g>");
 }
 
-/// One country's box: name band (red for a Battleground), US Influence, Stability, USSR
-/// Influence; a dark cell is Control (as the flipped marker on the printed board); a gold
-/// frame marks a country the last move changed.
-pub fn country_piece(
-    l: &Layout,
-    c: Country,
-    (us, ussr): (u8, u8),
-    control: Option<Side>,
-    changed: bool,
-) -> String {
-    let info = c.info();
+/// Where a country's box and its cells lie: (left, top) of the box, the name band's height,
+/// the top and height of the cell row, the width of an Influence cell.
+fn box_geometry(l: &Layout, c: Country) -> (f32, f32, f32, f32, f32, f32) {
     let [cx, cy] = l.at(c);
     let [bw, bh] = l.box_size;
-    let (x, y) = (cx - bw / 2.0, cy - bh / 2.0);
     let band_h = 17.0;
+    (
+        cx - bw / 2.0,
+        cy - bh / 2.0,
+        band_h,
+        cy - bh / 2.0 + band_h,
+        bh - band_h,
+        (bw - 22.0) / 2.0,
+    )
+}
+
+/// One country's box as the static layer draws it, before any Influence: name band (red for a
+/// Battleground), the empty US and USSR cells, Stability in the middle, sub-region strips on the
+/// left edge.
+pub fn country_base(l: &Layout, c: Country) -> String {
+    let info = c.info();
+    let [cx, _] = l.at(c);
+    let [bw, bh] = l.box_size;
+    let (x, y, band_h, cell_y, cell_h, side_w) = box_geometry(l, c);
     let mut o = String::with_capacity(900);
-    let _ = write!(o, r#"<g id="{}">"#, info.id);
-    if changed {
-        let _ = write!(
-            o,
-            r#"<rect x="{}" y="{}" width="{}" height="{}" rx="6" fill="none" stroke="{HIGHLIGHT}" stroke-width="5"/>"#,
-            x - 4.0,
-            y - 4.0,
-            bw + 8.0,
-            bh + 8.0
-        );
-    }
+    o.push_str("<g>");
     let (_, band) = region_colours(info.region);
     let (band_fill, band_ink) = if info.battleground {
         (BATTLEGROUND, "#ffffff")
@@ -307,10 +318,65 @@ pub fn country_piece(
         y + 12.5,
         esc(label)
     );
-    // Cells: US | Stability | USSR.
-    let cell_y = y + band_h;
-    let cell_h = bh - band_h;
-    let side_w = (bw - 22.0) / 2.0;
+    let sx = x + side_w;
+    let _ = write!(
+        o,
+        r##"<rect x="{}" y="{}" width="18" height="18" rx="2" fill="#ffffff" stroke="{INK}" stroke-width="1.2"/><text x="{}" y="{}" font-size="14" font-weight="bold" fill="{INK}" text-anchor="middle">{}</text>"##,
+        sx + 2.0,
+        cell_y + (cell_h - 18.0) / 2.0,
+        sx + 11.0,
+        cell_y + cell_h / 2.0 + 5.0,
+        info.stability
+    );
+    subregion_strips(&mut o, l, c);
+    o.push_str("</g>");
+    o
+}
+
+/// The sub-region strips on the left edge of a country's box (over its US cell).
+fn subregion_strips(o: &mut String, l: &Layout, c: Country) {
+    let info = c.info();
+    let (x, _, _, cell_y, cell_h, _) = box_geometry(l, c);
+    let mut strip_y = cell_y + 2.0;
+    let strips = info.subregions.len().max(1) as f32;
+    for s in info.subregions {
+        let hgt = (cell_h - 4.0) / strips;
+        let _ = write!(
+            o,
+            r#"<rect x="{}" y="{strip_y}" width="4" height="{hgt}" fill="{}"/>"#,
+            x + 0.8,
+            subregion_colour(*s)
+        );
+        strip_y += hgt;
+    }
+}
+
+/// What a game draws over one country's box ([`country_base`]): a gold frame if the last move
+/// changed the country, each side's Influence in its cell (none at 0), a dark cell for Control
+/// (as the flipped marker on the printed board), and the sub-region strips again where a US
+/// cell covers them.
+pub fn country_piece(
+    l: &Layout,
+    c: Country,
+    (us, ussr): (u8, u8),
+    control: Option<Side>,
+    changed: bool,
+) -> String {
+    let info = c.info();
+    let [bw, bh] = l.box_size;
+    let (x, y, _, cell_y, cell_h, side_w) = box_geometry(l, c);
+    let mut o = String::with_capacity(400);
+    let _ = write!(o, r#"<g id="{}">"#, info.id);
+    if changed {
+        let _ = write!(
+            o,
+            r#"<rect x="{}" y="{}" width="{}" height="{}" rx="6" fill="none" stroke="{HIGHLIGHT}" stroke-width="5"/>"#,
+            x - 4.0,
+            y - 4.0,
+            bw + 8.0,
+            bh + 8.0
+        );
+    }
     for (side, n, cell_x) in [(Side::Us, us, x), (Side::Ussr, ussr, x + bw - side_w)] {
         let (dark, light) = side_colours(side);
         let controlled = control == Some(side);
@@ -332,28 +398,8 @@ pub fn country_piece(
             );
         }
     }
-    let sx = x + side_w;
-    let _ = write!(
-        o,
-        r##"<rect x="{}" y="{}" width="18" height="18" rx="2" fill="#ffffff" stroke="{INK}" stroke-width="1.2"/><text x="{}" y="{}" font-size="14" font-weight="bold" fill="{INK}" text-anchor="middle">{}</text>"##,
-        sx + 2.0,
-        cell_y + (cell_h - 18.0) / 2.0,
-        sx + 11.0,
-        cell_y + cell_h / 2.0 + 5.0,
-        info.stability
-    );
-    // Sub-region strips on the left edge.
-    let mut strip_y = cell_y + 2.0;
-    let strips = info.subregions.len().max(1) as f32;
-    for s in info.subregions {
-        let hgt = (cell_h - 4.0) / strips;
-        let _ = write!(
-            o,
-            r#"<rect x="{}" y="{strip_y}" width="4" height="{hgt}" fill="{}"/>"#,
-            x + 0.8,
-            subregion_colour(*s)
-        );
-        strip_y += hgt;
+    if us > 0 {
+        subregion_strips(&mut o, l, c);
     }
     o.push_str("</g>");
     o
@@ -377,17 +423,37 @@ pub fn pieces(l: &Layout, v: &View, changed: &[Country], caption: Option<&str>) 
         })
         .collect();
     out.push(title_piece(l, v, caption));
-    out.push(vp_piece(l, v.vp));
+    out.push(vp_piece(v.vp));
     out.push(defcon_piece(l, v.defcon));
     out.extend(tracks_pieces(l, v));
     out.push(cards_piece(l, v));
     out
 }
 
-/// The whole picture for `v` as one SVG document.
+/// The whole picture for `v` as one SVG document: [`static_layer`] with [`pieces`] over it.
 pub fn board_svg_with(l: &Layout, v: &View, changed: &[Country], caption: Option<&str>) -> String {
     let mut o = open_tag(l);
     o.push_str(&static_layer(l));
+    for p in pieces(l, v, changed, caption) {
+        o.push_str(&p);
+    }
+    o.push_str("</svg>\n");
+    o
+}
+
+/// The static layer alone as an SVG document: the picture of an empty board, which
+/// [`overlay_svg`] completes.
+pub fn static_svg(l: &Layout) -> String {
+    let mut o = open_tag(l);
+    o.push_str(&static_layer(l));
+    o.push_str("</svg>\n");
+    o
+}
+
+/// The pieces for `v` alone as an SVG document with a transparent ground: drawn over
+/// [`static_svg`] it gives exactly [`board_svg_with`].
+pub fn overlay_svg(l: &Layout, v: &View, changed: &[Country], caption: Option<&str>) -> String {
+    let mut o = open_tag(l);
     for p in pieces(l, v, changed, caption) {
         o.push_str(&p);
     }
@@ -426,16 +492,14 @@ fn title_piece(l: &Layout, v: &View, caption: Option<&str>) -> String {
     o
 }
 
-fn vp_piece(l: &Layout, vp: i32) -> String {
-    let x0 = 560.0;
-    let cell = 19.0;
-    let y = 42.0;
-    let mut o = String::from("<g>");
-    let _ = write!(
-        o,
-        r##"<text x="{x0}" y="26" font-size="15" font-weight="bold" fill="#ffffff">Victory Points: {}</text>"##,
-        esc(&crate::engine::vp_text(vp))
-    );
+const VP_X0: f32 = 560.0;
+const VP_CELL: f32 = 19.0;
+const VP_Y: f32 = 42.0;
+
+/// The Victory Point track without its marker: 41 cells from USSR 20 to US 20.
+fn vp_base(o: &mut String) {
+    let (x0, cell, y) = (VP_X0, VP_CELL, VP_Y);
+    o.push_str("<g>");
     for i in -20i32..=20 {
         let x = x0 + (i + 20) as f32 * cell;
         let fill = match i.cmp(&0) {
@@ -460,10 +524,21 @@ fn vp_piece(l: &Layout, vp: i32) -> String {
     }
     let _ = write!(
         o,
-        r##"<text x="{x0}" y="{}" font-size="11" fill="{USSR_LIGHT}">◀ USSR</text><text x="{}" y="{}" font-size="11" fill="{US_LIGHT}" text-anchor="end">US ▶</text>"##,
+        r##"<text x="{x0}" y="{}" font-size="11" fill="{USSR_LIGHT}">◀ USSR</text><text x="{}" y="{}" font-size="11" fill="{US_LIGHT}" text-anchor="end">US ▶</text></g>"##,
         y + 36.0 + 13.0,
         x0 + 41.0 * cell,
         y + 36.0 + 13.0
+    );
+}
+
+/// The VP total and its marker on the track ([`vp_base`]).
+fn vp_piece(vp: i32) -> String {
+    let (x0, cell, y) = (VP_X0, VP_CELL, VP_Y);
+    let mut o = String::from("<g>");
+    let _ = write!(
+        o,
+        r##"<text x="{x0}" y="26" font-size="15" font-weight="bold" fill="#ffffff">Victory Points: {}</text>"##,
+        esc(&crate::engine::vp_text(vp))
     );
     let at = vp.clamp(-20, 20);
     let mx = x0 + (at + 20) as f32 * cell + cell / 2.0;
@@ -479,10 +554,36 @@ fn vp_piece(l: &Layout, vp: i32) -> String {
         y + 15.5,
         vp.abs()
     );
-    let _ = l;
     o
 }
 
+/// One DEFCON box, lit when it is the current level.
+fn defcon_box(o: &mut String, l: &Layout, level: u8, now: bool) {
+    let x0 = l.canvas[0] - 5.0 * 58.0 - 20.0;
+    let colours = ["#e23b2e", "#f08a24", "#f4c430", "#9ccc65", "#4caf50"];
+    let x = x0 + (5 - level) as f32 * 58.0;
+    let _ = write!(
+        o,
+        r##"<rect x="{x}" y="38" width="52" height="40" rx="5" fill="{}" fill-opacity="{}" stroke="{}" stroke-width="{}"/><text x="{}" y="66" font-size="22" font-weight="bold" fill="{}" text-anchor="middle">{level}</text>"##,
+        colours[level as usize - 1],
+        if now { "1" } else { "0.3" },
+        if now { "#ffffff" } else { "#22262c" },
+        if now { 4 } else { 1 },
+        x + 26.0,
+        if now { "#111111" } else { "#9aa3ad" }
+    );
+}
+
+/// The DEFCON track's five boxes, none lit.
+fn defcon_base(o: &mut String, l: &Layout) {
+    o.push_str("<g>");
+    for level in (1..=5u8).rev() {
+        defcon_box(o, l, level, false);
+    }
+    o.push_str("</g>");
+}
+
+/// The DEFCON level and its box lit over [`defcon_base`].
 fn defcon_piece(l: &Layout, defcon: u8) -> String {
     let x0 = l.canvas[0] - 5.0 * 58.0 - 20.0;
     let mut o = String::from("<g>");
@@ -490,23 +591,82 @@ fn defcon_piece(l: &Layout, defcon: u8) -> String {
         o,
         r##"<text x="{x0}" y="26" font-size="15" font-weight="bold" fill="#ffffff">DEFCON {defcon}</text>"##
     );
-    let colours = ["#e23b2e", "#f08a24", "#f4c430", "#9ccc65", "#4caf50"];
-    for (i, level) in (1..=5u8).rev().enumerate() {
-        let x = x0 + i as f32 * 58.0;
-        let now = level == defcon;
-        let _ = write!(
-            o,
-            r##"<rect x="{x}" y="38" width="52" height="40" rx="5" fill="{}" fill-opacity="{}" stroke="{}" stroke-width="{}"/><text x="{}" y="66" font-size="22" font-weight="bold" fill="{}" text-anchor="middle">{level}</text>"##,
-            colours[level as usize - 1],
-            if now { "1" } else { "0.3" },
-            if now { "#ffffff" } else { "#22262c" },
-            if now { 4 } else { 1 },
-            x + 26.0,
-            if now { "#111111" } else { "#9aa3ad" }
-        );
+    if (1..=5).contains(&defcon) {
+        defcon_box(&mut o, l, defcon, true);
     }
     o.push_str("</g>");
     o
+}
+
+const TRACK_CELL: f32 = 26.0;
+
+/// One cell of a Space Race or Military Operations row: `on` is the side's marker, `framed`
+/// the Military Operations the DEFCON level requires.
+fn track_cell(o: &mut String, x0: f32, y: f32, side: Side, i: u8, on: bool, framed: bool) {
+    let (dark, _) = side_colours(side);
+    let x = x0 + i as f32 * TRACK_CELL;
+    let _ = write!(
+        o,
+        r##"<rect x="{x}" y="{y}" width="{}" height="22" rx="3" fill="{}" stroke="{}" stroke-width="{}"/><text x="{}" y="{}" font-size="13" font-weight="bold" fill="{}" text-anchor="middle">{i}</text>"##,
+        TRACK_CELL - 3.0,
+        if on { dark } else { "#454b53" },
+        if framed || on { "#ffffff" } else { "#5d646d" },
+        if framed { 2.5 } else { 1.0 },
+        x + (TRACK_CELL - 3.0) / 2.0,
+        y + 16.0,
+        if on { "#ffffff" } else { "#9aa3ad" }
+    );
+}
+
+/// A track row without markers: the side's name and cells 0 to `max`.
+fn track_row_base(o: &mut String, x0: f32, y: f32, side: Side, max: u8) {
+    let (_, light) = side_colours(side);
+    let _ = write!(
+        o,
+        r#"<text x="{}" y="{}" font-size="12" font-weight="bold" fill="{light}" text-anchor="end">{}</text>"#,
+        x0 - 6.0,
+        y + 16.0,
+        side.name()
+    );
+    for i in 0..=max {
+        track_cell(o, x0, y, side, i, false, false);
+    }
+}
+
+/// A track row's marked cells over [`track_row_base`]: the side's position `n` (when on the
+/// track, 0 to `max`) and the `need`ed cell, framed.
+fn track_row_marks(
+    o: &mut String,
+    x0: f32,
+    y: f32,
+    side: Side,
+    (n, max): (u8, u8),
+    need: Option<u8>,
+) {
+    if n <= max {
+        track_cell(o, x0, y, side, n, true, need == Some(n));
+    }
+    if let Some(k) = need.filter(|k| *k != n && *k <= max) {
+        track_cell(o, x0, y, side, k, false, true);
+    }
+}
+
+const SPACE_X: f32 = 200.0;
+const MILOPS_X: f32 = 700.0;
+
+/// The Space Race and Military Operations rows and headings, without markers.
+fn tracks_base(o: &mut String, l: &Layout) {
+    let py = l.tracks_panel[1];
+    let t1 = py + 25.0;
+    let _ = write!(
+        o,
+        r##"<g><text x="18" y="{t1}" font-size="16" font-weight="bold" fill="#ffffff">Space Race</text><text x="470" y="{t1}" font-size="16" font-weight="bold" fill="#ffffff">Military Operations</text>"##
+    );
+    for (x0, max) in [(SPACE_X, 8), (MILOPS_X, 5)] {
+        track_row_base(o, x0, py + 6.0, Side::Us, max);
+        track_row_base(o, x0, py + 32.0, Side::Ussr, max);
+    }
+    o.push_str("</g>");
 }
 
 /// The header's second row as four pieces: Space Race, Military Operations, hands and piles,
@@ -514,34 +674,7 @@ fn defcon_piece(l: &Layout, defcon: u8) -> String {
 fn tracks_pieces(l: &Layout, v: &View) -> Vec<String> {
     let py = l.tracks_panel[1];
     let mut o = String::from("<g>");
-    let cell = 26.0;
-    let row = |o: &mut String, x0: f32, y: f32, side: Side, n: u8, max: u8, need: Option<u8>| {
-        let (dark, light) = side_colours(side);
-        let _ = write!(
-            o,
-            r#"<text x="{}" y="{}" font-size="12" font-weight="bold" fill="{light}" text-anchor="end">{}</text>"#,
-            x0 - 6.0,
-            y + 16.0,
-            side.name()
-        );
-        for i in 0..=max {
-            let x = x0 + i as f32 * cell;
-            let on = i == n;
-            let framed = need == Some(i);
-            let _ = write!(
-                o,
-                r##"<rect x="{x}" y="{y}" width="{}" height="22" rx="3" fill="{}" stroke="{}" stroke-width="{}"/><text x="{}" y="{}" font-size="13" font-weight="bold" fill="{}" text-anchor="middle">{i}</text>"##,
-                cell - 3.0,
-                if on { dark } else { "#454b53" },
-                if framed || on { "#ffffff" } else { "#5d646d" },
-                if framed { 2.5 } else { 1.0 },
-                x + (cell - 3.0) / 2.0,
-                y + 16.0,
-                if on { "#ffffff" } else { "#9aa3ad" }
-            );
-        }
-    };
-    let (t1, t2) = (py + 25.0, py + 47.0);
+    let t2 = py + 47.0;
     let lead = v.space.us.max(v.space.ussr);
     let box_name = if lead == 0 {
         "no launch yet".to_string()
@@ -556,38 +689,38 @@ fn tracks_pieces(l: &Layout, v: &View) -> Vec<String> {
     };
     let _ = write!(
         o,
-        r##"<text x="18" y="{t1}" font-size="16" font-weight="bold" fill="#ffffff">Space Race</text><text x="18" y="{t2}" font-size="12" fill="#c9d1da">{}</text>"##,
+        r##"<text x="18" y="{t2}" font-size="12" fill="#c9d1da">{}</text>"##,
         esc(&box_name)
     );
-    row(&mut o, 200.0, py + 6.0, Side::Us, v.space.us, 8, None);
-    row(&mut o, 200.0, py + 32.0, Side::Ussr, v.space.ussr, 8, None);
+    track_row_marks(&mut o, SPACE_X, py + 6.0, Side::Us, (v.space.us, 8), None);
+    track_row_marks(
+        &mut o,
+        SPACE_X,
+        py + 32.0,
+        Side::Ussr,
+        (v.space.ussr, 8),
+        None,
+    );
     o.push_str("</g>");
     let space = std::mem::replace(&mut o, String::from("<g>"));
     let need = v.defcon.min(5);
     let _ = write!(
         o,
-        r##"<text x="470" y="{t1}" font-size="16" font-weight="bold" fill="#ffffff">Military Operations</text><text x="470" y="{t2}" font-size="12" fill="#c9d1da">required: {need} (DEFCON)</text>"##
+        r##"<text x="470" y="{t2}" font-size="12" fill="#c9d1da">required: {need} (DEFCON)</text>"##
     );
-    row(
+    let (us, ussr) = (v.milops.us.min(5), v.milops.ussr.min(5));
+    track_row_marks(&mut o, MILOPS_X, py + 6.0, Side::Us, (us, 5), Some(need));
+    track_row_marks(
         &mut o,
-        700.0,
-        py + 6.0,
-        Side::Us,
-        v.milops.us.min(5),
-        5,
-        Some(need),
-    );
-    row(
-        &mut o,
-        700.0,
+        MILOPS_X,
         py + 32.0,
         Side::Ussr,
-        v.milops.ussr.min(5),
-        5,
+        (ussr, 5),
         Some(need),
     );
     o.push_str("</g>");
     let milops = std::mem::take(&mut o);
+    let t1 = py + 25.0;
     let _ = write!(
         o,
         r##"<g><text x="880" y="{t1}" font-size="14" fill="#ffffff">Hands: US {} · USSR {}</text><text x="880" y="{t2}" font-size="14" fill="#c9d1da">Deck {} · Discard {} · Removed {}</text>"##,
@@ -624,13 +757,21 @@ fn tracks_pieces(l: &Layout, v: &View) -> Vec<String> {
     vec![space, milops, counts, o]
 }
 
-fn cards_piece(l: &Layout, v: &View) -> String {
+/// The cards panel's ground and its heading "Effects in play".
+fn cards_base(o: &mut String, l: &Layout) {
     let [px, py, pw, ph] = l.cards_panel;
-    let mut o = String::new();
     let _ = write!(
         o,
-        r##"<g><rect x="{px}" y="{py}" width="{pw}" height="{ph}" rx="8" fill="#ffffff" fill-opacity="0.92" stroke="#9aa3ad"/>"##
+        r##"<g><rect x="{px}" y="{py}" width="{pw}" height="{ph}" rx="8" fill="#ffffff" fill-opacity="0.92" stroke="#9aa3ad"/><text x="{}" y="{}" font-size="15" font-weight="bold" fill="{INK}">Effects in play</text></g>"##,
+        px + 10.0,
+        py + 78.0
     );
+}
+
+/// The cards panel over [`cards_base`]: the China Card and the effects in play.
+fn cards_piece(l: &Layout, v: &View) -> String {
+    let [px, py, _, _] = l.cards_panel;
+    let mut o = String::from("<g>");
     // The China Card.
     let (holder, fill) = match v.china_holder {
         Some(s) => (s.name(), side_colours(s).0),
@@ -658,13 +799,7 @@ fn cards_piece(l: &Layout, v: &View) -> String {
         px + 54.0,
         py + 46.0
     );
-    let mut y = py + 78.0;
-    let _ = write!(
-        o,
-        r#"<text x="{}" y="{y}" font-size="15" font-weight="bold" fill="{INK}">Effects in play</text>"#,
-        px + 10.0
-    );
-    y += 18.0;
+    let mut y = py + 78.0 + 18.0;
     if v.effects.is_empty() {
         let _ = write!(
             o,

@@ -32,7 +32,7 @@ pub struct PendingBid {
 }
 
 /// What the log says of a bid game's seats and bids so far.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct BidState {
     /// Seat 1's and seat 2's addresses (a bid game only).
     seats: Option<[String; 2]>,

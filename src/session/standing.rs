@@ -32,10 +32,16 @@ impl Session {
         Side::BOTH
             .iter()
             .filter_map(|&side| {
-                let n = self.standing.open_orders(side).count();
+                let n = self.open_standing_orders(side);
                 (n > 0).then(|| format!("Standing orders: the {side} has {n} sealed"))
             })
             .collect()
+    }
+
+    /// How many standing orders `side` has open (given, neither used nor cancelled), from the
+    /// log alone: public, as `status` and `status --format json` show it.
+    pub fn open_standing_orders(&self, side: Side) -> usize {
+        self.standing.open_orders(side).count()
     }
 
     /// The standing orders used in the entries from `since` on, as sentences for both players'
@@ -257,6 +263,26 @@ impl Session {
                 );
                 let kind = serde_json::to_string(&prompt.kind)
                     .map_err(|e| SessionError::State(format!("the decision's kind: {e}")))?;
+                // One open order a decision: a second for the same card's same decision would
+                // leave which one answers to chance (found by the issue 17 attack).
+                let sealed = self
+                    .secret
+                    .as_ref()
+                    .map_or(&[][..], |s| &s.standing_orders[..]);
+                if let Some(o) = self.standing.open_orders(side).find_map(|l| {
+                    sealed
+                        .iter()
+                        .find(|o| o.seq == l.seq && o.card == card && o.kind == kind)
+                }) {
+                    return Err(SessionError::Refusal(format!(
+                        "`{}` refused: standing order {} (`{}`) already answers that decision; \
+                         cancel it first with `cancel order {}`",
+                        standing::order_text(card, &answer),
+                        o.seq,
+                        standing::order_text(o.card, &o.answer),
+                        o.seq
+                    )));
+                }
                 let before = self.secret.clone().expect("moderator");
                 let mut secret = before.clone();
                 // An order left by a failed write (its entry never committed) is dropped.

@@ -1,0 +1,415 @@
+//! A whole peer game through the `twilight` binary only (issue 19; DEALERLESS.md §9): two
+//! folders, two keys from `twilight keygen`, `new --peer`, `join --peer` from the first mail,
+//! then each player only runs `peer inbox` on its Maildir and, when it owes a decision, plays
+//! one of the moves `peer inbox` printed with `peer play`. The mails travel only from one
+//! player's outbox into the other's Maildir; nothing else is shared on disk. At the end
+//! `verify` passes on each folder and on both, and both agree on the result.
+//!
+//! The decisions are a seeded choice among the printed moves (so every move the program shows
+//! is one `peer play` must accept); the keys and the game id are random, so the deck and dice
+//! differ from run to run. A failing run keeps its folders and prints where they are.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use assert_cmd::Command;
+use tempfile::TempDir;
+use twilight_pbem::engine::SeededChance;
+
+fn twilight() -> Command {
+    let mut c = Command::cargo_bin("twilight").unwrap();
+    c.env_remove("TWILIGHT_SMTP_URL").env_remove("TWILIGHT_KEY");
+    c
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+/// Runs the binary; panics with its output unless it exits `code`.
+fn run(args: &[&std::ffi::OsStr], code: i32) -> String {
+    let o = twilight().args(args).output().unwrap();
+    let said = text(&o);
+    assert_eq!(o.status.code(), Some(code), "twilight {args:?}:\n{said}");
+    said
+}
+
+fn os(s: &str) -> &std::ffi::OsStr {
+    s.as_ref()
+}
+
+fn maildir(root: &Path, name: &str) -> PathBuf {
+    let m = root.join(name);
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(m.join(sub)).unwrap();
+    }
+    m
+}
+
+/// Copies every outbox mail of `game` not yet delivered into the Maildir `to` (new/).
+fn relay(game: &Path, to: &Path, sent: &mut HashSet<PathBuf>) -> usize {
+    let mut n = 0;
+    let Ok(dir) = std::fs::read_dir(game.join("outbox")) else {
+        return 0;
+    };
+    let mut files: Vec<PathBuf> = dir.map(|e| e.unwrap().path()).collect();
+    files.sort_by_key(|p| std::fs::metadata(p).unwrap().modified().unwrap());
+    for p in files {
+        if p.extension().is_some_and(|x| x == "eml") && sent.insert(p.clone()) {
+            // Numbered so that the Maildir's name order is the order of sending.
+            let name = format!(
+                "{:06}-{}",
+                sent.len(),
+                p.file_name().unwrap().to_string_lossy()
+            );
+            std::fs::copy(&p, to.join("new").join(name)).unwrap();
+            n += 1;
+        }
+    }
+    n
+}
+
+/// An outbox mail of `game` not yet delivered whose entries carry its author's final
+/// reveal: marked as sent (so `relay` skips it) and returned.
+fn held_final(game: &Path, sent: &mut HashSet<PathBuf>) -> Option<PathBuf> {
+    use twilight_pbem::peer::play::Move;
+    use twilight_pbem::peer::protocol::Body;
+    for e in std::fs::read_dir(game.join("outbox")).ok()? {
+        let p = e.unwrap().path();
+        if sent.contains(&p) {
+            continue;
+        }
+        let b = twilight_pbem::peer::sync::read_mail(&std::fs::read(&p).unwrap()).unwrap();
+        let is_final = b.entries.iter().any(|e| {
+            matches!(e.step_as::<Move>(), Ok(Some(Move::Step(s))) if matches!(s.body, Body::Final { .. }))
+        });
+        if is_final {
+            sent.insert(p.clone());
+            return Some(p);
+        }
+    }
+    None
+}
+
+/// Delivers to `to` a corrupted copy of the first undelivered mail of `game` (one hex digit
+/// of its last entry's signature changed), before the genuine one: `peer inbox` refuses it
+/// whole with the bad-signature code, blaming nobody and keeping nothing, and `peer status`
+/// and `verify` agree that nothing is wrong with the game. Returns whether it found a mail.
+fn forge_one(game: &Path, to: &Player, sent: &HashSet<PathBuf>) -> bool {
+    let Some(p) = std::fs::read_dir(game.join("outbox"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| !sent.contains(p))
+    else {
+        return false;
+    };
+    let text = std::fs::read_to_string(&p).unwrap();
+    let at = text.rfind("sig: ").expect("a signed entry") + 5;
+    let flipped = if &text[at..at + 1] == "0" { "1" } else { "0" };
+    let forged = format!("{}{flipped}{}", &text[..at], &text[at + 1..]);
+    std::fs::write(to.maildir.join("new").join("000000-forged.eml"), forged).unwrap();
+    let before = std::fs::read(to.dir.join("peer-log.yaml")).unwrap();
+    let said = run(
+        &[
+            os("peer"),
+            os("inbox"),
+            to.dir.as_os_str(),
+            to.maildir.as_os_str(),
+        ],
+        21,
+    );
+    assert!(
+        said.contains("a mail with an entry not signed by the US's key (forged or corrupted)")
+            && said.contains("refused, nothing taken"),
+        "{said}"
+    );
+    assert!(!said.contains("at fault"), "nobody is blamed: {said}");
+    assert_eq!(
+        std::fs::read(to.dir.join("peer-log.yaml")).unwrap(),
+        before,
+        "nothing of it is kept"
+    );
+    let status = run(&[os("peer"), os("status"), to.dir.as_os_str()], 0);
+    assert!(!status.contains("FINDING"), "{status}");
+    let verify = run(&[os("verify"), to.dir.as_os_str()], 0);
+    assert!(!verify.contains("FINDING"), "{verify}");
+    true
+}
+
+/// While the US's final reveal is held back: the USSR's `peer status` says the game awaits
+/// it, and `verify` names the US (exit 1).
+fn refused_final_is_named(ussr: &Path) {
+    let status = run(&[os("peer"), os("status"), ussr.as_os_str()], 0);
+    assert!(
+        status.contains("awaiting the US's final reveal"),
+        "{status}"
+    );
+    let said = run(&[os("verify"), ussr.as_os_str()], 1);
+    assert!(
+        said.contains("no final reveal") && said.contains("at fault: the US"),
+        "{said}"
+    );
+}
+
+/// The moves `peer inbox`/`peer play` printed under "Legal moves".
+fn printed_moves(said: &str) -> Vec<String> {
+    said.lines()
+        .skip_while(|l| !l.starts_with("Legal moves"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .map(|l| l.trim().to_string())
+        .collect()
+}
+
+struct Player {
+    name: &'static str,
+    dir: PathBuf,
+    maildir: PathBuf,
+}
+
+/// What one whole game through the binary came to.
+struct Played {
+    mails: usize,
+    decisions: usize,
+    commands: usize,
+    turn_line: String,
+}
+
+/// Keeps the folders of a failing run (prints where).
+struct KeepOnPanic(Option<TempDir>);
+
+impl Drop for KeepOnPanic {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            if let Some(d) = self.0.take() {
+                eprintln!(
+                    "the failing game's folders are kept in {}",
+                    d.keep().display()
+                );
+            }
+        }
+    }
+}
+
+/// Plays one whole game through the binary with decisions chosen by `rng` among the printed
+/// moves; returns its counts. `root` is an empty folder.
+fn play_one(root: &Path, rng: &mut SeededChance) -> Played {
+    let (ka, kb) = (root.join("a.key"), root.join("b.key"));
+    for k in [&ka, &kb] {
+        let said = run(&[os("keygen"), os("--out"), k.as_os_str()], 0);
+        assert!(said.contains("Fingerprint: "), "{said}");
+    }
+    let us = Player {
+        name: "US",
+        dir: root.join("us-game"),
+        maildir: maildir(root, "us-Maildir"),
+    };
+    let ussr = Player {
+        name: "USSR",
+        dir: root.join("ussr-game"),
+        maildir: maildir(root, "ussr-Maildir"),
+    };
+    run(
+        &[
+            os("new"),
+            us.dir.as_os_str(),
+            os("--peer"),
+            os("--as"),
+            os("us"),
+            os("--me"),
+            os("us@example.org"),
+            os("--opponent"),
+            os("ussr@example.org"),
+            os("--key"),
+            ka.as_os_str(),
+        ],
+        0,
+    );
+    let mut sent = HashSet::new();
+    assert_eq!(relay(&us.dir, &ussr.maildir, &mut sent), 1);
+    let invite = std::fs::read_dir(ussr.maildir.join("new"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    run(
+        &[
+            os("join"),
+            ussr.dir.as_os_str(),
+            os("--peer"),
+            os("--from-mail"),
+            invite.as_os_str(),
+            os("--key"),
+            kb.as_os_str(),
+        ],
+        0,
+    );
+    // The invitation is read (join took it); a later `peer inbox` sees it as a duplicate.
+    let mut decisions = 0;
+    let mut commands = 4;
+    let players = [&us, &ussr];
+    let mut idle_rounds = 0;
+    let mut last = [String::new(), String::new()];
+    let mut forged = false;
+    let mut withheld: Option<PathBuf> = None;
+    for round in 0.. {
+        assert!(round < 5_000, "the game did not end in 5,000 rounds");
+        let mut moved = false;
+        for (i, p) in players.iter().enumerate() {
+            let other = players[1 - i];
+            if i == 1 {
+                // The US refuses (for a while) to reveal its seed at the end: its mail with
+                // the final reveal is held back.
+                withheld = withheld.or_else(|| held_final(&us.dir, &mut sent));
+                if !forged && round >= 3 {
+                    forged = forge_one(&us.dir, &ussr, &sent);
+                    commands += 3;
+                }
+            }
+            let delivered = relay(&other.dir, &p.maildir, &mut sent);
+            let mut said = run(
+                &[
+                    os("peer"),
+                    os("inbox"),
+                    p.dir.as_os_str(),
+                    p.maildir.as_os_str(),
+                ],
+                0,
+            );
+            commands += 1;
+            moved |= delivered > 0;
+            while said.contains("Your decision.") {
+                let shown = printed_moves(&said);
+                assert!(
+                    !shown.is_empty(),
+                    "{}: a decision without moves:\n{said}",
+                    p.name
+                );
+                let pick = shown[rng.below(shown.len() as u32) as usize].clone();
+                said = run(&[os("peer"), os("play"), p.dir.as_os_str(), os(&pick)], 0);
+                commands += 1;
+                decisions += 1;
+                moved = true;
+            }
+            last[i] = said;
+        }
+        if last[0].contains("both seeds are revealed")
+            && last[1].contains("awaiting the US's final reveal")
+        {
+            let held = withheld
+                .take()
+                .expect("the US's final reveal was held back");
+            refused_final_is_named(&ussr.dir);
+            commands += 2;
+            std::fs::copy(&held, ussr.maildir.join("new").join("zzzzzz-final.eml")).unwrap();
+            last[1] = run(
+                &[
+                    os("peer"),
+                    os("inbox"),
+                    ussr.dir.as_os_str(),
+                    ussr.maildir.as_os_str(),
+                ],
+                0,
+            );
+            commands += 1;
+        }
+        if last
+            .iter()
+            .all(|s| s.contains("The game is over:") && s.contains("both seeds are revealed"))
+        {
+            break;
+        }
+        idle_rounds = if moved { 0 } else { idle_rounds + 1 };
+        assert!(
+            idle_rounds < 3,
+            "the game stalls:\nUS: {}\nUSSR: {}",
+            last[0],
+            last[1]
+        );
+    }
+    let mails = [&us.dir, &ussr.dir]
+        .iter()
+        .map(|d| std::fs::read_dir(d.join("outbox")).unwrap().count())
+        .sum();
+    let turn_line = last[0]
+        .lines()
+        .find(|l| l.starts_with("The game is over:"))
+        .unwrap()
+        .to_string();
+    // Both replicas end alike, every step verified, and say so.
+    for s in &last {
+        assert!(s.contains("every step verifies"), "{s}");
+        assert!(
+            s.contains(&turn_line),
+            "both agree on the result:\n{s}\n{turn_line}"
+        );
+    }
+    // verify: each folder alone, then both; each names the same end.
+    let mut ends = Vec::new();
+    for dir in [&us.dir, &ussr.dir] {
+        let said = run(&[os("verify"), dir.as_os_str()], 0);
+        assert!(said.contains("ok: every entry"), "{said}");
+        let end = said
+            .lines()
+            .find_map(|l| l.split_once("the game: ").map(|(_, e)| e.to_string()))
+            .unwrap_or_else(|| panic!("{said}"));
+        assert!(end.contains("every step verifies"), "{said}");
+        ends.push(end);
+        let status = run(&[os("peer"), os("status"), dir.as_os_str()], 0);
+        assert!(status.contains("the game is over"), "{status}");
+        assert!(!status.contains("FINDING"), "{status}");
+    }
+    assert_eq!(ends[0], ends[1], "both folders agree on the result");
+    assert!(forged, "a forged mail was tried");
+    let said = run(&[os("verify"), us.dir.as_os_str(), ussr.dir.as_os_str()], 0);
+    assert!(said.contains("the replicas agree"), "{said}");
+    Played {
+        mails,
+        decisions,
+        commands,
+        turn_line,
+    }
+}
+
+#[test]
+fn a_whole_peer_game_through_the_binary_with_inbox_and_play_only() {
+    let root = KeepOnPanic(Some(TempDir::new().unwrap()));
+    let dir = root.0.as_ref().unwrap().path().to_path_buf();
+    let started = std::time::Instant::now();
+    let p = play_one(&dir, &mut SeededChance::new(19));
+    eprintln!(
+        "{}: {} mails, {} decisions, {} commands, {:.1} s",
+        p.turn_line,
+        p.mails,
+        p.decisions,
+        p.commands,
+        started.elapsed().as_secs_f64()
+    );
+    assert!(p.decisions > 0 && p.mails > 10);
+}
+
+#[test]
+#[ignore = "several whole games through the binary: minutes (PEER_CLI_GAMES, default 5)"]
+fn several_peer_games_through_the_binary() {
+    let games: u64 = std::env::var("PEER_CLI_GAMES").map_or(5, |v| v.parse().unwrap());
+    for game in 1..=games {
+        let root = KeepOnPanic(Some(TempDir::new().unwrap()));
+        let dir = root.0.as_ref().unwrap().path().to_path_buf();
+        let started = std::time::Instant::now();
+        let p = play_one(&dir, &mut SeededChance::new(1000 + game));
+        eprintln!(
+            "game {game}: {}: {} mails, {} decisions, {} commands, {:.1} s",
+            p.turn_line,
+            p.mails,
+            p.decisions,
+            p.commands,
+            started.elapsed().as_secs_f64()
+        );
+    }
+}
