@@ -217,7 +217,9 @@ enum OwnedRequest {
     Die,
     HandCard {
         side: Side,
-        known: usize,
+        /// The cards the public knows the hand holds when the engine asks (sorted): after
+        /// the headline cards left the hands, which the state before the answer still shows.
+        known: Vec<Card>,
         unknown: u8,
     },
     RevealHandCard {
@@ -244,7 +246,11 @@ impl Chance for Feed {
                 unknown,
             } => OwnedRequest::HandCard {
                 side: *side,
-                known: known.len(),
+                known: {
+                    let mut k = known.to_vec();
+                    k.sort();
+                    k
+                },
                 unknown: *unknown,
             },
             ChanceRequest::RevealHandCard { side } => OwnedRequest::RevealHandCard { side: *side },
@@ -1267,13 +1273,11 @@ impl PeerGame {
                                     unknown as usize,
                                     "peer mode: the protocol's hidden hand differs from the engine's"
                                 );
-                                if known > 0 {
-                                    let mut k = self.game.state().cards.hands[victim].clone();
-                                    k.sort();
+                                if !known.is_empty() {
                                     Need::Among {
                                         victim,
                                         roll: next_roll,
-                                        known: k,
+                                        known,
                                     }
                                 } else {
                                     Need::Pick {
