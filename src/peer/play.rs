@@ -21,7 +21,7 @@
 //! | a card drawn face up from the deck (`RevealDraw`: Non-Aligned Movement) | the side that answered draws the next position, the other shares, the drawer opens it |
 //! | both headlines (two `Headline` prompts) | `headline_commit` USSR, then US; both `headline_reveal` |
 //! | the end of a turn (`DeckEvent::TurnEnd`) | USSR then US open any held Scoring card, then `claim: no_scoring_card` (rule 4.5, FAQ F030, F177) |
-//! | Our Man in Tehran (`Aside`, `ReturnAside`) | the US draws the cards; discards are opened by the answer; the US opens the rest and the USSR shuffles them back in |
+//! | Our Man in Tehran (`Aside`, `ReturnAside`) | the US draws the cards; discards are opened by the answer; the USSR shuffles the rest back in unopened (`lock` with `back`) |
 //! | the end of the game | `final` USSR, then US |
 //!
 //! The other side checks every move when it arrives ([`PeerGame::receive`]): the protocol's
