@@ -396,10 +396,31 @@ fn intercept(game: u64, pick: impl FnMut(&[Move]) -> bool) -> (PeerGame, Vec<Mov
 /// [`intercept`] where `prefer` may name an answer to give (as in [`play_with`]).
 fn intercept_with(
     game: u64,
-    mut prefer: impl FnMut(&PeerGame) -> Option<Answer>,
+    prefer: impl FnMut(&PeerGame) -> Option<Answer>,
     mut pick: impl FnMut(&[Move]) -> bool,
 ) -> (PeerGame, Vec<Move>) {
-    let opts = Options::default();
+    intercept_where(game, Options::default(), prefer, |_, m| pick(m))
+}
+
+/// [`intercept_with`] of a game with `opts`, where `pick` also sees the mail's recipient
+/// (before it takes the mail in).
+fn intercept_where(
+    game: u64,
+    opts: Options,
+    prefer: impl FnMut(&PeerGame) -> Option<Answer>,
+    pick: impl FnMut(&PeerGame, &[Move]) -> bool,
+) -> (PeerGame, Vec<Move>) {
+    try_intercept_where(game, opts, prefer, pick)
+        .unwrap_or_else(|| panic!("no such mail in game {game}"))
+}
+
+/// [`intercept_where`], `None` when no mail satisfies `pick`.
+fn try_intercept_where(
+    game: u64,
+    opts: Options,
+    mut prefer: impl FnMut(&PeerGame) -> Option<Answer>,
+    mut pick: impl FnMut(&PeerGame, &[Move]) -> bool,
+) -> Option<(PeerGame, Vec<Move>)> {
     let mut ussr = PeerGame::new(Side::Ussr, opts.clone(), seed(Side::Ussr, game)).unwrap();
     let mut us = PeerGame::new(Side::Us, opts, seed(Side::Us, game)).unwrap();
     let mut rng = SeededChance::new(game);
@@ -409,8 +430,8 @@ fn intercept_with(
             let from = g.side().opponent();
             let m = std::mem::take(&mut inbox[ix(from)]);
             if !m.is_empty() {
-                if pick(&m) {
-                    return (g.clone(), m);
+                if pick(g, &m) {
+                    return Some((g.clone(), m));
                 }
                 g.receive(&m).unwrap();
             }
@@ -421,7 +442,7 @@ fn intercept_with(
             inbox[ix(g.side())].extend(g.take_outbox());
         }
     }
-    panic!("no such mail in game {game}");
+    None
 }
 
 fn position_of(mail: &[Move], f: impl Fn(&Body) -> bool) -> Option<usize> {
@@ -958,4 +979,593 @@ fn non_aligned_movements_face_up_cards_are_drawn_and_opened_from_the_deck() {
         assert!(found, "{line}: no draw and opening of it in the log");
     }
     p.us.verified().unwrap().unwrap();
+}
+
+// ---- Attacks on Our Man in Tehran's put-back, known headlines and Non-Aligned Movement
+// (s19pa): each tampered mail is refused naming the move, and the moves before it are taken.
+
+/// Takes `mail` with move `k` tampered by `tamper` into a copy of `to`; asserts it is
+/// refused naming move `k` of `author` with `why` in the reason, the moves before it taken.
+fn assert_refused(
+    to: &PeerGame,
+    mail: &[Move],
+    k: usize,
+    why: &str,
+    tamper: impl FnOnce(&mut Body),
+) {
+    let mut to = to.clone();
+    let mut mail = mail.to_vec();
+    let Move::Step(s) = &mut mail[k] else {
+        panic!("move {k} is no step")
+    };
+    tamper(&mut s.body);
+    let author = mail[k].author();
+    let before = to.log().len();
+    let f = to.receive(&mail).unwrap_err();
+    assert_eq!((f.entry, f.party), (before + k, author), "{f}");
+    assert!(f.why.contains(why), "{why:?} not in: {f}");
+    // The moves before it are taken (and the recipient's own answers to them written after
+    // them); the tampered move and the rest are not.
+    assert_eq!(&to.log()[before..before + k], &mail[..k]);
+    assert!(to.log()[before + k..]
+        .iter()
+        .all(|m| m.author() == to.side()));
+}
+
+#[test]
+fn a_lock_putting_back_a_repeated_opened_or_other_hands_position_is_refused() {
+    let has_back = |m: &[Move]| put_back_of(m).is_some();
+    let (to, mail) = intercept_with(TEHRAN_GAME, our_man_in_tehran_first, has_back);
+    assert_eq!(to.side(), Side::Us, "the USSR's lock goes to the US");
+    let (k, lock) = put_back_of(&mail).unwrap();
+    let Body::Lock { back, .. } = &lock.body else {
+        unreachable!()
+    };
+    let back = back.clone();
+    let set = |b: Vec<[u32; 2]>| {
+        move |body: &mut Body| {
+            if let Body::Lock { back, .. } = body {
+                *back = b;
+            }
+        }
+    };
+    // A position named twice.
+    let mut twice = back.clone();
+    twice.insert(0, back[0]);
+    assert_refused(&to, &mail, k, "put back", set(twice));
+    // A position opened before (the last card the US opened: a discard or a played card).
+    let opened = steps(to.log())
+        .iter()
+        .rev()
+        .find_map(|s| match &s.body {
+            Body::Open {
+                shuffle, position, ..
+            } if s.from == Side::Us => Some([*shuffle, *position]),
+            _ => None,
+        })
+        .expect("the US opened a card before");
+    let mut with_opened = back.clone();
+    with_opened.push(opened);
+    with_opened.sort();
+    assert_refused(&to, &mail, k, "put back", set(with_opened));
+    // Another position of the US's hand instead of a returned one (the USSR would take a
+    // card of the US's hand away), and one of the USSR's own hidden hand.
+    let t = to.party().table();
+    let aside: Vec<(u32, u32)> = back.iter().map(|[s, p]| (*s, *p)).collect();
+    for side in Side::BOTH {
+        let other = t
+            .hidden(side)
+            .into_iter()
+            .find(|at| !aside.contains(at))
+            .unwrap_or_else(|| panic!("the {side:?} holds another hidden card"));
+        let mut swapped = back.clone();
+        *swapped.last_mut().unwrap() = [other.0, other.1];
+        swapped.sort();
+        assert_refused(&to, &mail, k, "put back", set(swapped));
+    }
+    // A shuffle that names no card put back when the US returned some.
+    assert_refused(&to, &mail, k, "put back", set(Vec::new()));
+}
+
+#[test]
+fn a_headline_revealed_as_known_of_a_discarded_or_opponents_card_is_refused() {
+    let is_reveal = |b: &Body| {
+        matches!(
+            b,
+            Body::HeadlineReveal {
+                position: Some(_),
+                ..
+            }
+        )
+    };
+    // Cards opened before (the protocol's check passes for them) that the author does not
+    // hold: discarded, removed, or in the opponent's known hand.
+    let not_held = |to: &PeerGame, author: Side| -> Vec<Card> {
+        let cards = &to.game().state().cards;
+        let opened: Vec<Card> = steps(to.log())
+            .iter()
+            .filter_map(|s| s.body.opening().map(|(_, _, c, _)| c))
+            .collect();
+        cards
+            .discard
+            .iter()
+            .chain(&cards.removed)
+            .chain(&cards.hands[author.opponent()])
+            .filter(|c| opened.contains(c))
+            .copied()
+            .collect()
+    };
+    // A reveal after the first turn, when cards have been opened and discarded.
+    let (to, mail) = intercept_where(
+        8,
+        Options::default(),
+        |_| None,
+        |g, m| {
+            position_of(m, is_reveal).is_some()
+                && g.game().state().turn > 1
+                && !not_held(g, g.side().opponent()).is_empty()
+        },
+    );
+    let k = position_of(&mail, is_reveal).unwrap();
+    let mut tried = 0;
+    for c in not_held(&to, mail[k].author()) {
+        tried += 1;
+        assert_refused(&to, &mail, k, "public knows it holds", |b| {
+            if let Body::HeadlineReveal {
+                card,
+                shuffle,
+                position,
+                key,
+                ..
+            } = b
+            {
+                (*card, *shuffle, *position, *key) = (c, None, None, None);
+            }
+        });
+    }
+    assert!(tried > 0, "no opened card outside the author's hand to try");
+}
+
+/// Where in `mail` the drawer opens the card it drew face up (Non-Aligned Movement): the
+/// recipient's log ends with the `draw` of that one position and the other's `shares`, and
+/// a chance step is owed.
+fn face_up_open(to: &PeerGame, mail: &[Move]) -> Option<usize> {
+    let log = steps(to.log());
+    let [.., d, sh] = log.as_slice() else {
+        return None;
+    };
+    let (Body::Draw { shuffle, positions }, Body::Shares { .. }) = (&d.body, &sh.body) else {
+        return None;
+    };
+    if positions.len() != 1 || !matches!(to.owed(), Owed::Chance(s) if s == d.from) {
+        return None;
+    }
+    position_of(
+        mail,
+        |b| matches!(b, Body::Open { shuffle: s, position: p, .. } if s == shuffle && *p == positions[0]),
+    )
+}
+
+/// Games among which one has Non-Aligned Movement draw a card face up (as in
+/// `non_aligned_movements_face_up_cards_are_drawn_and_opened_from_the_deck`).
+const NAM_GAMES: std::ops::RangeInclusive<u64> = 200..=300;
+
+#[test]
+fn a_face_up_draw_opened_with_a_wrong_key_or_at_another_position_is_refused() {
+    let opts = Options {
+        promos: vec![1, 2],
+        ..Options::default()
+    };
+    let (to, mail) = NAM_GAMES
+        .into_iter()
+        .find_map(|game| {
+            try_intercept_where(game, opts.clone(), non_aligned_movement_first, |g, m| {
+                face_up_open(g, m).is_some()
+            })
+        })
+        .expect("some game draws a card face up");
+    let k = face_up_open(&to, &mail).unwrap();
+    let Move::Step(Step {
+        body: Body::Open {
+            shuffle, position, ..
+        },
+        from,
+        ..
+    }) = mail[k].clone()
+    else {
+        unreachable!()
+    };
+    // Another valid scalar as the key.
+    assert_refused(&to, &mail, k, "does not open", |b| {
+        if let Body::Open { key, .. } = b {
+            *key = "01".to_string() + &"00".repeat(31);
+        }
+    });
+    // Another of the drawer's hidden cards, opened honestly, instead of the card drawn.
+    let t = to.party().table();
+    let other = t
+        .hidden(from)
+        .into_iter()
+        .find(|at| *at != (shuffle, position))
+        .expect("the drawer holds another hidden card");
+    assert_refused(&to, &mail, k, "chance needs", |b| {
+        if let Body::Open {
+            shuffle, position, ..
+        } = b
+        {
+            (*shuffle, *position) = other;
+        }
+    });
+}
+
+#[test]
+fn the_commitments_of_a_known_and_a_hidden_headline_differ_only_in_the_digest() {
+    let p = play_with(
+        KNOWN_HEADLINE_GAME,
+        Options::default(),
+        show_hands_then_headline_known,
+    );
+    let log = steps(p.us.log());
+    let (_, reveal) = known_reveal(p.us.log()).unwrap();
+    let at = log.iter().position(|s| *s == reveal).unwrap();
+    let Body::HeadlineReveal { turn, .. } = reveal.body else {
+        unreachable!()
+    };
+    let commit = |known: bool| -> Step {
+        log.iter()
+            .find(|s| {
+                matches!(&s.body, Body::HeadlineCommit { turn: t, .. } if *t == turn)
+                    && (s.from == reveal.from) == known
+            })
+            .cloned()
+            .unwrap()
+    };
+    let (known, hidden) = (commit(true), commit(false));
+    // The other side's headline of that turn was a hidden card.
+    let other = log.iter().find(|s| {
+        matches!(&s.body, Body::HeadlineReveal { turn: t, .. } if *t == turn)
+            && s.from != reveal.from
+    });
+    assert!(
+        matches!(
+            other.map(|s| &s.body),
+            Some(Body::HeadlineReveal {
+                position: Some(_),
+                ..
+            })
+        ),
+        "{other:?}"
+    );
+    // The bodies' bytes are the same but for the digest's 64 hex digits.
+    let bytes = |s: &Step| serde_json::to_vec(&s.body).unwrap();
+    let (a, b) = (bytes(&known), bytes(&hidden));
+    assert_eq!(a.len(), b.len());
+    let differ: Vec<usize> = (0..a.len()).filter(|i| a[*i] != b[*i]).collect();
+    let Body::HeadlineCommit { digest, .. } = &known.body else {
+        unreachable!()
+    };
+    let start = a.windows(64).position(|w| w == digest.as_bytes()).unwrap();
+    assert!(
+        differ.iter().all(|i| (start..start + 64).contains(i)),
+        "{}\n{}",
+        String::from_utf8_lossy(&a),
+        String::from_utf8_lossy(&b)
+    );
+    // The known card's commitment comes where any commitment comes: the USSR's first, and
+    // no step of its author between it and the reveals but the other's commitment.
+    let i = log.iter().position(|s| *s == known).unwrap();
+    assert!(
+        log[i + 1..at].iter().all(|s| matches!(
+            s.body,
+            Body::HeadlineCommit { .. } | Body::HeadlineReveal { .. }
+        )),
+        "{:?}",
+        &log[i + 1..at]
+    );
+}
+
+/// Our Man in Tehran by the US, Non-Aligned Movement, CIA Created and Lone Gunman for their
+/// events, and a known card at the Headline, whichever is accepted first.
+fn every_new_path_first(g: &PeerGame) -> Option<Answer> {
+    let tries = [
+        our_man_in_tehran_first(g),
+        non_aligned_movement_first(g),
+        show_hands_then_headline_known(g),
+    ];
+    tries
+        .into_iter()
+        .flatten()
+        .find(|a| g.check_answer(a).is_ok())
+}
+
+/// Random complete games with each option, preferring the paths new in peer play (put-back,
+/// face-up draws, known headlines): no panic, no stall, both replicas agree and verify, and
+/// every card put back was the US's and opens as a card. `TWILIGHT_PEER_SEEDS` (default 2)
+/// games per option.
+#[test]
+fn random_peer_games_with_each_option_and_the_new_paths_agree_and_verify() {
+    use twilight_pbem::engine::Scenario;
+    let per: u64 = std::env::var("TWILIGHT_PEER_SEEDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2);
+    let cases: Vec<Options> = vec![
+        Options::default(),
+        Options {
+            optional_cards: false,
+            ..Options::default()
+        },
+        Options {
+            promos: vec![1, 2],
+            ..Options::default()
+        },
+        Options {
+            promos: vec![1, 2],
+            chinese_civil_war: true,
+            ..Options::default()
+        },
+        Options {
+            scenario: Scenario::LateWar,
+            us_bonus: 0,
+            promos: vec![1, 2],
+            ..Options::default()
+        },
+        Options {
+            alt_space_race: true,
+            promos: vec![2],
+            ..Options::default()
+        },
+        Options {
+            us_bonus: 4,
+            ussr_bonus: 1,
+            bonus_cap_over_control: Some(2),
+            ..Options::default()
+        },
+    ];
+    let (mut put_back, mut known) = (0, 0);
+    for (i, opts) in cases.iter().enumerate() {
+        for j in 0..per {
+            let game = 1000 + 100 * i as u64 + j;
+            let p = play_with(game, opts.clone(), every_new_path_first);
+            assert_eq!(p.us.log(), p.ussr.log(), "game {game}: the logs differ");
+            assert_eq!(p.us.game().state(), p.ussr.game().state(), "game {game}");
+            let a = p.us.verified().expect("both seeds in").expect("verifies");
+            let b = p.ussr.verified().expect("both seeds in").expect("verifies");
+            assert_eq!(a.final_hands, b.final_hands, "game {game}");
+            assert_eq!(a.put_back, b.put_back, "game {game}");
+            assert!(
+                a.put_back.iter().all(|(s, _)| *s == Side::Us),
+                "game {game}"
+            );
+            put_back += a.put_back.len();
+            known += usize::from(known_reveal(p.us.log()).is_some());
+        }
+    }
+    eprintln!("{put_back} cards put back, {known} games with a known headline");
+}
+
+/// Found by the random games above (game 1509): the USSR headlines Duck and Cover, a card the
+/// public knows it holds, and the US headlines Five Year Plan, whose random discard from the
+/// USSR hand comes after both headline cards left the hands. The pick must be among the
+/// cards the hand holds then (was: among the known cards before the headlines, Duck and
+/// Cover included, so the roll could pick a card already played and the engine refused the
+/// US's honest reveal).
+#[test]
+fn a_random_pick_after_a_known_headline_is_among_the_cards_still_held() {
+    let opts = Options {
+        alt_space_race: true,
+        promos: vec![2],
+        ..Options::default()
+    };
+    let p = play_with(1509, opts, every_new_path_first);
+    let log = steps(p.us.log());
+    // The game has the case: a known headline and a roll `among` in the same turn's Headline
+    // Phase, right after the reveals.
+    let k = log
+        .iter()
+        .position(|s| {
+            matches!(
+                s.body,
+                Body::HeadlineReveal {
+                    turn: 3,
+                    position: None,
+                    ..
+                }
+            )
+        })
+        .expect("a known card headlined at turn 3");
+    let Body::Roll { purpose, .. } = &log[k + 1].body else {
+        panic!("{:?}", log[k + 1])
+    };
+    // The USSR hand after the headlines: 8 dealt, 1 headlined.
+    assert_eq!(
+        serde_json::to_value(purpose).unwrap(),
+        serde_json::json!({"among": {"n": 7}})
+    );
+    assert_eq!(p.us.log(), p.ussr.log());
+    p.us.verified().unwrap().unwrap();
+}
+
+/// An outsider with DEALERLESS.md §2–§4 alone (the derivations, not the program's passes)
+/// checks the shuffle that put Our Man in Tehran's cards back: every pass from the two seeds,
+/// the put-back positions read from earlier decks, and each returned card opens as a card.
+#[test]
+fn the_put_back_shuffle_checks_from_the_spec_formulas_alone() {
+    use curve25519_dalek::ristretto::RistrettoPoint;
+    use curve25519_dalek::scalar::Scalar;
+    use twilight_pbem::peer::derive::{scalar, Stream};
+    let p = play_with(TEHRAN_GAME, Options::default(), our_man_in_tehran_first);
+    let log = steps(p.us.log());
+    let seeds = [seed(Side::Us, TEHRAN_GAME), seed(Side::Ussr, TEHRAN_GAME)];
+    let pts = |v: &[String]| -> Vec<RistrettoPoint> {
+        v.iter().map(|h| deck::parse_point(h).unwrap()).collect()
+    };
+    let pass = |kind: &str, s: u32| -> Vec<RistrettoPoint> {
+        log.iter()
+            .find_map(|st| {
+                let v = serde_json::to_value(&st.body).unwrap();
+                (v["kind"] == kind && v["shuffle"] == s).then(|| {
+                    let p: Vec<String> = serde_json::from_value(v["points"].clone()).unwrap();
+                    pts(&p)
+                })
+            })
+            .unwrap_or_else(|| panic!("no {kind} of shuffle {s}"))
+    };
+    let (_, lock) = put_back_of(p.us.log()).unwrap();
+    let v = serde_json::to_value(&lock.body).unwrap();
+    let s = v["shuffle"].as_u64().unwrap() as u32;
+    let old: Vec<u32> = serde_json::from_value(v["old"].clone()).unwrap();
+    let back: Vec<[u32; 2]> = serde_json::from_value(v["back"].clone()).unwrap();
+    assert!(v
+        .get("new")
+        .is_some_and(|n| n.as_array().unwrap().is_empty()));
+    // Input: old positions of shuffle s−1, then the positions put back, as (shuffle, i).
+    let carried: Vec<(u32, u32)> = old
+        .iter()
+        .map(|i| (s - 1, *i))
+        .chain(back.iter().map(|[a, b]| (*a, *b)))
+        .collect();
+    let x: Vec<RistrettoPoint> = carried
+        .iter()
+        .map(|(a, i)| pass("seal", *a)[*i as usize])
+        .collect();
+    let n = x.len();
+    let k = |side: usize, a: u32, i: u32| scalar(&seeds[side], "card", a, i);
+    let lock_of = |side: usize| scalar(&seeds[side], "lock", s, 0);
+    let perm = |side: usize| {
+        let mut key = seeds[side].to_vec();
+        key.extend_from_slice(&s.to_be_bytes());
+        Stream::new("perm", &key).permutation(n)
+    };
+    let (us, ussr) = (0, 1);
+    let y: Vec<RistrettoPoint> = carried
+        .iter()
+        .zip(&x)
+        .map(|((a, i), xj)| lock_of(ussr) * k(ussr, *a, *i).invert() * xj)
+        .collect();
+    assert_eq!(y, pass("lock", s), "lock");
+    let pi_us = perm(us);
+    let z: Vec<RistrettoPoint> = (0..n)
+        .map(|i| {
+            let j = pi_us[i] as usize;
+            let (a, q) = carried[j];
+            lock_of(us) * k(us, a, q).invert() * y[j]
+        })
+        .collect();
+    assert_eq!(z, pass("mix", s), "mix");
+    let pi_ussr = perm(ussr);
+    let inv = |sc: Scalar| sc.invert();
+    let vv: Vec<RistrettoPoint> = (0..n)
+        .map(|i| k(ussr, s, i as u32) * inv(lock_of(ussr)) * z[pi_ussr[i] as usize])
+        .collect();
+    assert_eq!(vv, pass("mask", s), "mask");
+    let u: Vec<RistrettoPoint> = (0..n)
+        .map(|i| k(us, s, i as u32) * inv(lock_of(us)) * vv[i])
+        .collect();
+    assert_eq!(u, pass("seal", s), "seal");
+    // Each returned card: the position of shuffle s' opened with both keys is a card, the
+    // one the verifier names, and the new deck holds it at input[π_US[π_USSR[i]]].
+    let cards = deck::CardTable::new();
+    let returned: Vec<Card> = back
+        .iter()
+        .map(|[a, i]| {
+            let pt =
+                k(us, *a, *i).invert() * k(ussr, *a, *i).invert() * pass("seal", *a)[*i as usize];
+            cards
+                .card(&pt)
+                .expect("a put-back position opens as a card")
+        })
+        .collect();
+    let named: Vec<Card> =
+        p.us.verified()
+            .unwrap()
+            .unwrap()
+            .put_back
+            .iter()
+            .map(|(_, c)| *c)
+            .collect();
+    assert_eq!(returned, named);
+    for (b, c) in back.iter().zip(&returned) {
+        let j = carried.iter().position(|at| *at == (b[0], b[1])).unwrap();
+        let i = (0..n)
+            .find(|i| pi_us[pi_ussr[*i] as usize] as usize == j)
+            .unwrap();
+        let pt = k(us, s, i as u32).invert() * k(ussr, s, i as u32).invert() * u[i];
+        assert_eq!(cards.card(&pt), Some(*c), "position {i} of shuffle {s}");
+    }
+}
+
+/// Plays to reveal hands and headline known cards: at the Headline, the US headlines CIA
+/// Created and the USSR Lone Gunman when they hold them, else a card the public knows they
+/// hold; in action rounds, Non-Aligned Movement, Grain Sales to Soviets (US), Missile Envy
+/// (USSR), a known card whose event shows hands, CIA Created or Lone Gunman.
+fn reveal_hands_and_headline_known(g: &PeerGame) -> Option<Answer> {
+    let st = g.game().state();
+    let known = &st.cards.hands[g.side()];
+    let prompt = g.prompt()?;
+    let mut tries = Vec::new();
+    let event = |card| Answer::Play {
+        card,
+        mode: CardUse::Event,
+    };
+    if prompt.kind == PromptKind::Headline {
+        let own = match g.side() {
+            Side::Us => Card::CiaCreated,
+            Side::Ussr => Card::LoneGunman,
+        };
+        if g.hand().contains(&own) {
+            tries.push(Answer::Card(own));
+        }
+        tries.extend(known.iter().map(|c| Answer::Card(*c)));
+    } else {
+        tries.push(event(Card::NonAlignedMovement));
+        tries.push(event(match g.side() {
+            Side::Us => Card::GrainSalesToSoviets,
+            Side::Ussr => Card::MissileEnvy,
+        }));
+        for c in [
+            Card::LoneGunman,
+            Card::CiaCreated,
+            Card::FiveYearPlan,
+            Card::GrainSalesToSoviets,
+        ] {
+            if known.contains(&c) {
+                tries.push(Answer::Play {
+                    card: c,
+                    mode: CardUse::Operations,
+                });
+            }
+        }
+        tries.push(event(match g.side() {
+            Side::Us => Card::CiaCreated,
+            Side::Ussr => Card::LoneGunman,
+        }));
+    }
+    tries.into_iter().find(|a| g.check_answer(a).is_ok())
+}
+
+/// Found by random games with [`reveal_hands_and_headline_known`] (game 5141, promos 1 and 2):
+/// the replica's `settle` never returned in a Headline Phase with Lone Gunman (the US
+/// reveals its hand) — the game must end within a minute (it takes about a second).
+#[test]
+#[ignore = "open break (s19pa): PeerGame::settle loops without end in game 5141's Headline \
+            Phase with Lone Gunman; not diagnosed in time (the stale known hand of Need::RevealHand \
+            after a known headline was tried and is not the cause alone)"]
+fn a_hand_revealed_by_a_headline_after_a_known_headline_ends_the_game() {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let opts = Options {
+            promos: vec![1, 2],
+            ..Options::default()
+        };
+        let p = play_with(5141, opts, reveal_hands_and_headline_known);
+        let _ = tx.send((
+            p.us.log() == p.ussr.log(),
+            p.us.verified().is_some_and(|v| v.is_ok()),
+        ));
+    });
+    match rx.recv_timeout(std::time::Duration::from_secs(60)) {
+        Ok(r) => assert_eq!(r, (true, true), "the replicas agree and verify"),
+        Err(e) => panic!("game 5141 did not end within a minute: {e}"),
+    }
 }

@@ -21,7 +21,7 @@
 //! | a card drawn face up from the deck (`RevealDraw`: Non-Aligned Movement) | the side that answered draws the next position, the other shares, the drawer opens it |
 //! | both headlines (two `Headline` prompts) | `headline_commit` USSR, then US; both `headline_reveal` |
 //! | the end of a turn (`DeckEvent::TurnEnd`) | USSR then US open any held Scoring card, then `claim: no_scoring_card` (rule 4.5, FAQ F030, F177) |
-//! | Our Man in Tehran (`Aside`, `ReturnAside`) | the US draws the cards; discards are opened by the answer; the US opens the rest and the USSR shuffles them back in |
+//! | Our Man in Tehran (`Aside`, `ReturnAside`) | the US draws the cards; discards are opened by the answer; the USSR shuffles the rest back in unopened (`lock` with `back`) |
 //! | the end of the game | `final` USSR, then US |
 //!
 //! The other side checks every move when it arrives ([`PeerGame::receive`]): the protocol's
@@ -217,7 +217,9 @@ enum OwnedRequest {
     Die,
     HandCard {
         side: Side,
-        known: usize,
+        /// The cards the public knows the hand holds when the engine asks (sorted): after
+        /// the headline cards left the hands, which the state before the answer still shows.
+        known: Vec<Card>,
         unknown: u8,
     },
     RevealHandCard {
@@ -244,7 +246,11 @@ impl Chance for Feed {
                 unknown,
             } => OwnedRequest::HandCard {
                 side: *side,
-                known: known.len(),
+                known: {
+                    let mut k = known.to_vec();
+                    k.sort();
+                    k
+                },
                 unknown: *unknown,
             },
             ChanceRequest::RevealHandCard { side } => OwnedRequest::RevealHandCard { side: *side },
@@ -1274,13 +1280,11 @@ impl PeerGame {
                                     unknown as usize,
                                     "peer mode: the protocol's hidden hand differs from the engine's"
                                 );
-                                if known > 0 {
-                                    let mut k = self.game.state().cards.hands[victim].clone();
-                                    k.sort();
+                                if !known.is_empty() {
                                     Need::Among {
                                         victim,
                                         roll: next_roll,
-                                        known: k,
+                                        known,
                                     }
                                 } else {
                                     Need::Pick {
