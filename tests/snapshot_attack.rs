@@ -174,3 +174,118 @@ fn a_log_edited_in_place_behind_the_snapshot_is_refused_as_a_full_replay_refuses
     let v = run(&["verify", d]);
     assert!(!v.status.success(), "verify passes an edited log");
 }
+
+/// A command's line, exit code, stdout and stderr.
+type Shown = (String, Option<i32>, Vec<u8>, Vec<u8>);
+
+/// What the read-only commands print of the game (`status`, `moves` and `view` as each side).
+fn shown(dir: &Path) -> Vec<Shown> {
+    let d = dir.to_str().unwrap();
+    let mut out = Vec::new();
+    let mut cmds = vec![vec!["status", d]];
+    for side in ["us", "ussr"] {
+        cmds.push(vec!["moves", d, "--as", side]);
+        cmds.push(vec!["view", d, "--as", side]);
+    }
+    for args in cmds {
+        let o = run(&args);
+        out.push((args.join(" "), o.status.code(), o.stdout, o.stderr));
+    }
+    out
+}
+
+/// Commands print the same with the snapshot as with it deleted.
+fn assert_same_shown(dir: &Path, what: &str) {
+    let with = shown(dir);
+    std::fs::remove_file(dir.join(SNAPSHOT_FILE)).ok();
+    let without = shown(dir);
+    for (a, b) in with.iter().zip(&without) {
+        assert_eq!(a, b, "{what}: `{}` differs with the snapshot", a.0);
+    }
+}
+
+#[test]
+fn a_log_rolled_back_under_a_newer_snapshot_is_judged_as_a_full_replay() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = new_game(tmp.path(), "restored", 22);
+    play_n(&dir, 45, 100);
+    // A backup of the log taken here…
+    let backup = std::fs::read(dir.join("log.yaml")).unwrap();
+    play_n(&dir, 12, 200);
+    let newer = std::fs::read(dir.join(SNAPSHOT_FILE)).unwrap();
+    // …restored under the newer snapshot; then the game goes on another way.
+    std::fs::write(dir.join("log.yaml"), &backup).unwrap();
+    assert_same_shown(&dir, "restored");
+    std::fs::write(dir.join(SNAPSHOT_FILE), &newer).unwrap();
+    play_n(&dir, 12, 300);
+    std::fs::write(dir.join(SNAPSHOT_FILE), &newer).unwrap();
+    assert_same_shown(&dir, "restored and played on another way");
+    let v = run(&["verify", dir.to_str().unwrap()]);
+    assert!(v.status.success(), "{}", String::from_utf8_lossy(&v.stdout));
+}
+
+#[test]
+fn another_games_log_under_the_same_id_and_seed_is_judged_as_a_full_replay() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = new_game(&tmp.path().join("a"), "twin", 23);
+    let b = new_game(&tmp.path().join("b"), "twin", 23);
+    play_n(&a, 50, 400);
+    play_n(&b, 50, 500);
+    // B's log (same id, same seed, same entry 0) put under A's snapshot.
+    std::fs::copy(b.join("log.yaml"), a.join("log.yaml")).unwrap();
+    assert_same_shown(&a, "twin");
+    // A game moved to another folder keeps its snapshot valid (same id) and is shown alike.
+    play_n(&a, 3, 600);
+    let moved = tmp.path().join("c").join("twin");
+    std::fs::create_dir_all(moved.parent().unwrap()).unwrap();
+    std::fs::rename(&a, &moved).unwrap();
+    assert_same_shown(&moved, "moved");
+}
+
+#[test]
+fn commands_print_the_same_with_and_without_the_snapshot_in_variants() {
+    use twilight_pbem::engine::Options;
+    let tmp = tempfile::tempdir().unwrap();
+    let variants: Vec<(&str, Options)> = vec![
+        ("standard", Options::default()),
+        (
+            "turnzero",
+            Options {
+                turn_zero: true,
+                ..Options::default()
+            },
+        ),
+        (
+            "ccw",
+            Options {
+                chinese_civil_war: true,
+                ..Options::default()
+            },
+        ),
+    ];
+    for (i, (name, options)) in variants.into_iter().enumerate() {
+        let dir = tmp.path().join(name);
+        let mut s = Session::create_with_seed(
+            &dir,
+            &options,
+            Players {
+                us: "us@ts.test".into(),
+                ussr: "ussr@ts.test".into(),
+            },
+            [30 + i as u8; 32],
+            t0(),
+        )
+        .unwrap();
+        s.join(Side::Us, "us nonce", t0()).unwrap();
+        s.join(Side::Ussr, "ussr nonce", t0()).unwrap();
+        drop(s);
+        for step in 0..5u64 {
+            play_n(&dir, 9, 1000 * step + i as u64);
+            // Rebuild the snapshot by a locked open, then compare.
+            let (_lock, _) = Session::lock(&dir).unwrap();
+            drop(Session::open(&dir).unwrap());
+            drop(_lock);
+            assert_same_shown(&dir, &format!("{name} step {step}"));
+        }
+    }
+}
