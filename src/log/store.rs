@@ -107,6 +107,9 @@ pub struct Log {
     skipped: usize,
     /// The end and hash of entry 0, in a log opened at a known point.
     first: Option<(usize, Hex32)>,
+    /// The file's bytes before `base` (empty for a log read whole): read, and checked against
+    /// [`LogPoint::prefix`], in a log opened at a known point, but not parsed.
+    prefix: Vec<u8>,
     /// The whole log (bytes and entries), read on first demand in a log opened at a known
     /// point; reset whenever the log in memory changes.
     whole: std::sync::OnceLock<(Vec<u8>, Vec<StoredEntry>)>,
@@ -138,6 +141,20 @@ pub struct LogPoint {
     pub first: Hex32,
     /// The log-level rules' state after entry `len − 1`.
     pub(crate) rules: ChainRules,
+    /// SHA-256 of the file's bytes before `recent_start`: an old entry edited in place (same
+    /// length, where no entry is parsed again) no longer matches it.
+    pub prefix: Hex32,
+}
+
+/// SHA-256 of `a` then `b` (a file's bytes before some offset, held in two parts).
+fn prefix_digest(a: &[u8], b: &[u8]) -> Hex32 {
+    use sha2::Digest;
+    let d: [u8; 32] = sha2::Sha256::new()
+        .chain_update(a)
+        .chain_update(b)
+        .finalize()
+        .into();
+    Hex32::from(d)
 }
 
 impl Log {
@@ -188,6 +205,7 @@ impl Log {
             base: 0,
             skipped: 0,
             first: None,
+            prefix: Vec::new(),
             whole: std::sync::OnceLock::new(),
         }
     }
@@ -270,13 +288,14 @@ impl Log {
         Ok(Log::whole_log(path, bytes, entries, rules))
     }
 
-    /// Opens the log at `path` from a known point `at` of it: reads, hashes and parses only
-    /// entry 0's bytes and the bytes from the recent entries before the point (at most
-    /// [`RECENT`]) on, and checks them: entry 0 and entry `at.len − 1` must hash as `at`
-    /// says, the recent entries must chain (seq, `prev`), and every entry after the point
-    /// must be a complete document that chains on and keeps the log-level rules.
-    /// The entries before the point are taken as `at` says (they are read only if
-    /// [`Log::entries`] or [`Log::bytes`] is asked for). `None` if anything differs: the
+    /// Opens the log at `path` from a known point `at` of it: reads the whole file, but
+    /// parses only the bytes from the recent entries before the point (at most [`RECENT`])
+    /// on, and checks them: the bytes before the recent entries must have the SHA-256
+    /// [`LogPoint::prefix`] (an old entry edited in place is caught here), entry 0 and entry
+    /// `at.len − 1` must hash as `at` says, the recent entries must chain (seq, `prev`), and
+    /// every entry after the point must be a complete document that chains on and keeps the
+    /// log-level rules. The entries before the recent ones are parsed only if
+    /// [`Log::entries`] or [`Log::bytes`] is asked for. `None` if anything differs: the
     /// caller then opens the log whole ([`Log::open`]), which reports what is wrong.
     ///
     /// # Errors
@@ -303,16 +322,20 @@ impl Log {
         {
             return Ok(None);
         }
-        let mut first = vec![0u8; at.first_end];
-        file.read_exact(&mut first).map_err(|e| io_err("read", e))?;
-        if entry_hash(&first) != at.first {
-            return Ok(None);
-        }
-        file.seek(SeekFrom::Start(at.recent_start as u64))
-            .map_err(|e| io_err("read", e))?;
-        let mut bytes = Vec::with_capacity(size - at.recent_start);
+        // The bytes before the recent entries are read and hashed whole (never parsed): an
+        // entry edited there in place would leave a log a full replay refuses.
+        let mut bytes = Vec::with_capacity(size);
         file.read_to_end(&mut bytes)
             .map_err(|e| io_err("read", e))?;
+        if bytes.len() < at.end
+            || at.first_end > bytes.len()
+            || entry_hash(&bytes[..at.first_end]) != at.first
+            || prefix_digest(&bytes[..at.recent_start], &[]) != at.prefix
+        {
+            return Ok(None);
+        }
+        let prefix = bytes[..at.recent_start].to_vec();
+        bytes.drain(..at.recent_start);
         let split = split_documents(&bytes);
         if !split.leading.is_empty() {
             return Ok(None);
@@ -355,6 +378,7 @@ impl Log {
             base: at.recent_start,
             skipped: at.recent_seq,
             first: Some((at.first_end, at.first)),
+            prefix,
             whole: std::sync::OnceLock::new(),
         }))
     }
@@ -371,6 +395,7 @@ impl Log {
             None => self.entries.first().map(|e| (e.range.end, e.hash))?,
         };
         let recent = &self.entries[self.entries.len().saturating_sub(RECENT)];
+        let prefix = prefix_digest(&self.prefix, &self.bytes[..recent.range.start - self.base]);
         Some(LogPoint {
             len: self.len(),
             end: last.range.end,
@@ -380,25 +405,20 @@ impl Log {
             first_end,
             first,
             rules: self.rules.clone(),
+            prefix,
         })
     }
 
-    /// The bytes and entries of the whole log, reading the part before `base` from the file
-    /// (once) in a log opened at a known point.
+    /// The bytes and entries of the whole log, parsing the part before `base` (read and
+    /// checked against [`LogPoint::prefix`] at opening) once, in a log opened at a known point.
     ///
     /// # Panics
     ///
-    /// If that part of the file no longer reads as the log it was when the point was taken
-    /// (the file was rewritten under its snapshot): `twilight verify` tells what is wrong.
+    /// If that part no longer reads as the log it was when the point was taken (its digest
+    /// matched, so only a SHA-256 collision gets here): `twilight verify` tells what is wrong.
     fn whole(&self) -> &(Vec<u8>, Vec<StoredEntry>) {
         self.whole.get_or_init(|| {
-            let prefix = read_log(&self.path)
-                .ok()
-                .filter(|b| b.len() >= self.base)
-                .map(|mut b| {
-                    b.truncate(self.base);
-                    b
-                });
+            let prefix = Some(self.prefix.clone());
             let read = prefix.and_then(|prefix| {
                 let (report, parsed) = scan(&prefix, None);
                 let sound = report.is_clean()

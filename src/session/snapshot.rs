@@ -13,7 +13,8 @@
 //! * **Never trusted on its own**: the file is authenticated by an HMAC-SHA-256 keyed with a
 //!   key derived from the master seed (only the moderator's `secret.yaml` holds it), so an
 //!   edited snapshot (say, more Influence for one side) fails its check and is ignored. The log
-//!   is then checked where the snapshot stands: entry 0 and the last entry it covers must hash
+//!   is then checked where the snapshot stands: the bytes before its recent entries must have
+//!   its SHA-256 (read and hashed, never parsed), entry 0 and the last entry it covers must hash
 //!   as it says ([`Log::open_after`]), and every entry after it is read, hashed, parsed, checked
 //!   against the chain and replayed as usual. Anything that differs — a missing, damaged,
 //!   forged, older or other engine's or game's snapshot, a log cut back or rewritten at its

@@ -1,0 +1,291 @@
+//! Attacks on the replay snapshot (issue 15 target 3): a log changed behind the snapshot's
+//! point (an old entry's bytes edited in place, the log rolled back, replaced by another
+//! game's log of the same id, the game moved to another folder) must be judged by commands
+//! exactly as a full replay of the log judges it: refused where a full replay refuses, and
+//! never a move accepted onto a log whose chain does not verify.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use chrono::{DateTime, TimeZone, Utc};
+
+use twilight_pbem::data::Side;
+use twilight_pbem::engine::SeededChance;
+use twilight_pbem::log::Players;
+use twilight_pbem::selfplay::{choose, Policy};
+use twilight_pbem::session::{Session, SNAPSHOT_FILE};
+
+fn bin() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("twilight")
+}
+
+fn t0() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, 30, 12, 0, 0).unwrap()
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(bin())
+        .args(args)
+        .env_remove("TWILIGHT_SMTP_URL")
+        .env("TWILIGHT_LOCK_WAIT_SECS", "60")
+        .output()
+        .unwrap()
+}
+
+fn side_arg(side: Side) -> &'static str {
+    match side {
+        Side::Us => "us",
+        Side::Ussr => "ussr",
+    }
+}
+
+/// A started game `parent/<gid>` (both joined), made through the library with a fixed seed.
+fn new_game(parent: &Path, gid: &str, seed: u8) -> PathBuf {
+    let dir = parent.join(gid);
+    let mut s = Session::create_with_seed(
+        &dir,
+        &Default::default(),
+        Players {
+            us: format!("us-{gid}@ts.test"),
+            ussr: format!("ussr-{gid}@ts.test"),
+        },
+        [seed; 32],
+        t0(),
+    )
+    .unwrap();
+    s.join(Side::Us, "us nonce", t0()).unwrap();
+    s.join(Side::Ussr, "ussr nonce", t0()).unwrap();
+    dir
+}
+
+/// The first decision owed and a legal line for it, chosen with `k`.
+fn next_line(s: &Session, k: u64) -> Option<(Side, String)> {
+    let game = s.game()?;
+    let prompt = game.prompts().first().cloned()?;
+    let answer = choose(
+        game,
+        prompt.side,
+        Policy::Uniform,
+        &mut SeededChance::new(k),
+    )?;
+    Some((
+        prompt.side,
+        twilight_pbem::notation::format_answer(&answer, &prompt),
+    ))
+}
+
+/// Plays `n` random decisions under the game's lock (each commit writes the snapshot).
+fn play_n(dir: &Path, n: u64, salt: u64) {
+    for k in 0..n {
+        let (_lock, _) = Session::lock(dir).unwrap();
+        let mut s = Session::open(dir).unwrap();
+        let Some((side, line)) = next_line(&s, k + salt) else {
+            return;
+        };
+        s.play(side, std::slice::from_ref(&line), t0()).unwrap();
+    }
+}
+
+/// The byte ranges of the log's entries (documents ending in `...\n`).
+fn documents(bytes: &[u8]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let line_end = bytes[i..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(bytes.len(), |p| i + p + 1);
+        if &bytes[i..line_end] == b"...\n" {
+            out.push(start..line_end);
+            start = line_end;
+        }
+        i = line_end;
+    }
+    out
+}
+
+/// Edits entry `seq` of the log in place, keeping its length: one hex digit of its `prev`
+/// hash changed, so the chain no longer verifies from there.
+fn edit_in_place(dir: &Path, seq: usize) {
+    let path = dir.join("log.yaml");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let doc = documents(&bytes)[seq].clone();
+    let text = std::str::from_utf8(&bytes[doc.clone()]).unwrap();
+    let at = doc.start + text.find("prev:").expect("a prev line") + "prev:".len();
+    let digit = (at..doc.end)
+        .find(|&i| bytes[i].is_ascii_hexdigit())
+        .unwrap();
+    bytes[digit] = if bytes[digit] == b'0' { b'1' } else { b'0' };
+    std::fs::write(&path, bytes).unwrap();
+}
+
+/// The game replayed from its log alone (a copy without a snapshot), or its error.
+fn fresh(dir: &Path) -> Result<Session, String> {
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = tmp.path().join(dir.file_name().unwrap());
+    std::fs::create_dir_all(&copy).unwrap();
+    for f in ["log.yaml", "secret.yaml"] {
+        std::fs::copy(dir.join(f), copy.join(f)).unwrap();
+    }
+    Session::open(&copy).map_err(|e| e.to_string())
+}
+
+#[test]
+fn a_log_edited_in_place_behind_the_snapshot_is_refused_as_a_full_replay_refuses() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = new_game(tmp.path(), "edited", 21);
+    play_n(&dir, 60, 0);
+    assert!(dir.join(SNAPSHOT_FILE).exists());
+    let len = documents(&std::fs::read(dir.join("log.yaml")).unwrap()).len();
+    assert!(
+        len > 40,
+        "{len} entries: too few to edit behind the snapshot's window"
+    );
+    // An entry between entry 0 and the last 32: where `Log::open_after` does not read.
+    edit_in_place(&dir, 5);
+    let full = fresh(&dir);
+    assert!(full.is_err(), "a full replay accepts the edited log");
+    let d = dir.to_str().unwrap();
+    for args in [vec!["status", d], vec!["moves", d, "--as", "us"]] {
+        let out = run(&args);
+        assert!(
+            !out.status.success(),
+            "`{}` succeeds on a log a full replay refuses: {}",
+            args[0],
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+    // No move may be appended to it.
+    let before = std::fs::read(dir.join("log.yaml")).unwrap();
+    let (_lock, _) = Session::lock(&dir).unwrap();
+    let opened = Session::open(&dir);
+    assert!(
+        opened.is_err(),
+        "the library opens a log a full replay refuses"
+    );
+    drop(opened);
+    drop(_lock);
+    for side in [Side::Us, Side::Ussr] {
+        let out = run(&["play", d, "--as", side_arg(side), "pass", "--no-mail"]);
+        assert!(!out.status.success());
+    }
+    assert_eq!(std::fs::read(dir.join("log.yaml")).unwrap(), before);
+    let v = run(&["verify", d]);
+    assert!(!v.status.success(), "verify passes an edited log");
+}
+
+/// A command's line, exit code, stdout and stderr.
+type Shown = (String, Option<i32>, Vec<u8>, Vec<u8>);
+
+/// What the read-only commands print of the game (`status`, `moves` and `view` as each side).
+fn shown(dir: &Path) -> Vec<Shown> {
+    let d = dir.to_str().unwrap();
+    let mut out = Vec::new();
+    let mut cmds = vec![vec!["status", d]];
+    for side in ["us", "ussr"] {
+        cmds.push(vec!["moves", d, "--as", side]);
+        cmds.push(vec!["view", d, "--as", side]);
+    }
+    for args in cmds {
+        let o = run(&args);
+        out.push((args.join(" "), o.status.code(), o.stdout, o.stderr));
+    }
+    out
+}
+
+/// Commands print the same with the snapshot as with it deleted.
+fn assert_same_shown(dir: &Path, what: &str) {
+    let with = shown(dir);
+    std::fs::remove_file(dir.join(SNAPSHOT_FILE)).ok();
+    let without = shown(dir);
+    for (a, b) in with.iter().zip(&without) {
+        assert_eq!(a, b, "{what}: `{}` differs with the snapshot", a.0);
+    }
+}
+
+#[test]
+fn a_log_rolled_back_under_a_newer_snapshot_is_judged_as_a_full_replay() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = new_game(tmp.path(), "restored", 22);
+    play_n(&dir, 45, 100);
+    // A backup of the log taken here…
+    let backup = std::fs::read(dir.join("log.yaml")).unwrap();
+    play_n(&dir, 12, 200);
+    let newer = std::fs::read(dir.join(SNAPSHOT_FILE)).unwrap();
+    // …restored under the newer snapshot; then the game goes on another way.
+    std::fs::write(dir.join("log.yaml"), &backup).unwrap();
+    assert_same_shown(&dir, "restored");
+    std::fs::write(dir.join(SNAPSHOT_FILE), &newer).unwrap();
+    play_n(&dir, 12, 300);
+    std::fs::write(dir.join(SNAPSHOT_FILE), &newer).unwrap();
+    assert_same_shown(&dir, "restored and played on another way");
+    let v = run(&["verify", dir.to_str().unwrap()]);
+    assert!(v.status.success(), "{}", String::from_utf8_lossy(&v.stdout));
+}
+
+#[test]
+fn another_games_log_under_the_same_id_and_seed_is_judged_as_a_full_replay() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = new_game(&tmp.path().join("a"), "twin", 23);
+    let b = new_game(&tmp.path().join("b"), "twin", 23);
+    play_n(&a, 50, 400);
+    play_n(&b, 50, 500);
+    // B's log (same id, same seed, same entry 0) put under A's snapshot.
+    std::fs::copy(b.join("log.yaml"), a.join("log.yaml")).unwrap();
+    assert_same_shown(&a, "twin");
+    // A game moved to another folder keeps its snapshot valid (same id) and is shown alike.
+    play_n(&a, 3, 600);
+    let moved = tmp.path().join("c").join("twin");
+    std::fs::create_dir_all(moved.parent().unwrap()).unwrap();
+    std::fs::rename(&a, &moved).unwrap();
+    assert_same_shown(&moved, "moved");
+}
+
+#[test]
+fn commands_print_the_same_with_and_without_the_snapshot_in_variants() {
+    use twilight_pbem::engine::Options;
+    let tmp = tempfile::tempdir().unwrap();
+    let variants: Vec<(&str, Options)> = vec![
+        ("standard", Options::default()),
+        (
+            "turnzero",
+            Options {
+                turn_zero: true,
+                ..Options::default()
+            },
+        ),
+        (
+            "ccw",
+            Options {
+                chinese_civil_war: true,
+                ..Options::default()
+            },
+        ),
+    ];
+    for (i, (name, options)) in variants.into_iter().enumerate() {
+        let dir = tmp.path().join(name);
+        let mut s = Session::create_with_seed(
+            &dir,
+            &options,
+            Players {
+                us: "us@ts.test".into(),
+                ussr: "ussr@ts.test".into(),
+            },
+            [30 + i as u8; 32],
+            t0(),
+        )
+        .unwrap();
+        s.join(Side::Us, "us nonce", t0()).unwrap();
+        s.join(Side::Ussr, "ussr nonce", t0()).unwrap();
+        drop(s);
+        for step in 0..5u64 {
+            play_n(&dir, 9, 1000 * step + i as u64);
+            // Rebuild the snapshot by a locked open, then compare.
+            let (_lock, _) = Session::lock(&dir).unwrap();
+            drop(Session::open(&dir).unwrap());
+            drop(_lock);
+            assert_same_shown(&dir, &format!("{name} step {step}"));
+        }
+    }
+}
