@@ -1011,3 +1011,66 @@ fn a_forged_entry_held_back_before_the_join_blames_nobody_when_the_join_comes() 
     assert!(got.iter().all(|g| g.findings.is_empty()), "{got:?}");
     assert_eq!(r_us.chain(), r_ussr.chain());
 }
+
+#[test]
+fn cli_a_relative_key_path_still_works_from_another_directory() {
+    // Found by a new-user trial (s19ca): `new game --peer --key key.yaml` stored `key.yaml`
+    // as given, so every later command run from another directory failed with
+    // "key.yaml: open: No such file or directory" on both `new` and `join` folders.
+    let root = TempDir::new().unwrap();
+    let r = root.path();
+    for p in ["alice", "bob", "elsewhere"] {
+        std::fs::create_dir_all(r.join(p)).unwrap();
+    }
+    for p in ["alice", "bob"] {
+        twilight()
+            .current_dir(r.join(p))
+            .args(["keygen", "--out", "key.yaml"])
+            .assert()
+            .success();
+    }
+    twilight()
+        .current_dir(r.join("alice"))
+        .args([
+            "new",
+            "game",
+            "--peer",
+            "--as",
+            "us",
+            "--me",
+            "a@x",
+            "--opponent",
+            "b@y",
+            "--key",
+            "key.yaml",
+        ])
+        .assert()
+        .success();
+    let invite = only_file(&r.join("alice/game/outbox"));
+    twilight()
+        .current_dir(r.join("bob"))
+        .args(["join", "game", "--peer", "--key", "key.yaml", "--from-mail"])
+        .arg(&invite)
+        .assert()
+        .success();
+    let reply = only_file(&r.join("bob/game/outbox"));
+    let maildir = r.join("alice/Maildir");
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(maildir.join(sub)).unwrap();
+    }
+    std::fs::copy(&reply, maildir.join("new/reply.eml")).unwrap();
+    // Both players run their next commands from another directory.
+    twilight()
+        .current_dir(r.join("elsewhere"))
+        .args(["peer", "inbox"])
+        .arg(r.join("alice/game"))
+        .arg(&maildir)
+        .assert()
+        .success();
+    twilight()
+        .current_dir(r.join("elsewhere"))
+        .args(["peer", "send"])
+        .arg(r.join("bob/game"))
+        .assert()
+        .success();
+}
