@@ -137,8 +137,11 @@ pub enum PeerCommand {
     },
 }
 
+/// The key file given (or the default), made absolute: the game folder records it, and a
+/// relative path would break every later command run from another directory.
 fn key_path(key: &Option<PathBuf>) -> PathBuf {
-    key.clone().unwrap_or_else(Identity::default_path)
+    let p = key.clone().unwrap_or_else(Identity::default_path);
+    std::path::absolute(&p).unwrap_or(p)
 }
 
 /// `twilight keygen`.

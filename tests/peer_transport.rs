@@ -955,3 +955,122 @@ mod options {
         assert!(!g.exists(), "nothing created");
     }
 }
+
+#[test]
+fn a_forged_entry_held_back_before_the_join_blames_nobody_when_the_join_comes() {
+    // Found by an attack (s19ca): before the USSR's join reaches the US, the US's software
+    // knows no USSR key, so a mail "from the USSR" whose entry lies beyond the gap cannot be
+    // checked and waits. When the genuine join arrived, that forged entry was appended-checked,
+    // failed its signature and was reported as the USSR's fault, stopping the game: a
+    // stranger who knew the game's name could stop every new game and blame the joiner.
+    let root = TempDir::new().unwrap();
+    let us = player(root.path(), Side::Us);
+    let ussr = player(root.path(), Side::Ussr);
+    let mut r_us = Replica::create(
+        &us.dir,
+        PeerConfig {
+            game: "peer-test".into(),
+            side: Side::Us,
+            me: "us@example.org".into(),
+            opponent: "ussr@example.org".into(),
+            key: us.key.clone(),
+        },
+        &us.id,
+    )
+    .unwrap();
+    let first = mail(&r_us, &us);
+    let bundle = sync::read_mail(&std::fs::read(&first).unwrap()).unwrap();
+    let mut r_ussr = Replica::join(&ussr.dir, &bundle, &ussr.key, &ussr.id, None).unwrap();
+    // A stranger signs an entry 2 as the USSR and mails it first.
+    let stranger = Identity::generate().unwrap();
+    let forged = SignedEntry::sign(
+        &stranger,
+        "peer-test",
+        2,
+        r_ussr.chain().head(),
+        Side::Ussr,
+        step(1, "the US resigns"),
+    )
+    .unwrap();
+    let mut fake = Bundle::of(&stranger, r_ussr.chain(), Side::Ussr, 2);
+    fake.entries = vec![forged];
+    deliver(&mail_bundle(&r_ussr, &fake), &us, 0);
+    take_in(&mut r_us, &us);
+    // Then the genuine join, and the USSR's genuine entry 2.
+    deliver(&mail(&r_ussr, &ussr), &us, 1);
+    let got = take_in(&mut r_us, &us);
+    let findings: Vec<_> = got.iter().flat_map(|g| g.findings.clone()).collect();
+    assert!(
+        findings.is_empty(),
+        "the USSR is blamed for a stranger's entry: {findings:?}"
+    );
+    assert_eq!(r_us.chain().len(), 2);
+    r_ussr.append(&ussr.id, step(1, "genuine entry 2")).unwrap();
+    deliver(&mail(&r_ussr, &ussr), &us, 2);
+    let got = take_in(&mut r_us, &us);
+    assert!(got.iter().all(|g| g.findings.is_empty()), "{got:?}");
+    assert_eq!(r_us.chain(), r_ussr.chain());
+}
+
+#[test]
+fn cli_a_relative_key_path_still_works_from_another_directory() {
+    // Found by a new-user trial (s19ca): `new game --peer --key key.yaml` stored `key.yaml`
+    // as given, so every later command run from another directory failed with
+    // "key.yaml: open: No such file or directory" on both `new` and `join` folders.
+    let root = TempDir::new().unwrap();
+    let r = root.path();
+    for p in ["alice", "bob", "elsewhere"] {
+        std::fs::create_dir_all(r.join(p)).unwrap();
+    }
+    for p in ["alice", "bob"] {
+        twilight()
+            .current_dir(r.join(p))
+            .args(["keygen", "--out", "key.yaml"])
+            .assert()
+            .success();
+    }
+    twilight()
+        .current_dir(r.join("alice"))
+        .args([
+            "new",
+            "game",
+            "--peer",
+            "--as",
+            "us",
+            "--me",
+            "a@x",
+            "--opponent",
+            "b@y",
+            "--key",
+            "key.yaml",
+        ])
+        .assert()
+        .success();
+    let invite = only_file(&r.join("alice/game/outbox"));
+    twilight()
+        .current_dir(r.join("bob"))
+        .args(["join", "game", "--peer", "--key", "key.yaml", "--from-mail"])
+        .arg(&invite)
+        .assert()
+        .success();
+    let reply = only_file(&r.join("bob/game/outbox"));
+    let maildir = r.join("alice/Maildir");
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(maildir.join(sub)).unwrap();
+    }
+    std::fs::copy(&reply, maildir.join("new/reply.eml")).unwrap();
+    // Both players run their next commands from another directory.
+    twilight()
+        .current_dir(r.join("elsewhere"))
+        .args(["peer", "inbox"])
+        .arg(r.join("alice/game"))
+        .arg(&maildir)
+        .assert()
+        .success();
+    twilight()
+        .current_dir(r.join("elsewhere"))
+        .args(["peer", "send"])
+        .arg(r.join("bob/game"))
+        .assert()
+        .success();
+}

@@ -294,12 +294,24 @@ pub fn ingest(
     let mut out = Ingested::default();
     let from = bundle.from;
     let mut queue: Vec<SignedEntry> = std::mem::take(&mut state.pending);
+    // Entries held back from earlier mails were not checked when their author's key was not
+    // known yet (before the join): one that fails its signature now proves nothing about the
+    // claimed sender (anyone could have mailed it) and is dropped, blaming nobody.
+    let unchecked: Vec<Hex32> = queue.iter().map(SignedEntry::hash).collect();
+    let unproven = |chain: &Chain, e: &SignedEntry| {
+        unchecked.contains(&e.hash())
+            && chain.key_of(e.author).is_some()
+            && !chain.signed_by_author(e)
+    };
     queue.extend(bundle.entries.iter().cloned());
     queue.sort_by_key(|e| e.seq);
     loop {
         let mut progressed = false;
         let mut rest = Vec::new();
         for e in queue.drain(..) {
+            if unproven(chain, &e) {
+                continue;
+            }
             if e.seq < chain.len() {
                 let held = &chain.entries()[e.seq as usize];
                 if held.hash() == e.hash() {
