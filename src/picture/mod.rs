@@ -6,6 +6,8 @@
 //! Battlegrounds and regions come from the map data. A picture shows only what its view holds,
 //! so a player's picture can show nothing the player may not see.
 
+#[cfg(feature = "png")]
+pub mod layer_cache;
 pub mod layout;
 pub mod mail;
 #[cfg(feature = "png")]

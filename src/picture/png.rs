@@ -89,7 +89,8 @@ pub fn svg_to_png(svg: &str, scale: f32) -> Result<Vec<u8>, PictureError> {
 
 /// The static layer ([`svg::static_svg`]) rendered at `scale`, once per scale and process:
 /// about three quarters of the work of a whole picture (every box's name and Stability, the
-/// lines, the tracks), which [`board_pixmap`] then only copies.
+/// lines, the tracks), which [`board_pixmap`] then only copies. Kept across processes in a
+/// cache file ([`super::layer_cache`]) when the cache folder can be written.
 fn static_pixmap(scale: f32) -> Result<Arc<tiny_skia::Pixmap>, PictureError> {
     type Cache = Mutex<Vec<(u32, Arc<tiny_skia::Pixmap>)>>;
     static CACHE: OnceLock<Cache> = OnceLock::new();
@@ -103,7 +104,12 @@ fn static_pixmap(scale: f32) -> Result<Arc<tiny_skia::Pixmap>, PictureError> {
     {
         return Ok(p.clone());
     }
-    let pixmap = Arc::new(svg_to_pixmap(&svg::static_svg(Layout::standard()), scale)?);
+    let static_svg = svg::static_svg(Layout::standard());
+    let pixmap = Arc::new(super::layer_cache::load_or_draw(
+        &static_svg,
+        scale,
+        || svg_to_pixmap(&static_svg, scale),
+    )?);
     cache
         .lock()
         .unwrap_or_else(|e| e.into_inner())

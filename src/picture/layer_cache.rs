@@ -1,0 +1,136 @@
+//! The drawn static layer of the board picture kept across processes (issue 15 target 3):
+//! `inbox` runs one process a mail, and drawing the static layer ([`super::svg::static_svg`],
+//! every box's name and Stability, the lines, the tracks) costs about 193 M instructions, more
+//! than twice the rest of a picture. A cache file holds the layer's raw pixmap (premultiplied
+//! RGBA, as tiny_skia keeps it: 1068 × 708 × 4 ≈ 3 MB at [`super::MAIL_SCALE`]).
+//!
+//! The file is never needed for correctness: a missing, unreadable, damaged or stale file
+//! means the layer is drawn as before (and the file rewritten if it can be); a cache folder that
+//! cannot be written is ignored. A pixmap read back is byte-identical to the drawn one, so the
+//! picture is too (`tests/picture_cache.rs`).
+//!
+//! Where: `$TWILIGHT_CACHE_DIR` if set (empty: no cache file at all), else
+//! `$XDG_CACHE_HOME/twilight-pbem/`, else `$HOME/.cache/twilight-pbem/`. One file per scale,
+//! `static-layer-<scale bits in hex>.rgba`, laid out as:
+//!
+//! | bytes | what |
+//! |---|---|
+//! | 16 | magic `twilight-layer1\n` |
+//! | 32 | key: SHA-256 of the format, the crate version, the scale and the static layer's SVG |
+//! | 4 + 4 | width, height in pixels (little-endian) |
+//! | 32 | SHA-256 of the pixel bytes |
+//! | width × height × 4 | the pixels |
+//!
+//! A changed layout, font, renderer or version changes the key (the SVG names the font; a new
+//! resvg comes with a new crate version in practice, and [`FORMAT`] is bumped by hand), so an old
+//! file is redrawn and replaced. Written atomically ([`crate::gamefs::atomic_write`]).
+
+use std::path::{Path, PathBuf};
+
+use resvg::tiny_skia;
+use sha2::{Digest, Sha256};
+
+/// Names this file's layout and the renderer's behaviour; bump it when either changes without a
+/// version change.
+const FORMAT: &str = "twilight-pbem static layer v1, resvg 0.49";
+
+const MAGIC: &[u8; 16] = b"twilight-layer1\n";
+const HEADER: usize = 16 + 32 + 8 + 32;
+
+/// The cache folder: `$TWILIGHT_CACHE_DIR`, `$XDG_CACHE_HOME/twilight-pbem` or
+/// `$HOME/.cache/twilight-pbem`; `None` when `TWILIGHT_CACHE_DIR` is empty or no variable says
+/// where.
+pub fn cache_dir() -> Option<PathBuf> {
+    let var = |k| std::env::var_os(k).filter(|v| !v.is_empty());
+    if let Some(v) = std::env::var_os("TWILIGHT_CACHE_DIR") {
+        return (!v.is_empty()).then(|| PathBuf::from(v));
+    }
+    if let Some(x) = var("XDG_CACHE_HOME") {
+        return Some(PathBuf::from(x).join("twilight-pbem"));
+    }
+    var("HOME").map(|h| PathBuf::from(h).join(".cache").join("twilight-pbem"))
+}
+
+/// The cache file of the static layer at `scale` in `dir`.
+pub fn cache_file(dir: &Path, scale: f32) -> PathBuf {
+    dir.join(format!("static-layer-{:08x}.rgba", scale.to_bits()))
+}
+
+/// The key of the static layer drawn from `static_svg` at `scale` (see the module docs).
+pub fn key(static_svg: &str, scale: f32) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(FORMAT.as_bytes());
+    h.update([0]);
+    h.update(env!("CARGO_PKG_VERSION").as_bytes());
+    h.update([0]);
+    h.update(scale.to_bits().to_le_bytes());
+    h.update(static_svg.as_bytes());
+    h.finalize().into()
+}
+
+/// The pixmap kept in `path` under `key`, or `None` if the file is missing, unreadable, of
+/// another key, of the wrong size or damaged (its pixels do not hash to its digest).
+pub fn load(path: &Path, key: &[u8; 32]) -> Option<tiny_skia::Pixmap> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path).ok()?;
+    let mut head = [0u8; HEADER];
+    file.read_exact(&mut head).ok()?;
+    if &head[..16] != MAGIC || head[16..48] != key[..] {
+        return None;
+    }
+    let dim = |at: usize| u32::from_le_bytes(head[at..at + 4].try_into().expect("4 bytes"));
+    let size = tiny_skia::IntSize::from_wh(dim(48), dim(52))?;
+    let len = (size.width() as usize)
+        .checked_mul(size.height() as usize)?
+        .checked_mul(4)?;
+    let mut data = Vec::with_capacity(len);
+    // One byte more than the pixels: a longer file is as damaged as a shorter one.
+    file.take(len as u64 + 1).read_to_end(&mut data).ok()?;
+    if data.len() != len {
+        return None;
+    }
+    let digest: [u8; 32] = Sha256::digest(&data).into();
+    if head[56..HEADER] != digest[..] {
+        return None;
+    }
+    tiny_skia::Pixmap::from_vec(data, size)
+}
+
+/// Writes `pixmap` to `path` under `key`, atomically, creating the folder. Errors are returned
+/// for tests; the picture code ignores them (a cache is never needed).
+pub fn store(path: &Path, key: &[u8; 32], pixmap: &tiny_skia::Pixmap) -> Result<(), String> {
+    let data = pixmap.data();
+    let mut bytes = Vec::with_capacity(HEADER + data.len());
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(key);
+    bytes.extend_from_slice(&pixmap.width().to_le_bytes());
+    bytes.extend_from_slice(&pixmap.height().to_le_bytes());
+    bytes.extend_from_slice(&Sha256::digest(data));
+    bytes.extend_from_slice(data);
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    crate::gamefs::atomic_write(path, &bytes, "picture-cache").map_err(|e| e.to_string())
+}
+
+/// The static layer drawn from `static_svg` at `scale`: read from the cache file when it holds
+/// this key and is whole, else drawn by `draw` and the file (re)written if the cache folder can
+/// be written. `draw`'s error is the only error.
+pub fn load_or_draw<E>(
+    static_svg: &str,
+    scale: f32,
+    draw: impl FnOnce() -> Result<tiny_skia::Pixmap, E>,
+) -> Result<tiny_skia::Pixmap, E> {
+    let Some(dir) = cache_dir() else {
+        return draw();
+    };
+    let path = cache_file(&dir, scale);
+    let key = key(static_svg, scale);
+    if let Some(p) = load(&path, &key) {
+        return Ok(p);
+    }
+    let pixmap = draw()?;
+    // A cache folder that cannot be written only costs the next process the drawing.
+    let _ = store(&path, &key, &pixmap);
+    Ok(pixmap)
+}

@@ -1,0 +1,171 @@
+//! The static layer's cache file (issue 15 target 3, `src/picture/layer_cache.rs`): read back
+//! byte-identical, refused when damaged, and never needed — the mail's picture is the same with
+//! no cache, a cold one, a warm one, a damaged one and a cache folder that cannot be written.
+#![cfg(feature = "png")]
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use mail_parser::MimeHeaders;
+use twilight_pbem::picture::{layer_cache, svg, svg_to_pixmap, Layout, MAIL_SCALE};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn drawn_layer() -> (String, resvg::tiny_skia::Pixmap) {
+    let s = svg::static_svg(Layout::standard());
+    let p = svg_to_pixmap(&s, MAIL_SCALE).unwrap();
+    (s, p)
+}
+
+#[test]
+fn a_stored_layer_reads_back_byte_identical_and_only_under_its_key() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (s, drawn) = drawn_layer();
+    assert_eq!((drawn.width(), drawn.height()), (1068, 708));
+    let key = layer_cache::key(&s, MAIL_SCALE);
+    let file = layer_cache::cache_file(tmp.path(), MAIL_SCALE);
+    assert!(layer_cache::load(&file, &key).is_none(), "no file yet");
+    layer_cache::store(&file, &key, &drawn).unwrap();
+    let back = layer_cache::load(&file, &key).expect("the stored layer");
+    assert_eq!(back.data(), drawn.data());
+    assert_eq!((back.width(), back.height()), (1068, 708));
+    // Another layout (a changed SVG), scale or version is another key.
+    assert!(layer_cache::load(&file, &layer_cache::key(&format!("{s} "), MAIL_SCALE)).is_none());
+    assert!(layer_cache::load(&file, &layer_cache::key(&s, 1.0)).is_none());
+}
+
+#[test]
+fn a_damaged_cache_file_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (s, drawn) = drawn_layer();
+    let key = layer_cache::key(&s, MAIL_SCALE);
+    let file = layer_cache::cache_file(tmp.path(), MAIL_SCALE);
+    layer_cache::store(&file, &key, &drawn).unwrap();
+    let good = std::fs::read(&file).unwrap();
+    let header = good.len() - drawn.data().len();
+    let damaged: Vec<(&str, Vec<u8>)> = vec![
+        ("one pixel byte flipped", {
+            let mut b = good.clone();
+            b[header + 1_000_000] ^= 0x40;
+            b
+        }),
+        ("cut short", good[..good.len() - 4].to_vec()),
+        ("one byte longer", {
+            let mut b = good.clone();
+            b.push(0);
+            b
+        }),
+        ("header cut", good[..40].to_vec()),
+        ("width changed", {
+            let mut b = good.clone();
+            b[48] ^= 1;
+            b
+        }),
+        ("digest changed", {
+            let mut b = good.clone();
+            b[60] ^= 1;
+            b
+        }),
+        ("magic changed", {
+            let mut b = good.clone();
+            b[0] ^= 1;
+            b
+        }),
+    ];
+    for (what, bytes) in damaged {
+        std::fs::write(&file, bytes).unwrap();
+        assert!(layer_cache::load(&file, &key).is_none(), "{what}: accepted");
+    }
+}
+
+/// The prompt mails `twilight mail` writes for a fresh copy of `games/example`, with the cache
+/// folder `cache` (`None`: `TWILIGHT_CACHE_DIR` empty, no cache), as their PNG attachments.
+fn mailed_pictures(cache: Option<&Path>) -> Vec<Vec<u8>> {
+    let tmp = tempfile::tempdir().unwrap();
+    let game = tmp.path().join("example");
+    std::fs::create_dir(&game).unwrap();
+    for f in ["log.yaml", "secret.yaml"] {
+        std::fs::copy(root().join("games/example").join(f), game.join(f)).unwrap();
+    }
+    let out = Command::cargo_bin("twilight")
+        .unwrap()
+        .args(["mail", game.to_str().unwrap(), "--outbox"])
+        .env_remove("TWILIGHT_SMTP_URL")
+        .env(
+            "TWILIGHT_CACHE_DIR",
+            cache.map_or("".into(), |c| c.to_owned()),
+        )
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let files: Vec<&str> = stdout
+        .lines()
+        .filter_map(|l| l.split(" — outbox file ").nth(1))
+        .collect();
+    assert!(!files.is_empty(), "{stdout}");
+    files
+        .iter()
+        .map(|f| {
+            let bytes = std::fs::read(f).unwrap();
+            let parsed = mail_parser::MessageParser::default().parse(&bytes).unwrap();
+            parsed
+                .parts
+                .iter()
+                .find(|p| p.is_content_type("image", "png"))
+                .unwrap_or_else(|| panic!("{f} carries no picture"))
+                .contents()
+                .to_vec()
+        })
+        .collect()
+}
+
+#[test]
+fn the_mailed_picture_is_the_same_with_and_without_the_cache() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let file = layer_cache::cache_file(&cache, MAIL_SCALE);
+    let key = layer_cache::key(&svg::static_svg(Layout::standard()), MAIL_SCALE);
+
+    let without = mailed_pictures(None);
+    assert!(
+        !cache.exists(),
+        "an empty TWILIGHT_CACHE_DIR writes nothing"
+    );
+    let cold = mailed_pictures(Some(&cache));
+    assert_eq!(cold, without, "cold cache");
+    let (_, drawn) = drawn_layer();
+    assert_eq!(
+        layer_cache::load(&file, &key).expect("written").data(),
+        drawn.data()
+    );
+    let warm = mailed_pictures(Some(&cache));
+    assert_eq!(warm, without, "warm cache");
+
+    // A damaged file is detected, the layer drawn again and the file rewritten.
+    let mut bytes = std::fs::read(&file).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 0xff;
+    std::fs::write(&file, &bytes).unwrap();
+    assert!(layer_cache::load(&file, &key).is_none());
+    assert_eq!(mailed_pictures(Some(&cache)), without, "damaged cache");
+    assert_eq!(
+        layer_cache::load(&file, &key).expect("rewritten").data(),
+        drawn.data()
+    );
+
+    // A cache folder that cannot be made (under a plain file) still mails the picture.
+    let plain = tmp.path().join("plain");
+    std::fs::write(&plain, b"not a folder").unwrap();
+    assert_eq!(
+        mailed_pictures(Some(&plain.join("cache"))),
+        without,
+        "unwritable cache"
+    );
+}
