@@ -179,7 +179,7 @@ pub fn new(
     let (Some(side), Some(me), Some(opponent)) = (args.side, &args.me, &args.opponent) else {
         bail!("`new --peer` needs --as us|ussr, --me EMAIL and --opponent EMAIL");
     };
-    check_peer_options(options).map_err(|e| anyhow::anyhow!("`new --peer`: {e}"))?;
+    cli_peer_options(options).map_err(|e| anyhow::anyhow!("`new --peer`: {e}"))?;
     let key = key_path(&args.key);
     let id = Identity::load(&key).with_context(|| {
         format!(
@@ -237,8 +237,30 @@ fn options_of_invitation(bundle: &sync::Bundle) -> Result<Options> {
         }
         _ => bail!("entry 0 of the mail is no `open`"),
     };
-    check_peer_options(&options).map_err(|e| anyhow::anyhow!("this game cannot be joined: {e}"))?;
+    cli_peer_options(&options).map_err(|e| anyhow::anyhow!("this game cannot be joined: {e}"))?;
     Ok(options)
+}
+
+/// The options a peer game may be created or joined with from the command line: those of
+/// [`check_peer_options`], without the promo cards. The engine plays them in peer mode, but an
+/// attack found two ways a replica stops with them (a Headline Phase with Lone Gunman after a
+/// headlined known card never settles; Non-Aligned Movement's face-up draws from a deck of fewer
+/// than four cards have no protocol step: DEALERLESS.md §9), so they are refused, naming why,
+/// rather than leave two players with a game that cannot go on.
+///
+/// # Errors
+///
+/// Why the options cannot be played in a peer game.
+pub fn cli_peer_options(options: &Options) -> Result<(), String> {
+    check_peer_options(options)?;
+    if !options.promos.is_empty() {
+        return Err(
+            "promo cards are not available in peer mode yet: a replica can stop with Lone Gunman \
+             or Non-Aligned Movement (DEALERLESS.md §9); play them in the moderator mode"
+                .into(),
+        );
+    }
+    Ok(())
 }
 
 /// `twilight join DIR --peer --from-mail FILE …`.
