@@ -430,3 +430,203 @@ fn reader_agrees_with_the_library_on_mutated_documents() {
     }
     assert!(read > 1_000 && left > 10_000, "read {read}, left {left}");
 }
+
+/// Plain scalars YAML resolves specially, and texts that trouble the scanner: each is put in
+/// place of values and keys of real documents by
+/// `reader_agrees_with_the_library_on_adversarial_values`.
+const ADVERSARIAL: &[&str] = &[
+    "~",
+    "null",
+    "Null",
+    "NULL",
+    "nUll",
+    "true",
+    "True",
+    "TRUE",
+    "tRue",
+    "false",
+    "FALSE",
+    "yes",
+    "Yes",
+    "no",
+    "No",
+    "on",
+    "On",
+    "off",
+    "OFF",
+    "y",
+    "n",
+    "Y",
+    "N",
+    ".inf",
+    "-.Inf",
+    "+.inf",
+    ".nan",
+    ".NaN",
+    "inf",
+    "-inf",
+    "nan",
+    "NaN",
+    "infinity",
+    "Infinity",
+    "-infinity",
+    "0o17",
+    "0x1F",
+    "0x1f",
+    "-0x1f",
+    "0b101",
+    "-0b1",
+    "+12",
+    "1_000",
+    "1e3",
+    "1E3",
+    "1e-3",
+    "1.",
+    "1.5",
+    "-1.5",
+    ".5",
+    "012",
+    "-012",
+    "0",
+    "-0",
+    "00",
+    "+0",
+    "-",
+    "1-2",
+    "1:2",
+    "1:30",
+    "12:30:45",
+    "2026-12-01",
+    "2026-12-01T21:29:42Z",
+    "2026-12-01 21:29:42",
+    "2026-12-01T21:29:42.592902817+00:00",
+    "2026-12-01t21:29:42z",
+    "2026-12-01T21:29:42.592902817Z",
+    "18446744073709551615",
+    "18446744073709551616",
+    "9223372036854775807",
+    "9223372036854775808",
+    "-9223372036854775808",
+    "-9223372036854775809",
+    "340282366920938463463374607431768211456",
+    "99999999999999999999999999999999999999999",
+    "a: b",
+    "a:b",
+    "a:",
+    "a #b",
+    "a#b",
+    "#a",
+    "a ",
+    " a",
+    "'a'",
+    "'a''b'",
+    "''",
+    "''''",
+    "'a'b'",
+    "'",
+    "'a",
+    "a'",
+    "\"a\"",
+    "[]",
+    "{}",
+    "[a]",
+    "{a: 1}",
+    "[ ]",
+    "{ }",
+    "&a x",
+    "*a",
+    "!!str 1",
+    "!t x",
+    "|",
+    ">",
+    "|-",
+    "%x",
+    "@x",
+    "`x",
+    "? x",
+    "--- x",
+    "---",
+    "...",
+    "-x",
+    "- x",
+    "-1",
+    "a\\b",
+    "a,b",
+    "a, b",
+    "a[b]",
+    "a{b}",
+    "ab:c",
+    "_",
+    "_1",
+    "us",
+    "ussr",
+    "US",
+    "Us",
+    "us ",
+    "ussr:",
+    "0.1.0",
+    "0000000000000000000000000000000000000000000000000000000000000000",
+    "0000000000000000000000000000000000000000000000000000000000000000 ",
+    "'0000000000000000000000000000000000000000000000000000000000000000'",
+    "d6f976b4f0aaddf259f336529ae8021117b7f40d779cfb6e4e26ffb2441f69da",
+    "D6F976B4F0AADDF259F336529AE8021117B7F40D779CFB6E4E26FFB2441F69DA",
+    "6f976b4f0aaddf259f336529ae8021117b7f40d779cfb6e4e26ffb2441f69da",
+    "1e999",
+    "0e0",
+    "1e",
+    "e1",
+    "0x",
+    "0o",
+    "0xg",
+    "0x_1",
+    "1__0",
+    "0x1_0",
+];
+
+/// Each adversarial text in place of each value (after `KEY: ` or `- `) and each key of a
+/// sample of real documents, and whole-line insertions of YAML punctuation: whenever the
+/// reader reads the result, the library reads the same entry.
+#[test]
+fn reader_agrees_with_the_library_on_adversarial_values() {
+    let docs = real_documents();
+    let (mut read, mut total) = (0usize, 0usize);
+    let mut run = |doc: String| {
+        total += 1;
+        if check_agrees(&doc).is_some() {
+            read += 1;
+        }
+    };
+    for doc in docs.iter().step_by(7) {
+        let lines: Vec<&str> = doc.split_inclusive('\n').collect();
+        for (i, line) in lines.iter().enumerate() {
+            let body = line.trim_end_matches('\n');
+            let indent = body.len() - body.trim_start_matches(' ').len();
+            let (head, value) = match body
+                .find(": ")
+                .or(body.strip_suffix(':').map(|_| body.len() - 1))
+            {
+                Some(at) => (&body[..at], body.get(at + 2..)),
+                None => continue,
+            };
+            for a in ADVERSARIAL {
+                let with = |new: String| {
+                    let mut l: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+                    l[i] = new;
+                    l.concat()
+                };
+                if value.is_some() {
+                    run(with(format!("{head}: {a}\n")));
+                    run(with(format!("{head}:{a}\n")));
+                }
+                let key = head.trim_start_matches(' ');
+                let pre = &head[..head.len() - key.len()];
+                let rest = &body[head.len()..];
+                run(with(format!("{pre}{a}{rest}\n")));
+                run(with(format!("{pre}{key}{a}{rest}\n")));
+                run(with(format!("{}{a}\n{body}\n", " ".repeat(indent))));
+            }
+        }
+    }
+    eprintln!("adversarial: {total} documents, {read} read by the reader");
+    assert!(read > 1_000 && total > 50_000, "read {read} of {total}");
+}
