@@ -630,3 +630,73 @@ fn reader_agrees_with_the_library_on_adversarial_values() {
     eprintln!("adversarial: {total} documents, {read} read by the reader");
     assert!(read > 1_000 && total > 50_000, "read {read} of {total}");
 }
+
+/// Pieces of YAML a token mutation inserts.
+const MUTATION_TOKENS: &[&str] = &[
+    ": ", " #", "#", "'", "''", "- ", "-", "{}", "[]", "{", "]", "&a ", "*a", "!!str ", "!t ",
+    "\n", "\n  ", "\n- ", "...\n", "---\n", "--- x\n", "? ", "|\n", ">\n", "~", "null", "true",
+    "0x", "0o", "1e3", ".inf", "_", " ", "  ", "\t", "\r", "\u{feff}", ",", "%", "@", "`", "\"",
+    ":", "0", "-0", "+", ".",
+];
+
+/// One token mutation: a YAML piece inserted at a random byte, a line re-indented by one
+/// space either way, a line duplicated, or a line's tail after `: ` cut.
+fn mutate_tokens(doc: &str, rng: &mut Rng) -> String {
+    let lines: Vec<&str> = doc.split_inclusive('\n').collect();
+    let mut l: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+    let i = rng.below(l.len());
+    match rng.below(5) {
+        0 | 1 => {
+            let mut at = rng.below(doc.len() + 1);
+            while !doc.is_char_boundary(at) {
+                at -= 1;
+            }
+            let token = MUTATION_TOKENS[rng.below(MUTATION_TOKENS.len())];
+            return format!("{}{token}{}", &doc[..at], &doc[at..]);
+        }
+        2 => {
+            if rng.below(2) == 0 {
+                l[i].insert(0, ' ');
+            } else if l[i].starts_with(' ') {
+                l[i].remove(0);
+            }
+        }
+        3 => l.insert(i, l[i].clone()),
+        _ => {
+            if let Some(at) = l[i].find(": ") {
+                l[i].truncate(at + 1);
+                l[i].push('\n');
+            }
+        }
+    }
+    l.concat()
+}
+
+/// Token mutations of real documents (one to four each; `CANONICAL_MUTATIONS` sets how many
+/// documents, 30,000 by default): whenever the reader reads one, the library reads the same
+/// entry.
+#[test]
+fn reader_agrees_with_the_library_on_token_mutations() {
+    let docs = real_documents();
+    let runs: usize = std::env::var("CANONICAL_MUTATIONS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(30_000);
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let (mut read, mut left) = (0usize, 0usize);
+    for i in 0..runs {
+        let mut doc = docs[rng.below(docs.len())].clone();
+        for _ in 0..=i % 4 {
+            doc = mutate_tokens(&doc, &mut rng);
+        }
+        match check_agrees(&doc) {
+            Some(_) => read += 1,
+            None => left += 1,
+        }
+    }
+    eprintln!("token mutations: {read} read, {left} left to the library");
+    assert!(
+        read > runs / 100 && left > runs / 4,
+        "read {read}, left {left}"
+    );
+}
