@@ -700,3 +700,86 @@ fn reader_agrees_with_the_library_on_token_mutations() {
         "read {read}, left {left}"
     );
 }
+
+/// Hand-made structures in a free-form `Value` field (the create entry's `options`, read by
+/// `deserialize_any`): duplicate and resolved keys, indentless and nested sequences, empty
+/// values, deep nesting, flow pieces. Whenever the reader reads one, the library reads the
+/// same entry; the well-formed ones are read.
+#[test]
+fn reader_agrees_with_the_library_on_free_form_structures() {
+    let first = &real_documents()[0];
+    let (head, tail) = first.split_once("    options:\n").unwrap();
+    let tail = &tail[tail.find("    players:").unwrap()..];
+    let bodies: &[(&str, bool)] = &[
+        ("    options:\n      a: 1\n      a: 2\n", false),
+        ("    options:\n      null: 1\n      Null: 2\n", false),
+        ("    options:\n      true: 1\n      TRUE: 2\n", false),
+        ("    options:\n      1: a\n      01: b\n", false),
+        (
+            "    options:\n      null: 1\n      true: 2\n      7: 3\n",
+            true,
+        ),
+        ("    options:\n      -7: 4\n", false),
+        ("    options:\n      a: 1\n      A: 2\n", true),
+        ("    options:\n    - a\n    - 1\n    - null\n", true),
+        ("    options:\n    - - a\n      - - b\n    - c\n", true),
+        (
+            "    options:\n    - a: 1\n      b:\n      - x\n      c: 2\n    - []\n",
+            true,
+        ),
+        ("    options:\n    - a: 1\n     b: 2\n", false),
+        ("    options:\n    - a: 1\n       b: 2\n", false),
+        ("    options:\n     - a\n", false),
+        ("    options:\n      - a\n", false),
+        ("    options:\n    - a\n     - b\n", false),
+        ("    options:\n    - a\n      b\n", false),
+        ("    options:\n      a:\n      b: 1\n", false),
+        (
+            "    options:\n      a: {}\n      b: []\n      c: ''\n      d: 'null'\n",
+            true,
+        ),
+        (
+            "    options:\n      a:\n        b:\n          c: -0\n",
+            false,
+        ),
+        (
+            "    options:\n      a:\n        b:\n          c: -1\n",
+            true,
+        ),
+        ("    options:\n      a:\n      - b:\n        - c\n", true),
+        ("    options:\n      a:\n         b: 1\n", false),
+        ("    options:\n      a: 1\n     b: 2\n", false),
+        ("    options:\n      a: 1\n       b: 2\n", false),
+        ("    options:\n      'a': 1\n", false),
+        ("    options:\n      a : 1\n", false),
+        ("    options:\n      ? a\n      : 1\n", false),
+        ("    options:\n      a: &x 1\n      b: *x\n", false),
+        ("    options:\n      a: !!str 1\n", false),
+        ("    options:\n      <<: {a: 1}\n", false),
+        ("    options:\n      a: 1 # c\n", false),
+        ("    options: # c\n      a: 1\n", false),
+        ("    options:\n      a: b\n        c\n", false),
+        ("    options:\n      a: |\n        b\n", false),
+    ];
+    let mut read = 0;
+    for (body, well_formed) in bodies {
+        let doc = format!("{head}{body}{tail}");
+        let got = check_agrees(&doc);
+        if *well_formed {
+            assert!(got.is_some(), "not read:\n{doc}");
+            read += 1;
+        }
+    }
+    assert!(read > 5);
+    let mut deep = String::from("    options:\n");
+    for d in 0..100 {
+        deep.push_str(&format!("{}- -\n", " ".repeat(4 + 2 * d)).replace("- -\n", "-\n"));
+    }
+    check_agrees(&format!("{head}{deep}{tail}"));
+    let mut nested = String::from("    options:\n");
+    for d in 0..70 {
+        nested.push_str(&format!("{}k{d}:\n", " ".repeat(6 + 2 * d)));
+    }
+    nested.push_str(&format!("{}v: 1\n", " ".repeat(6 + 140)));
+    check_agrees(&format!("{head}{nested}{tail}"));
+}
