@@ -430,3 +430,361 @@ fn reader_agrees_with_the_library_on_mutated_documents() {
     }
     assert!(read > 1_000 && left > 10_000, "read {read}, left {left}");
 }
+
+/// Plain scalars YAML resolves specially, and texts that trouble the scanner: each is put in
+/// place of values and keys of real documents by
+/// `reader_agrees_with_the_library_on_adversarial_values`.
+const ADVERSARIAL: &[&str] = &[
+    "~",
+    "null",
+    "Null",
+    "NULL",
+    "nUll",
+    "true",
+    "True",
+    "TRUE",
+    "tRue",
+    "false",
+    "FALSE",
+    "yes",
+    "Yes",
+    "no",
+    "No",
+    "on",
+    "On",
+    "off",
+    "OFF",
+    "y",
+    "n",
+    "Y",
+    "N",
+    ".inf",
+    "-.Inf",
+    "+.inf",
+    ".nan",
+    ".NaN",
+    "inf",
+    "-inf",
+    "nan",
+    "NaN",
+    "infinity",
+    "Infinity",
+    "-infinity",
+    "0o17",
+    "0x1F",
+    "0x1f",
+    "-0x1f",
+    "0b101",
+    "-0b1",
+    "+12",
+    "1_000",
+    "1e3",
+    "1E3",
+    "1e-3",
+    "1.",
+    "1.5",
+    "-1.5",
+    ".5",
+    "012",
+    "-012",
+    "0",
+    "-0",
+    "00",
+    "+0",
+    "-",
+    "1-2",
+    "1:2",
+    "1:30",
+    "12:30:45",
+    "2026-12-01",
+    "2026-12-01T21:29:42Z",
+    "2026-12-01 21:29:42",
+    "2026-12-01T21:29:42.592902817+00:00",
+    "2026-12-01t21:29:42z",
+    "2026-12-01T21:29:42.592902817Z",
+    "18446744073709551615",
+    "18446744073709551616",
+    "9223372036854775807",
+    "9223372036854775808",
+    "-9223372036854775808",
+    "-9223372036854775809",
+    "340282366920938463463374607431768211456",
+    "99999999999999999999999999999999999999999",
+    "a: b",
+    "a:b",
+    "a:",
+    "a #b",
+    "a#b",
+    "#a",
+    "a ",
+    " a",
+    "'a'",
+    "'a''b'",
+    "''",
+    "''''",
+    "'a'b'",
+    "'",
+    "'a",
+    "a'",
+    "\"a\"",
+    "[]",
+    "{}",
+    "[a]",
+    "{a: 1}",
+    "[ ]",
+    "{ }",
+    "&a x",
+    "*a",
+    "!!str 1",
+    "!t x",
+    "|",
+    ">",
+    "|-",
+    "%x",
+    "@x",
+    "`x",
+    "? x",
+    "--- x",
+    "---",
+    "...",
+    "-x",
+    "- x",
+    "-1",
+    "a\\b",
+    "a,b",
+    "a, b",
+    "a[b]",
+    "a{b}",
+    "ab:c",
+    "_",
+    "_1",
+    "us",
+    "ussr",
+    "US",
+    "Us",
+    "us ",
+    "ussr:",
+    "0.1.0",
+    "0000000000000000000000000000000000000000000000000000000000000000",
+    "0000000000000000000000000000000000000000000000000000000000000000 ",
+    "'0000000000000000000000000000000000000000000000000000000000000000'",
+    "d6f976b4f0aaddf259f336529ae8021117b7f40d779cfb6e4e26ffb2441f69da",
+    "D6F976B4F0AADDF259F336529AE8021117B7F40D779CFB6E4E26FFB2441F69DA",
+    "6f976b4f0aaddf259f336529ae8021117b7f40d779cfb6e4e26ffb2441f69da",
+    "1e999",
+    "0e0",
+    "1e",
+    "e1",
+    "0x",
+    "0o",
+    "0xg",
+    "0x_1",
+    "1__0",
+    "0x1_0",
+];
+
+/// Each adversarial text in place of each value (after `KEY: ` or `- `) and each key of a
+/// sample of real documents, and whole-line insertions of YAML punctuation: whenever the
+/// reader reads the result, the library reads the same entry.
+#[test]
+fn reader_agrees_with_the_library_on_adversarial_values() {
+    let docs = real_documents();
+    let (mut read, mut total) = (0usize, 0usize);
+    let mut run = |doc: String| {
+        total += 1;
+        if check_agrees(&doc).is_some() {
+            read += 1;
+        }
+    };
+    for doc in docs.iter().step_by(7) {
+        let lines: Vec<&str> = doc.split_inclusive('\n').collect();
+        for (i, line) in lines.iter().enumerate() {
+            let body = line.trim_end_matches('\n');
+            let indent = body.len() - body.trim_start_matches(' ').len();
+            let (head, value) = match body
+                .find(": ")
+                .or(body.strip_suffix(':').map(|_| body.len() - 1))
+            {
+                Some(at) => (&body[..at], body.get(at + 2..)),
+                None => continue,
+            };
+            for a in ADVERSARIAL {
+                let with = |new: String| {
+                    let mut l: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+                    l[i] = new;
+                    l.concat()
+                };
+                if value.is_some() {
+                    run(with(format!("{head}: {a}\n")));
+                    run(with(format!("{head}:{a}\n")));
+                }
+                let key = head.trim_start_matches(' ');
+                let pre = &head[..head.len() - key.len()];
+                let rest = &body[head.len()..];
+                run(with(format!("{pre}{a}{rest}\n")));
+                run(with(format!("{pre}{key}{a}{rest}\n")));
+                run(with(format!("{}{a}\n{body}\n", " ".repeat(indent))));
+            }
+        }
+    }
+    eprintln!("adversarial: {total} documents, {read} read by the reader");
+    assert!(read > 1_000 && total > 50_000, "read {read} of {total}");
+}
+
+/// Pieces of YAML a token mutation inserts.
+const MUTATION_TOKENS: &[&str] = &[
+    ": ", " #", "#", "'", "''", "- ", "-", "{}", "[]", "{", "]", "&a ", "*a", "!!str ", "!t ",
+    "\n", "\n  ", "\n- ", "...\n", "---\n", "--- x\n", "? ", "|\n", ">\n", "~", "null", "true",
+    "0x", "0o", "1e3", ".inf", "_", " ", "  ", "\t", "\r", "\u{feff}", ",", "%", "@", "`", "\"",
+    ":", "0", "-0", "+", ".",
+];
+
+/// One token mutation: a YAML piece inserted at a random byte, a line re-indented by one
+/// space either way, a line duplicated, or a line's tail after `: ` cut.
+fn mutate_tokens(doc: &str, rng: &mut Rng) -> String {
+    let lines: Vec<&str> = doc.split_inclusive('\n').collect();
+    let mut l: Vec<String> = lines.iter().map(|s| s.to_string()).collect();
+    let i = rng.below(l.len());
+    match rng.below(5) {
+        0 | 1 => {
+            let mut at = rng.below(doc.len() + 1);
+            while !doc.is_char_boundary(at) {
+                at -= 1;
+            }
+            let token = MUTATION_TOKENS[rng.below(MUTATION_TOKENS.len())];
+            return format!("{}{token}{}", &doc[..at], &doc[at..]);
+        }
+        2 => {
+            if rng.below(2) == 0 {
+                l[i].insert(0, ' ');
+            } else if l[i].starts_with(' ') {
+                l[i].remove(0);
+            }
+        }
+        3 => l.insert(i, l[i].clone()),
+        _ => {
+            if let Some(at) = l[i].find(": ") {
+                l[i].truncate(at + 1);
+                l[i].push('\n');
+            }
+        }
+    }
+    l.concat()
+}
+
+/// Token mutations of real documents, mixed with the byte and line mutations of [`mutate`]
+/// (one to four each; `CANONICAL_MUTATIONS` sets how many
+/// documents, 30,000 by default): whenever the reader reads one, the library reads the same
+/// entry.
+#[test]
+fn reader_agrees_with_the_library_on_token_mutations() {
+    let docs = real_documents();
+    let runs: usize = std::env::var("CANONICAL_MUTATIONS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(30_000);
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let (mut read, mut left) = (0usize, 0usize);
+    for i in 0..runs {
+        let mut doc = docs[rng.below(docs.len())].clone();
+        for step in 0..=i % 4 {
+            doc = if (i + step) % 3 == 2 {
+                mutate(&doc, &mut rng)
+            } else {
+                mutate_tokens(&doc, &mut rng)
+            };
+        }
+        match check_agrees(&doc) {
+            Some(_) => read += 1,
+            None => left += 1,
+        }
+    }
+    eprintln!("token mutations: {read} read, {left} left to the library");
+    assert!(
+        read > runs / 100 && left > runs / 4,
+        "read {read}, left {left}"
+    );
+}
+
+/// Hand-made structures in a free-form `Value` field (the create entry's `options`, read by
+/// `deserialize_any`): duplicate and resolved keys, indentless and nested sequences, empty
+/// values, deep nesting, flow pieces. Whenever the reader reads one, the library reads the
+/// same entry; the well-formed ones are read.
+#[test]
+fn reader_agrees_with_the_library_on_free_form_structures() {
+    let first = &real_documents()[0];
+    let (head, tail) = first.split_once("    options:\n").unwrap();
+    let tail = &tail[tail.find("    players:").unwrap()..];
+    let bodies: &[(&str, bool)] = &[
+        ("    options:\n      a: 1\n      a: 2\n", false),
+        ("    options:\n      null: 1\n      Null: 2\n", false),
+        ("    options:\n      true: 1\n      TRUE: 2\n", false),
+        ("    options:\n      1: a\n      01: b\n", false),
+        (
+            "    options:\n      null: 1\n      true: 2\n      7: 3\n",
+            true,
+        ),
+        ("    options:\n      -7: 4\n", false),
+        ("    options:\n      a: 1\n      A: 2\n", true),
+        ("    options:\n    - a\n    - 1\n    - null\n", true),
+        ("    options:\n    - - a\n      - - b\n    - c\n", true),
+        (
+            "    options:\n    - a: 1\n      b:\n      - x\n      c: 2\n    - []\n",
+            true,
+        ),
+        ("    options:\n    - a: 1\n     b: 2\n", false),
+        ("    options:\n    - a: 1\n       b: 2\n", false),
+        ("    options:\n     - a\n", false),
+        ("    options:\n      - a\n", false),
+        ("    options:\n    - a\n     - b\n", false),
+        ("    options:\n    - a\n      b\n", false),
+        ("    options:\n      a:\n      b: 1\n", false),
+        (
+            "    options:\n      a: {}\n      b: []\n      c: ''\n      d: 'null'\n",
+            true,
+        ),
+        (
+            "    options:\n      a:\n        b:\n          c: -0\n",
+            false,
+        ),
+        (
+            "    options:\n      a:\n        b:\n          c: -1\n",
+            true,
+        ),
+        ("    options:\n      a:\n      - b:\n        - c\n", true),
+        ("    options:\n      a:\n         b: 1\n", false),
+        ("    options:\n      a: 1\n     b: 2\n", false),
+        ("    options:\n      a: 1\n       b: 2\n", false),
+        ("    options:\n      'a': 1\n", false),
+        ("    options:\n      a : 1\n", false),
+        ("    options:\n      ? a\n      : 1\n", false),
+        ("    options:\n      a: &x 1\n      b: *x\n", false),
+        ("    options:\n      a: !!str 1\n", false),
+        ("    options:\n      <<: {a: 1}\n", false),
+        ("    options:\n      a: 1 # c\n", false),
+        ("    options: # c\n      a: 1\n", false),
+        ("    options:\n      a: b\n        c\n", false),
+        ("    options:\n      a: |\n        b\n", false),
+    ];
+    let mut read = 0;
+    for (body, well_formed) in bodies {
+        let doc = format!("{head}{body}{tail}");
+        let got = check_agrees(&doc);
+        if *well_formed {
+            assert!(got.is_some(), "not read:\n{doc}");
+            read += 1;
+        }
+    }
+    assert!(read > 5);
+    let mut deep = String::from("    options:\n");
+    for d in 0..100 {
+        deep.push_str(&format!("{}- -\n", " ".repeat(4 + 2 * d)).replace("- -\n", "-\n"));
+    }
+    check_agrees(&format!("{head}{deep}{tail}"));
+    let mut nested = String::from("    options:\n");
+    for d in 0..70 {
+        nested.push_str(&format!("{}k{d}:\n", " ".repeat(6 + 2 * d)));
+    }
+    nested.push_str(&format!("{}v: 1\n", " ".repeat(6 + 140)));
+    check_agrees(&format!("{head}{nested}{tail}"));
+}
