@@ -243,9 +243,9 @@ fn options_of_invitation(bundle: &sync::Bundle) -> Result<Options> {
 
 /// The options a peer game may be created or joined with from the command line: those of
 /// [`check_peer_options`], without the promo cards. The engine plays them in peer mode, but an
-/// attack found two ways a replica stops with them (a Headline Phase with Lone Gunman after a
-/// headlined known card never settles; Non-Aligned Movement's face-up draws from a deck of fewer
-/// than four cards have no protocol step: DEALERLESS.md §9), so they are refused, naming why,
+/// attack found a way a replica stops with them (Non-Aligned Movement's face-up draws from a
+/// deck of fewer than four cards have no protocol step: DEALERLESS.md §9), so they are refused,
+/// naming why,
 /// rather than leave two players with a game that cannot go on.
 ///
 /// # Errors
@@ -255,8 +255,8 @@ pub fn cli_peer_options(options: &Options) -> Result<(), String> {
     check_peer_options(options)?;
     if !options.promos.is_empty() {
         return Err(
-            "promo cards are not available in peer mode yet: a replica can stop with Lone Gunman \
-             or Non-Aligned Movement (DEALERLESS.md §9); play them in the moderator mode"
+            "promo cards are not available in peer mode yet: a replica can stop with \
+             Non-Aligned Movement (DEALERLESS.md §9); play them in the moderator mode"
                 .into(),
         );
     }

@@ -33,6 +33,9 @@ pub enum ChanceRequest<'a> {
     RevealHandCard {
         /// Whose hand.
         side: Side,
+        /// The cards known to be in it when the reveal starts, sorted (cards that left the
+        /// hand earlier in the same resolution, a headline card, are not among them).
+        known: &'a [Card],
     },
     /// The Scoring cards of `side`'s hand, revealed together (The Cambridge Five; public
     /// information only: in full information the engine reads the hand). Answered with
@@ -40,6 +43,9 @@ pub enum ChanceRequest<'a> {
     RevealScoringCards {
         /// Whose hand.
         side: Side,
+        /// The cards known to be in it when they are revealed, sorted (cards that left the
+        /// hand earlier in the same resolution, a headline card, are not among them).
+        known: &'a [Card],
     },
 }
 

@@ -539,7 +539,12 @@ impl<'a> Cx<'a> {
             self.observe_outcome(ChanceOutcome::Cards(scoring.clone()))?;
             return Ok(scoring);
         }
-        let mut cards = match self.chance(ChanceRequest::RevealScoringCards { side })? {
+        let mut known = self.state.cards.hands[side].clone();
+        known.sort();
+        let mut cards = match self.chance(ChanceRequest::RevealScoringCards {
+            side,
+            known: &known,
+        })? {
             ChanceOutcome::Cards(v) => v,
             o => return Err(RuleError::Desync(format!("expected cards, found {o:?}")).into()),
         };
@@ -606,9 +611,14 @@ impl<'a> Cx<'a> {
             return Ok(hand);
         }
         let size = self.state.cards.hand_size(side);
+        let mut known = self.state.cards.hands[side].clone();
+        known.sort();
         let mut hand = Vec::new();
         for _ in 0..size {
-            let c = match self.chance(ChanceRequest::RevealHandCard { side })? {
+            let c = match self.chance(ChanceRequest::RevealHandCard {
+                side,
+                known: &known,
+            })? {
                 ChanceOutcome::Card(c) => c,
                 o => return Err(RuleError::Desync(format!("expected a card, found {o:?}")).into()),
             };

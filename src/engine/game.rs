@@ -34,6 +34,9 @@ pub struct Game {
     quiet: bool,
     deck_events: Vec<DeckEvent>,
     current_events: Vec<DeckEvent>,
+    /// See [`Game::refused_deck_events`].
+    #[serde(skip)]
+    refused_events: Vec<DeckEvent>,
 }
 
 impl Game {
@@ -79,6 +82,7 @@ impl Game {
             quiet: false,
             deck_events: Vec::new(),
             current_events: Vec::new(),
+            refused_events: Vec::new(),
         };
         let chances = g.advance(chance)?;
         Ok((g, chances))
@@ -167,6 +171,18 @@ impl Game {
         self.deck_events.iter().chain(self.current_events.iter())
     }
 
+    /// Public information only: the changes of the hidden cards that the last refused
+    /// [`Game::apply`] made before it stopped, beyond [`Game::deck_events`], in the order of
+    /// play; empty after an accepted answer. An answer stops where its chance source cannot
+    /// give an outcome yet (peer mode: a card drawn face up, a hand shown, a card taken at
+    /// random); the draws and reshuffles made before that point are the ones the outcome
+    /// depends on (a hand shown after a draw into it, a face-up draw after the discards were
+    /// reshuffled), so peer mode carries them out first (schemas/DEALERLESS.md §9). The same
+    /// answer, accepted later, records them again in [`Game::deck_events`], in the same order.
+    pub fn refused_deck_events(&self) -> &[DeckEvent] {
+        &self.refused_events
+    }
+
     /// Number of answers accepted so far.
     pub fn decisions(&self) -> u64 {
         self.decisions
@@ -249,6 +265,7 @@ impl Game {
         let mut drawn = Vec::new();
         let mut completed = Vec::new();
         let mut ran_one = false;
+        self.refused_events.clear();
         loop {
             let mut state = self.base.clone();
             let mut inputs = std::mem::take(&mut self.inputs);
@@ -317,6 +334,13 @@ impl Game {
                     return Ok(drawn);
                 }
                 Err(Stop::Illegal(e)) => {
+                    // The run replayed the activity from its start: the events of its last
+                    // suspension (none after an activity committed in this advance) come
+                    // first, identical.
+                    self.refused_events = events
+                        .get(self.current_events.len()..)
+                        .unwrap_or_default()
+                        .to_vec();
                     self.restore_after_refusal(inputs, ran_one);
                     return Err(e);
                 }

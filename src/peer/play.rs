@@ -169,11 +169,17 @@ enum Need {
         roll: u32,
         known: Vec<Card>,
     },
+    /// `side` opens every hidden card; `known` are the cards the public knew the hand held
+    /// when the engine asked.
     RevealHand {
         side: Side,
+        known: Vec<Card>,
     },
+    /// `side` opens its hidden Scoring cards and claims it holds no other; `known` are the
+    /// cards the public knew the hand held when the engine asked.
     RevealScoring {
         side: Side,
+        known: Vec<Card>,
         claims: usize,
     },
     /// The next card of the deck, face up: `side` draws position `at` and opens it.
@@ -188,7 +194,7 @@ impl Need {
         match self {
             Need::Roll { .. } => decider,
             Need::Pick { victim, .. } | Need::Among { victim, .. } => victim.opponent(),
-            Need::RevealHand { side }
+            Need::RevealHand { side, .. }
             | Need::RevealScoring { side, .. }
             | Need::RevealDraw { side, .. } => *side,
         }
@@ -202,6 +208,8 @@ struct Pending {
     answer: Answer,
     outcomes: Vec<ChanceOutcome>,
     need: Option<Need>,
+    /// The request the answer last stopped at, with the number of outcomes it had then.
+    last_miss: Option<(usize, String)>,
 }
 
 /// The chance source of a peer replica: hands out the outcomes the protocol settled, and
@@ -224,9 +232,13 @@ enum OwnedRequest {
     },
     RevealHandCard {
         side: Side,
+        /// The cards the public knows the hand holds when the reveal starts (sorted).
+        known: Vec<Card>,
     },
     RevealScoringCards {
         side: Side,
+        /// The cards the public knows the hand holds when the engine asks (sorted).
+        known: Vec<Card>,
     },
     RevealDraw,
     Other(String),
@@ -253,10 +265,14 @@ impl Chance for Feed {
                 },
                 unknown: *unknown,
             },
-            ChanceRequest::RevealHandCard { side } => OwnedRequest::RevealHandCard { side: *side },
-            ChanceRequest::RevealScoringCards { side } => {
-                OwnedRequest::RevealScoringCards { side: *side }
-            }
+            ChanceRequest::RevealHandCard { side, known } => OwnedRequest::RevealHandCard {
+                side: *side,
+                known: known.to_vec(),
+            },
+            ChanceRequest::RevealScoringCards { side, known } => OwnedRequest::RevealScoringCards {
+                side: *side,
+                known: known.to_vec(),
+            },
             ChanceRequest::RevealDraw => OwnedRequest::RevealDraw,
             _ => OwnedRequest::Other(wanted.clone()),
         });
@@ -691,6 +707,7 @@ impl PeerGame {
                 answer,
                 outcomes: Vec::new(),
                 need: None,
+                last_miss: None,
             });
         }
         self.pump()
@@ -807,6 +824,7 @@ impl PeerGame {
                     answer: answer.clone(),
                     outcomes: Vec::new(),
                     need: None,
+                    last_miss: None,
                 });
             }
         }
@@ -1059,8 +1077,7 @@ impl PeerGame {
         self.log.push(m);
     }
 
-    /// Turns the engine's new deck events into tasks: draws grouped per side between
-    /// shuffles (USSR first), shuffles, set-aside draws, ends of turn.
+    /// Turns the engine's new deck events into tasks ([`PeerGame::push_tasks`]).
     fn take_events(&mut self) {
         let events: Vec<DeckEvent> = self
             .game
@@ -1069,6 +1086,34 @@ impl PeerGame {
             .cloned()
             .collect();
         self.events_done += events.len();
+        self.push_tasks(events);
+    }
+
+    /// The draws and reshuffles an answer made before the chance outcome it stopped at
+    /// ([`Game::refused_deck_events`]), not yet taken: made tasks now, ahead of that chance
+    /// (a hand shown after a draw into it, a face-up draw after the discards were reshuffled:
+    /// DEALERLESS.md §9). They count as taken, so the accepted answer's events skip them.
+    /// Returns whether there were any.
+    fn take_refused_events(&mut self) -> bool {
+        let early = self
+            .events_done
+            .saturating_sub(self.game.deck_events().count());
+        let events: Vec<DeckEvent> = self
+            .game
+            .refused_deck_events()
+            .iter()
+            .skip(early)
+            .cloned()
+            .collect();
+        self.events_done += events.len();
+        let any = !events.is_empty();
+        self.push_tasks(events);
+        any
+    }
+
+    /// Turns deck events into tasks: draws grouped per side between shuffles (USSR first),
+    /// shuffles, set-aside draws, ends of turn.
+    fn push_tasks(&mut self, events: Vec<DeckEvent>) {
         let mut draws = [0u32; 2];
         let mut aside = 0u32;
         let flush = |tasks: &mut VecDeque<Task>, draws: &mut [u32; 2], aside: &mut u32| {
@@ -1214,8 +1259,8 @@ impl PeerGame {
                             }
                             _ => None,
                         },
-                        Need::RevealHand { side } => t.hidden(side).is_empty().then(|| {
-                            let mut hand = self.game.state().cards.hands[side].clone();
+                        Need::RevealHand { side, known } => t.hidden(side).is_empty().then(|| {
+                            let mut hand = known;
                             hand.append(&mut self.opened[ix(side)]);
                             hand.sort();
                             hand.into_iter().map(ChanceOutcome::Card).collect()
@@ -1226,17 +1271,17 @@ impl PeerGame {
                                 vec![ChanceOutcome::Card(c)]
                             })
                         }
-                        Need::RevealScoring { side, claims } => (self.claims[ix(side)] > claims)
-                            .then(|| {
-                                let mut v: Vec<Card> = self.game.state().cards.hands[side]
-                                    .iter()
-                                    .copied()
-                                    .filter(|c| c.is_scoring())
-                                    .collect();
-                                v.append(&mut self.opened[ix(side)]);
-                                v.sort();
-                                vec![ChanceOutcome::Cards(v)]
-                            }),
+                        Need::RevealScoring {
+                            side,
+                            claims,
+                            known,
+                        } => (self.claims[ix(side)] > claims).then(|| {
+                            let mut v: Vec<Card> =
+                                known.iter().copied().filter(|c| c.is_scoring()).collect();
+                            v.append(&mut self.opened[ix(side)]);
+                            v.sort();
+                            vec![ChanceOutcome::Cards(v)]
+                        }),
                     };
                     match got {
                         Some(o) => {
@@ -1266,6 +1311,23 @@ impl PeerGame {
                                 why: format!("the engine refuses the answer: {e}"),
                             });
                         };
+                        if self.take_refused_events() {
+                            continue;
+                        }
+                        // Each settled chance gives the engine an outcome more; stopping at
+                        // the same request again with none is a replica that cannot go on.
+                        let miss = (
+                            self.pending.front().expect("present").outcomes.len(),
+                            format!("{req:?}"),
+                        );
+                        let pending = self.pending.front_mut().expect("present");
+                        if pending.last_miss.as_ref() == Some(&miss) {
+                            panic!(
+                                "peer mode: the engine asks again for {} after it was settled, with no outcome more (move {entry}); this replica cannot go on",
+                                miss.1
+                            );
+                        }
+                        pending.last_miss = Some(miss);
                         let t = self.party.table();
                         let next_roll = t.rolls().len() as u32 + 1;
                         let need = match req {
@@ -1293,9 +1355,12 @@ impl PeerGame {
                                     }
                                 }
                             }
-                            OwnedRequest::RevealHandCard { side } => Need::RevealHand { side },
-                            OwnedRequest::RevealScoringCards { side } => Need::RevealScoring {
+                            OwnedRequest::RevealHandCard { side, known } => {
+                                Need::RevealHand { side, known }
+                            }
+                            OwnedRequest::RevealScoringCards { side, known } => Need::RevealScoring {
                                 side,
+                                known,
                                 claims: self.claims[ix(side)],
                             },
                             OwnedRequest::RevealDraw => {
@@ -1340,6 +1405,7 @@ impl PeerGame {
                                 answer: Answer::Card(card),
                                 outcomes: Vec::new(),
                                 need: None,
+                                last_miss: None,
                             });
                         }
                         continue;
