@@ -1700,3 +1700,250 @@ fn a_hand_shown_after_its_known_card_was_headlined_leaves_that_card_out() {
     assert_eq!(p.us.log(), p.ussr.log());
     p.us.verified().unwrap().unwrap();
 }
+
+/// Holds Non-Aligned Movement (random answers that do not use it) until the draw deck has
+/// fewer than four cards, then plays it for its event when it may be.
+fn non_aligned_movement_when_the_deck_is_short(
+    game: u64,
+) -> impl FnMut(&PeerGame) -> Option<Answer> {
+    let mut rng = SeededChance::new(game ^ 0x5eed);
+    move |g: &PeerGame| {
+        let nam = Answer::Play {
+            card: Card::NonAlignedMovement,
+            mode: CardUse::Event,
+        };
+        if g.game().state().cards.draw_pile_size() < 4 && g.check_answer(&nam).is_ok() {
+            return Some(nam);
+        }
+        if !g.hand().contains(&Card::NonAlignedMovement) {
+            return None;
+        }
+        (0..20).find_map(|_| {
+            g.random_answer(&mut rng).filter(|a| {
+                !matches!(
+                    a,
+                    Answer::Play {
+                        card: Card::NonAlignedMovement,
+                        ..
+                    } | Answer::Card(Card::NonAlignedMovement)
+                )
+            })
+        })
+    }
+}
+
+/// The moves of the resolution of Non-Aligned Movement's event, if they hold a reshuffle: the
+/// moves after the answer that chose its country, up to the next answer.
+fn non_aligned_movement_reshuffle(log: &[Move]) -> Option<Vec<Step>> {
+    log.iter().enumerate().find_map(|(i, m)| {
+        let Move::Answer {
+            answer:
+                Answer::Play {
+                    card: Card::NonAlignedMovement,
+                    mode: CardUse::Event,
+                },
+            ..
+        } = m
+        else {
+            return None;
+        };
+        let country = i
+            + 1
+            + log[i + 1..]
+                .iter()
+                .position(|m| matches!(m, Move::Answer { .. }))?;
+        let after = steps(after_answer(log, country));
+        after
+            .iter()
+            .any(|s| matches!(s.body, Body::Lock { .. }))
+            .then_some(after)
+    })
+}
+
+/// The game (seed) whose play with [`non_aligned_movement_when_the_deck_is_short`] runs the
+/// deck out in the middle of Non-Aligned Movement's face-up draws (the first from 300 on).
+const NAM_RESHUFFLE_GAME: u64 = 319;
+
+/// Non-Aligned Movement's four face-up cards when the draw deck holds fewer than four (FAQ
+/// F050, F051: the discards are reshuffled in the middle of the event, DEALERLESS.md §9): the
+/// first cards are drawn and opened from the old deck, then the USSR starts the two-pass
+/// shuffle of the discard pile (`lock` with no old position, the cards drawn face up so far not
+/// among the new ones: they are discarded only at the end of the event), and the rest are
+/// drawn and opened from the new deck, from its first position. Both replicas agree and the
+/// game verifies.
+#[test]
+fn non_aligned_movements_face_up_draws_cross_a_reshuffle_and_verify() {
+    let opts = Options {
+        promos: vec![1, 2],
+        ..Options::default()
+    };
+    let game = NAM_RESHUFFLE_GAME;
+    let p = play_with(
+        game,
+        opts,
+        non_aligned_movement_when_the_deck_is_short(game),
+    );
+    let moves = non_aligned_movement_reshuffle(p.us.log())
+        .expect("the deck runs out in the middle of the event");
+    let bodies: Vec<&Body> = moves.iter().map(|s| &s.body).collect();
+    let lock = bodies
+        .iter()
+        .position(|b| matches!(b, Body::Lock { .. }))
+        .unwrap();
+    let Body::Lock {
+        shuffle, old, new, ..
+    } = bodies[lock]
+    else {
+        unreachable!()
+    };
+    assert_eq!(moves[lock].from, Side::Ussr, "game {game}");
+    assert!(old.is_empty(), "the deck ran out: {old:?}");
+    assert!(
+        matches!(
+            bodies[lock + 1..lock + 4],
+            [Body::Mix { .. }, Body::Mask { .. }, Body::Seal { .. }]
+        ),
+        "the two passes follow at once"
+    );
+    // The face-up draws: `draw` of one position, `shares` by the other side, `open` by the
+    // drawer; before the lock from the old deck, after it from the new one in order.
+    let face_up = |part: &[&Body], from: &[Step]| -> Vec<(u32, u32, Card)> {
+        assert_eq!(part.len() % 3, 0, "{part:?}");
+        part.chunks(3)
+            .zip(from.chunks(3))
+            .map(|(c, who)| match (c[0], c[1], c[2]) {
+                (
+                    Body::Draw {
+                        shuffle: s,
+                        positions,
+                    },
+                    Body::Shares { .. },
+                    Body::Open {
+                        shuffle: s2,
+                        position,
+                        card,
+                        ..
+                    },
+                ) if positions == &vec![*position]
+                    && s == s2
+                    && who[0].from == who[2].from
+                    && who[1].from != who[0].from =>
+                {
+                    (*s, *position, *card)
+                }
+                other => panic!("not a face-up draw: {other:?}"),
+            })
+            .collect()
+    };
+    let before = face_up(&bodies[..lock], &moves[..lock]);
+    assert!((1..4).contains(&before.len()), "{before:?}");
+    // The rest of the four (the moves of the next decision follow).
+    let rest = lock + 4..lock + 4 + 3 * (4 - before.len());
+    let after = face_up(&bodies[rest.clone()], &moves[rest]);
+    assert!(before.iter().all(|(s, _, _)| s + 1 == *shuffle));
+    let positions: Vec<u32> = after
+        .iter()
+        .map(|(s, q, _)| {
+            assert_eq!(s, shuffle);
+            *q
+        })
+        .collect();
+    assert_eq!(positions, (0..after.len() as u32).collect::<Vec<_>>());
+    for (_, _, c) in &before {
+        assert!(
+            !new.contains(c),
+            "{c} was drawn face up before the reshuffle"
+        );
+    }
+    for (_, _, c) in &after {
+        assert!(new.contains(c), "{c} comes from the reshuffled discards");
+    }
+    // The engine shows the four cards opened, in order.
+    let shown: Vec<String> =
+        p.us.game()
+            .history()
+            .filter(|l| l.starts_with("Non-Aligned Movement discards"))
+            .cloned()
+            .collect();
+    let opened: Vec<String> = before
+        .iter()
+        .chain(&after)
+        .map(|(_, _, c)| format!("Non-Aligned Movement discards {c} from the draw deck."))
+        .collect();
+    assert!(shown.ends_with(&opened), "{shown:?} {opened:?}");
+    // Both replicas agree, and the game verifies on both.
+    assert_eq!(p.us.log(), p.ussr.log(), "game {game}");
+    assert_eq!(p.us.game().state(), p.ussr.game().state(), "game {game}");
+    let a = p.us.verified().expect("both seeds in").expect("verifies");
+    let b = p.ussr.verified().expect("both seeds in").expect("verifies");
+    assert_eq!(a.final_hands, b.final_hands);
+}
+
+/// The reshuffle in the middle of Non-Aligned Movement's face-up draws is checked like any
+/// other: a `lock` whose new cards are not the discard pile (one left out, or a card drawn face
+/// up put in) is refused, naming the move.
+#[test]
+fn a_reshuffle_in_the_middle_of_face_up_draws_with_other_cards_is_refused() {
+    let opts = Options {
+        promos: vec![1, 2],
+        ..Options::default()
+    };
+    let game = NAM_RESHUFFLE_GAME;
+    let lock_at = |to: &PeerGame, mail: &[Move]| -> Option<usize> {
+        let k = position_of(mail, |b| matches!(b, Body::Lock { .. }))?;
+        let answers: Vec<&Move> = to
+            .log()
+            .iter()
+            .chain(&mail[..k])
+            .filter(|m| matches!(m, Move::Answer { .. }))
+            .collect();
+        let nam = Move::Answer {
+            side: Side::Ussr,
+            answer: Answer::Play {
+                card: Card::NonAlignedMovement,
+                mode: CardUse::Event,
+            },
+        };
+        (answers.len() >= 2 && answers[answers.len() - 2] == &nam).then_some(k)
+    };
+    let (to, mail) = intercept_where(
+        game,
+        opts,
+        non_aligned_movement_when_the_deck_is_short(game),
+        |to, m| lock_at(to, m).is_some(),
+    );
+    let k = lock_at(&to, &mail).unwrap();
+    // The last card opened before the lock: drawn face up from the deck that ran out.
+    let seen: Vec<Move> = to.log().iter().chain(&mail[..k]).cloned().collect();
+    let drawn_face_up = steps(&seen)
+        .iter()
+        .rev()
+        .find_map(|s| match &s.body {
+            Body::Open { card, .. } => Some(*card),
+            _ => None,
+        })
+        .expect("a card drawn face up before the reshuffle");
+    assert_refused(
+        &to,
+        &mail,
+        k,
+        "a shuffle the engine did not call for",
+        |b| {
+            if let Body::Lock { new, .. } = b {
+                new.pop();
+            }
+        },
+    );
+    assert_refused(
+        &to,
+        &mail,
+        k,
+        "a shuffle the engine did not call for",
+        |b| {
+            if let Body::Lock { new, .. } = b {
+                new.push(drawn_face_up);
+                new.sort();
+            }
+        },
+    );
+}

@@ -18,7 +18,8 @@
 //! | a card at random from a hand (`HandCard`) | `roll` with purpose `pick` by the hand's opponent; the holder opens the card picked |
 //! | a whole hand shown (`RevealHandCard`) | the holder opens every hidden card |
 //! | the Scoring cards shown (`RevealScoringCards`) | the holder opens its hidden Scoring cards, then `claim: no_scoring_card` |
-//! | a card drawn face up from the deck (`RevealDraw`: Non-Aligned Movement) | the side that answered draws the next position, the other shares, the drawer opens it |
+//! | a card drawn face up from the deck (`RevealDraw`: Non-Aligned Movement) | the side that answered draws the next position, the other shares, the drawer opens it; a deck run out in the middle is reshuffled first (below) |
+//! | draws and shuffles an answer makes before a chance outcome it needs ([`Game::refused_deck_events`]) | dealt or shuffled first, as above, then the outcome |
 //! | both headlines (two `Headline` prompts) | `headline_commit` USSR, then US; both `headline_reveal` |
 //! | the end of a turn (`DeckEvent::TurnEnd`) | USSR then US open any held Scoring card, then `claim: no_scoring_card` (rule 4.5, FAQ F030, F177) |
 //! | Our Man in Tehran (`Aside`, `ReturnAside`) | the US draws the cards; discards are opened by the answer; the USSR shuffles the rest back in unopened (`lock` with `back`) |
@@ -1369,12 +1370,14 @@ impl PeerGame {
                                     .last()
                                     .filter(|_| !t.shuffling())
                                     .and_then(|sh| sh.undrawn().first().copied());
+                                // A reshuffle in the middle of the event (the deck ran
+                                // out) is a task done before this request
+                                // (`take_refused_events`), so the deck in play has the card.
                                 let Some(p) = next else {
                                     panic!(
-                                        "peer mode: a card drawn face up from an empty deck (the \
-                                         engine reshuffles the discards in the middle of the \
-                                         event), which protocol v1 does not provide \
-                                         (DEALERLESS.md §9)"
+                                        "peer mode: the engine draws a card face up but the \
+                                         protocol's deck has no undrawn position (move {entry}); \
+                                         this replica cannot go on"
                                     )
                                 };
                                 Need::RevealDraw {
