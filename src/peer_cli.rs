@@ -179,7 +179,7 @@ pub fn new(
     let (Some(side), Some(me), Some(opponent)) = (args.side, &args.me, &args.opponent) else {
         bail!("`new --peer` needs --as us|ussr, --me EMAIL and --opponent EMAIL");
     };
-    cli_peer_options(options).map_err(|e| anyhow::anyhow!("`new --peer`: {e}"))?;
+    check_peer_options(options).map_err(|e| anyhow::anyhow!("`new --peer`: {e}"))?;
     let key = key_path(&args.key);
     let id = Identity::load(&key).with_context(|| {
         format!(
@@ -237,30 +237,8 @@ fn options_of_invitation(bundle: &sync::Bundle) -> Result<Options> {
         }
         _ => bail!("entry 0 of the mail is no `open`"),
     };
-    cli_peer_options(&options).map_err(|e| anyhow::anyhow!("this game cannot be joined: {e}"))?;
+    check_peer_options(&options).map_err(|e| anyhow::anyhow!("this game cannot be joined: {e}"))?;
     Ok(options)
-}
-
-/// The options a peer game may be created or joined with from the command line: those of
-/// [`check_peer_options`], without the promo cards. The engine plays them in peer mode, but an
-/// attack found a way a replica stops with them (Non-Aligned Movement's face-up draws from a
-/// deck of fewer than four cards have no protocol step: DEALERLESS.md §9), so they are refused,
-/// naming why,
-/// rather than leave two players with a game that cannot go on.
-///
-/// # Errors
-///
-/// Why the options cannot be played in a peer game.
-pub fn cli_peer_options(options: &Options) -> Result<(), String> {
-    check_peer_options(options)?;
-    if !options.promos.is_empty() {
-        return Err(
-            "promo cards are not available in peer mode yet: a replica can stop with \
-             Non-Aligned Movement (DEALERLESS.md §9); play them in the moderator mode"
-                .into(),
-        );
-    }
-    Ok(())
 }
 
 /// `twilight join DIR --peer --from-mail FILE …`.

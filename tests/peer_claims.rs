@@ -266,8 +266,9 @@ fn assert_caught(game: u64, g: &Game, why: &str) {
         let r = &g.g[ix(side)];
         // Caught only at the end: during play both replicas took every move.
         assert_eq!(r.owed(), Owed::Done);
-        let checked = game_check::check_moves(r.log(), side, Some(seed(side, game)));
-        let outsider = game_check::check_moves(r.log(), side, None);
+        let checked =
+            game_check::check_moves(r.log(), side, &Options::default(), Some(seed(side, game)));
+        let outsider = game_check::check_moves(r.log(), side, &Options::default(), None);
         for c in [&checked, &outsider] {
             let f = c.findings.first().unwrap_or_else(|| {
                 panic!(
@@ -336,7 +337,7 @@ fn a_refused_final_reveal_is_named_and_the_game_awaits_it() {
         let mut r = g.g[ix(other)].clone();
         r.receive(&sent).unwrap();
         assert_eq!(r.owed(), Owed::Final(refuser));
-        let c = game_check::check_moves(r.log(), other, Some(seed(other, 3)));
+        let c = game_check::check_moves(r.log(), other, &Options::default(), Some(seed(other, 3)));
         assert!(
             matches!(c.standing, Standing::AwaitingFinal { side, .. } if side == refuser),
             "{:?}",
@@ -357,7 +358,7 @@ fn a_refused_final_reveal_is_named_and_the_game_awaits_it() {
         assert!(f.message.contains("forfeits"), "{f}");
         // Revealed late after all: the game is over and verifies.
         r.receive(&withheld).unwrap();
-        let c = game_check::check_moves(r.log(), other, Some(seed(other, 3)));
+        let c = game_check::check_moves(r.log(), other, &Options::default(), Some(seed(other, 3)));
         assert!(c.findings.is_empty(), "{:?}", c.findings);
         assert!(matches!(c.standing, Standing::Over { verified: true, .. }));
     }

@@ -197,8 +197,9 @@ impl Drop for KeepOnPanic {
 }
 
 /// Plays one whole game through the binary with decisions chosen by `rng` among the printed
-/// moves; returns its counts. `root` is an empty folder.
-fn play_one(root: &Path, rng: &mut SeededChance) -> Played {
+/// moves; returns its counts. `root` is an empty folder; `options` are option flags of `new`
+/// (the joiner accepts them with `--accept-options`).
+fn play_one(root: &Path, rng: &mut SeededChance, options: &[&str]) -> Played {
     let (ka, kb) = (root.join("a.key"), root.join("b.key"));
     for k in [&ka, &kb] {
         let said = run(&[os("keygen"), os("--out"), k.as_os_str()], 0);
@@ -214,22 +215,21 @@ fn play_one(root: &Path, rng: &mut SeededChance) -> Played {
         dir: root.join("ussr-game"),
         maildir: maildir(root, "ussr-Maildir"),
     };
-    run(
-        &[
-            os("new"),
-            us.dir.as_os_str(),
-            os("--peer"),
-            os("--as"),
-            os("us"),
-            os("--me"),
-            os("us@example.org"),
-            os("--opponent"),
-            os("ussr@example.org"),
-            os("--key"),
-            ka.as_os_str(),
-        ],
-        0,
-    );
+    let mut new = vec![
+        os("new"),
+        us.dir.as_os_str(),
+        os("--peer"),
+        os("--as"),
+        os("us"),
+        os("--me"),
+        os("us@example.org"),
+        os("--opponent"),
+        os("ussr@example.org"),
+        os("--key"),
+        ka.as_os_str(),
+    ];
+    new.extend(options.iter().map(|o| os(o)));
+    run(&new, 0);
     let mut sent = HashSet::new();
     assert_eq!(relay(&us.dir, &ussr.maildir, &mut sent), 1);
     let invite = std::fs::read_dir(ussr.maildir.join("new"))
@@ -238,18 +238,19 @@ fn play_one(root: &Path, rng: &mut SeededChance) -> Played {
         .unwrap()
         .unwrap()
         .path();
-    run(
-        &[
-            os("join"),
-            ussr.dir.as_os_str(),
-            os("--peer"),
-            os("--from-mail"),
-            invite.as_os_str(),
-            os("--key"),
-            kb.as_os_str(),
-        ],
-        0,
-    );
+    let mut join = vec![
+        os("join"),
+        ussr.dir.as_os_str(),
+        os("--peer"),
+        os("--from-mail"),
+        invite.as_os_str(),
+        os("--key"),
+        kb.as_os_str(),
+    ];
+    if !options.is_empty() {
+        join.push(os("--accept-options"));
+    }
+    run(&join, 0);
     // The invitation is read (join took it); a later `peer inbox` sees it as a duplicate.
     let mut decisions = 0;
     let mut commands = 4;
@@ -382,7 +383,7 @@ fn a_whole_peer_game_through_the_binary_with_inbox_and_play_only() {
     let root = KeepOnPanic(Some(TempDir::new().unwrap()));
     let dir = root.0.as_ref().unwrap().path().to_path_buf();
     let started = std::time::Instant::now();
-    let p = play_one(&dir, &mut SeededChance::new(19));
+    let p = play_one(&dir, &mut SeededChance::new(19), &[]);
     eprintln!(
         "{}: {} mails, {} decisions, {} commands, {:.1} s",
         p.turn_line,
@@ -402,7 +403,7 @@ fn several_peer_games_through_the_binary() {
         let root = KeepOnPanic(Some(TempDir::new().unwrap()));
         let dir = root.0.as_ref().unwrap().path().to_path_buf();
         let started = std::time::Instant::now();
-        let p = play_one(&dir, &mut SeededChance::new(1000 + game));
+        let p = play_one(&dir, &mut SeededChance::new(1000 + game), &[]);
         eprintln!(
             "game {game}: {}: {} mails, {} decisions, {} commands, {:.1} s",
             p.turn_line,
@@ -412,4 +413,25 @@ fn several_peer_games_through_the_binary() {
             started.elapsed().as_secs_f64()
         );
     }
+}
+
+/// Promo cards in a peer game through the command line (DEALERLESS.md §9, "Options"): `new
+/// --peer --promos all`, `join --peer --accept-options`, then a whole game of `peer inbox` and
+/// `peer play` only, which ends with both replicas verified and agreeing (as above), played
+/// with the promo cards.
+#[test]
+fn a_whole_peer_game_with_promo_cards_through_the_binary() {
+    let root = KeepOnPanic(Some(TempDir::new().unwrap()));
+    let dir = root.0.as_ref().unwrap().path().to_path_buf();
+    let p = play_one(&dir, &mut SeededChance::new(23), &["--promos", "all"]);
+    for side in ["us-game", "ussr-game"] {
+        let f = twilight_pbem::peer::folder::PeerFolder::open(&dir.join(side)).unwrap();
+        let g = f.game.as_ref().expect("joined");
+        assert_eq!(g.game().state().options.promos, vec![1, 2], "{side}");
+    }
+    eprintln!(
+        "{}: {} mails, {} decisions, {} commands",
+        p.turn_line, p.mails, p.decisions, p.commands
+    );
+    assert!(p.decisions > 0 && p.mails > 10);
 }

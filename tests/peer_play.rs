@@ -1341,7 +1341,12 @@ fn random_peer_games_with_each_option_and_the_new_paths_agree_and_verify() {
             known += usize::from(known_reveal(p.us.log()).is_some());
         }
     }
-    eprintln!("{put_back} cards put back, {known} games with a known headline");
+    let games = per as usize * cases.len();
+    let with_promos = per as usize * cases.iter().filter(|o| !o.promos.is_empty()).count();
+    eprintln!(
+        "{games} games ({with_promos} with promo cards) ended, agreed and verified: \
+         {put_back} cards put back, {known} games with a known headline"
+    );
 }
 
 /// Found by the random games above (game 1509): the USSR headlines Duck and Cover, a card the
@@ -1945,5 +1950,48 @@ fn a_reshuffle_in_the_middle_of_face_up_draws_with_other_cards_is_refused() {
                 new.sort();
             }
         },
+    );
+}
+
+/// Random complete games with promo cards under the two plays that found replicas stopping
+/// (s19pa): hands shown and known cards headlined ([`reveal_hands_and_headline_known`], from
+/// game 5000 on) and Non-Aligned Movement held until the deck is short
+/// ([`non_aligned_movement_when_the_deck_is_short`], from game 20000 on). Each ends, both
+/// replicas agree and verify. `TWILIGHT_PEER_SEEDS` (default 2) games per play.
+#[test]
+fn random_promo_peer_games_with_the_plays_that_stopped_replicas_agree_and_verify() {
+    let per: u64 = std::env::var("TWILIGHT_PEER_SEEDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2);
+    let opts = Options {
+        promos: vec![1, 2],
+        ..Options::default()
+    };
+    let mut reshuffles = 0;
+    for j in 0..per {
+        for (game, nam) in [(5000 + j, false), (20_000 + j, true)] {
+            let p = if nam {
+                play_with(
+                    game,
+                    opts.clone(),
+                    non_aligned_movement_when_the_deck_is_short(game),
+                )
+            } else {
+                play_with(game, opts.clone(), reveal_hands_and_headline_known)
+            };
+            assert!(p.us.outcome().is_some(), "game {game}");
+            assert_eq!(p.us.log(), p.ussr.log(), "game {game}: the logs differ");
+            assert_eq!(p.us.game().state(), p.ussr.game().state(), "game {game}");
+            let a = p.us.verified().expect("both seeds in").expect("verifies");
+            let b = p.ussr.verified().expect("both seeds in").expect("verifies");
+            assert_eq!(a.final_hands, b.final_hands, "game {game}");
+            reshuffles += usize::from(non_aligned_movement_reshuffle(p.us.log()).is_some());
+        }
+    }
+    eprintln!(
+        "{} games with promo cards ended, agreed and verified; {reshuffles} with a reshuffle in \
+         Non-Aligned Movement's face-up draws",
+        2 * per
     );
 }

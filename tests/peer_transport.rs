@@ -849,10 +849,15 @@ mod options {
         let root = TempDir::new().unwrap();
         let r = root.path();
         let (ka, kb, ga, gb) = two_players(r);
-        let made = new_peer(&ga, &ka, &["--alt-space-race", "--chinese-civil-war"]).success();
+        let made = new_peer(
+            &ga,
+            &ka,
+            &["--promos", "all", "--alt-space-race", "--chinese-civil-war"],
+        )
+        .success();
         let said = text(&made);
         assert!(
-            said.contains("Options: standard game · Chinese Civil War · alternative Space Race track · optional cards · US +2 bonus Influence."),
+            said.contains("Options: standard game · Chinese Civil War · alternative Space Race track · optional cards · promo packs 1, 2 · US +2 bonus Influence."),
             "{said}"
         );
         let first = only_file(&ga.join("outbox"));
@@ -875,7 +880,7 @@ mod options {
             .failure();
         let said = text(&refused);
         assert!(
-            said.contains("Chinese Civil War"),
+            said.contains("Chinese Civil War") && said.contains("promo packs 1, 2"),
             "the joiner sees them: {said}"
         );
         assert!(said.contains("--accept-options"), "{said}");
@@ -903,6 +908,7 @@ mod options {
             .assert()
             .success();
         let want = Options {
+            promos: vec![1, 2],
             alt_space_race: true,
             chinese_civil_war: true,
             ..Options::default()
@@ -913,6 +919,17 @@ mod options {
             let g = f.game.as_ref().expect("joined");
             assert_eq!(g.game().state().options, want);
             assert_eq!(g.game().state().china.holder, None, "Chinese Civil War");
+        }
+        // The game-level check of `peer status` replays the log with the game's options
+        // (was: the standard ones, so every own move looked forged).
+        for dir in [&ga, &gb] {
+            let status = twilight()
+                .args(["peer", "status"])
+                .arg(dir)
+                .assert()
+                .success();
+            let said = text(&status);
+            assert!(!said.contains("FINDING"), "{said}");
         }
     }
 
@@ -949,12 +966,6 @@ mod options {
         assert!(!g.exists(), "nothing created");
         let said = text(&new_peer(&g, &ka, &["--bid"]).failure());
         assert!(said.contains("blind bid"), "{said}");
-        // Promo cards: two ways a replica stops were found (DEALERLESS.md §9); refused.
-        let said = text(&new_peer(&g, &ka, &["--promos", "all"]).failure());
-        assert!(
-            said.contains("promo cards are not available in peer mode yet"),
-            "{said}"
-        );
         let said =
             text(&new_peer(&g, &ka, &["--scenario", "late-war", "--chinese-civil-war"]).failure());
         assert!(said.contains("Chinese Civil War"), "{said}");

@@ -207,15 +207,21 @@ pub fn check(chain: &Chain, holder: Side, seed: Option<[u8; 32]>) -> GameCheck {
             }
         }
     }
-    check_moves(&moves, holder, seed)
+    check_moves(&moves, holder, &chain.options().unwrap_or_default(), seed)
 }
 
-/// [`check`] over the log's moves (entry `seq` = move index + 2).
-pub fn check_moves(moves: &[Move], holder: Side, seed: Option<[u8; 32]>) -> GameCheck {
+/// [`check`] over the log's moves (entry `seq` = move index + 2) of a game played with
+/// `options` (entry 0's: the replay runs the engine with them).
+pub fn check_moves(
+    moves: &[Move],
+    holder: Side,
+    options: &Options,
+    seed: Option<[u8; 32]>,
+) -> GameCheck {
     let Some(seed) = seed else {
         return check_transcript(moves);
     };
-    match folder::rebuild(holder, Options::default(), seed, moves) {
+    match folder::rebuild(holder, options.clone(), seed, moves) {
         Err(FolderError::Fault(f)) => GameCheck {
             standing: Standing::Stopped,
             findings: vec![finding(
