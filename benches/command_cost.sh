@@ -59,7 +59,22 @@ for n in ${CUTS:-20 160 340}; do
     rm -rf "$out/base/$g/outbox"
     "$bin" mail "$out/base/$g" --outbox >/dev/null
     token=$(grep -rhoE 'Token: [A-Za-z0-9_-]+' "$out/base/$g/outbox" | head -1 | cut -d' ' -f2)
-    rm -rf "$out/base/$g/outbox" "$out/base/$g/mail-state.yaml"
+    # The mail state stays: the prompt this reply answers was mailed, as in a game in play (without
+    # it `inbox` would write each player's first mail, with the whole history).
+    rm -rf "$out/base/$g/outbox"
+    # `mail` re-sends prompts only: the player who owes nothing is recorded as mailed at the same
+    # point too (an update), as in a game in play with updates on (mail.yaml's default).
+    python3 - "$out/base/$g/mail-state.yaml" "$side" <<'EOF2'
+import re, sys
+path, owes = sys.argv[1], sys.argv[2]
+text = open(path).read()
+blocks = dict(re.findall(r'(?m)^(us|ussr):\n((?:  .*\n)*)', text))
+other = 'ussr' if owes == 'us' else 'us'
+mailed = re.sub(r'(?m)^  owed_since:.*\n', '', blocks[owes])
+mailed = mailed.replace('.%s.' % owes, '.%s.' % other)
+text = text.replace('%s:\n%s' % (other, blocks[other]), '%s:\n%s' % (other, mailed))
+open(path, 'w').write(text)
+EOF2
     from=$(grep -A3 'players:' "$out/base/$g/log.yaml" | grep "  $side:" | head -1 | awk '{print $2}')
     printf 'From: %s\r\nTo: referee@example.org\r\nSubject: Re: [TS %s] your move\r\nMessage-ID: <bench-%s@example.org>\r\nDate: Tue, 1 Dec 2026 12:00:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n%s\r\n\r\nToken: %s\r\n' \
         "$from" "$g" "$n" "$line" "$token" >"$out/reply-$g.eml"

@@ -1117,6 +1117,7 @@ impl Session {
                     self.takebacks
                         .cancelled
                         .extend(cancels.iter().map(|c| c.seq));
+                    self.takebacks.last_answer = Some(seq);
                 }
                 Payload::TakebackDeclined { side, request } => {
                     let pending = self.takebacks.pending.take();
@@ -1125,6 +1126,7 @@ impl Session {
                             "a takeback declined for the {side} answering request {request}, which is not the request pending"
                         )));
                     }
+                    self.takebacks.last_answer = Some(seq);
                 }
             }
             if !matches!(se.entry.payload, Payload::Create { .. }) {
@@ -2185,6 +2187,11 @@ impl Session {
     /// The takeback waiting for an answer, if any (issue 17 point 4).
     pub fn pending_takeback(&self) -> Option<&crate::takeback::PendingTakeback> {
         self.takebacks.pending.as_ref()
+    }
+
+    /// The seq of the last answer to a takeback request (accepted or declined), if any.
+    pub fn last_takeback_answer(&self) -> Option<u64> {
+        self.takebacks.last_answer
     }
 
     /// The seqs of the entries cancelled by accepted takebacks.

@@ -376,6 +376,9 @@ pub struct Takebacks {
     pub cancelled: HashSet<u64>,
     /// The request waiting for the opponent's answer, if any.
     pub pending: Option<PendingTakeback>,
+    /// The seq of the last answer to a request (accepted or declined), if any: [`news`] reads
+    /// no entry older than it, so a mail costs nothing more in a long game (issue 15).
+    pub last_answer: Option<u64>,
 }
 
 impl Takebacks {
@@ -441,6 +444,9 @@ pub fn mail_asker(
 pub fn news(session: &crate::session::Session, side: Side, since: Option<u64>) -> Vec<String> {
     let from = since.unwrap_or(0);
     let mut out = Vec::new();
+    if session.last_takeback_answer().is_none_or(|seq| seq < from) {
+        return out;
+    }
     for e in session.log().since(from) {
         match &e.entry.payload {
             Payload::Takeback {

@@ -9,47 +9,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
-use chrono::{DateTime, TimeZone, Utc};
-
 use twilight_pbem::data::Side;
 use twilight_pbem::engine::{PromptKind, SeededChance};
-use twilight_pbem::log::{Payload, Players};
+use twilight_pbem::log::Payload;
 use twilight_pbem::selfplay::{choose, Policy};
 use twilight_pbem::session::Session;
 
-fn bin() -> PathBuf {
-    assert_cmd::cargo::cargo_bin("twilight")
-}
-
-fn t0() -> DateTime<Utc> {
-    Utc.with_ymd_and_hms(2026, 11, 30, 12, 0, 0).unwrap()
-}
-
-/// A started game `games/<gid>` (both joined), made through the library with a fixed seed.
-fn new_game(games: &Path, gid: &str, seed: u8) -> PathBuf {
-    let dir = games.join(gid);
-    let mut s = Session::create_with_seed(
-        &dir,
-        &Default::default(),
-        Players {
-            us: format!("us-{gid}@ts.test"),
-            ussr: format!("ussr-{gid}@ts.test"),
-        },
-        [seed; 32],
-        t0(),
-    )
-    .unwrap();
-    s.join(Side::Us, "us nonce", t0()).unwrap();
-    s.join(Side::Ussr, "ussr nonce", t0()).unwrap();
-    dir
-}
-
-fn side_arg(side: Side) -> &'static str {
-    match side {
-        Side::Us => "us",
-        Side::Ussr => "ussr",
-    }
-}
+mod game_common;
+use game_common::{bin, new_game, side_arg};
 
 /// The side that owes the first decision and a legal line for it (chosen with `k`).
 fn next_line(dir: &Path, k: u64) -> (Side, String, PromptKind) {

@@ -3,39 +3,16 @@
 //! such a game made every `inbox` run exit 2 before any other game's mail was read — one bad
 //! game bricked the mail loop of every game on the host.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
-
-use chrono::{DateTime, TimeZone, Utc};
 
 use twilight_pbem::data::Side;
 use twilight_pbem::engine::SeededChance;
-use twilight_pbem::log::Players;
 use twilight_pbem::selfplay::{choose, Policy};
 use twilight_pbem::session::Session;
 
-fn t0() -> DateTime<Utc> {
-    Utc.with_ymd_and_hms(2026, 11, 30, 12, 0, 0).unwrap()
-}
-
-/// A started game `games/<gid>` with a fixed seed.
-fn new_game(games: &Path, gid: &str, seed: u8) -> PathBuf {
-    let dir = games.join(gid);
-    let mut s = Session::create_with_seed(
-        &dir,
-        &Default::default(),
-        Players {
-            us: format!("us-{gid}@ts.test"),
-            ussr: format!("ussr-{gid}@ts.test"),
-        },
-        [seed; 32],
-        t0(),
-    )
-    .unwrap();
-    s.join(Side::Us, "us nonce", t0()).unwrap();
-    s.join(Side::Ussr, "ussr nonce", t0()).unwrap();
-    dir
-}
+mod game_common;
+use game_common::new_game;
 
 fn decisions(dir: &Path) -> usize {
     Session::open(dir).unwrap().game().unwrap().decisions() as usize

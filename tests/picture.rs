@@ -346,6 +346,30 @@ fn the_png_draws_its_text_with_the_bundled_font() {
     );
 }
 
+/// `board_png` keeps its last picture (issue 15: the two mails of a reply share one): what it
+/// returns, kept or not, is the picture of the pieces asked for, byte for byte.
+#[cfg(feature = "png")]
+#[test]
+fn the_kept_picture_is_returned_only_for_the_same_pieces() {
+    let s = Session::open_public(&root().join("games/example")).unwrap();
+    let v = view(s.game().unwrap(), Role::Public);
+    let fresh = |caption: &str| {
+        picture::png::encode(
+            &picture::board_pixmap(&v, &[], Some(caption), picture::MAIL_SCALE).unwrap(),
+        )
+        .unwrap()
+    };
+    let png =
+        |caption: &str| picture::board_png(&v, &[], Some(caption), picture::MAIL_SCALE).unwrap();
+    let (a, b) = (png("USSR: play 1"), png("USSR: play 2"));
+    assert_ne!(a, b);
+    assert_eq!(png("USSR: play 1"), fresh("USSR: play 1"));
+    assert_eq!(png("USSR: play 1"), a, "kept");
+    assert_eq!(png("USSR: play 2"), b);
+    let other_scale = picture::board_png(&v, &[], Some("USSR: play 2"), 0.5).unwrap();
+    assert_ne!(other_scale, b, "another scale is another picture");
+}
+
 // ---- mail ----
 
 #[cfg(feature = "png")]
@@ -360,6 +384,7 @@ fn every_prompt_mail_carries_the_picture_inline_and_stays_under_300_kb() {
     let s = Session::open(&game).unwrap();
     let mut state = MailState::default();
     let now = chrono::Utc.with_ymd_and_hms(2026, 12, 1, 12, 0, 0).unwrap();
+    let mut pictures = Vec::new();
     for side in [Side::Us, Side::Ussr] {
         let o = compose(
             &s,
@@ -389,12 +414,17 @@ fn every_prompt_mail_carries_the_picture_inline_and_stays_under_300_kb() {
             caption.as_deref(),
             Some(format!("{}: {}", b.side.unwrap().name(), b.notation).as_str())
         );
+        // The mail's picture is the public one (it differs from the player's own only in the
+        // line naming the view: a_players_picture_shows_nothing_the_public_cannot_see), so
+        // both players' mails carry the same bytes, drawn once.
+        let public = view(s.game().unwrap(), Role::Public);
         let want =
+            picture::board_png(&public, &changed, caption.as_deref(), picture::MAIL_SCALE).unwrap();
+        assert_eq!(png, want, "the {side}'s picture is the public picture");
+        let own_png =
             picture::board_png(&own, &changed, caption.as_deref(), picture::MAIL_SCALE).unwrap();
-        assert_eq!(
-            png, want,
-            "the {side}'s picture is drawn from the {side}'s view"
-        );
+        assert_ne!(png, own_png, "the player's own picture names its view");
+        pictures.push(png.clone());
         let bytes = to_message(&o, s.game_id()).unwrap().formatted();
         assert!(bytes.len() < 300_000, "{} bytes", bytes.len());
         let text = String::from_utf8_lossy(&bytes);
@@ -435,6 +465,10 @@ fn every_prompt_mail_carries_the_picture_inline_and_stays_under_300_kb() {
             Some(picture::mail::content_id(&o).as_str())
         );
     }
+    assert_eq!(
+        pictures[0], pictures[1],
+        "both players' mails carry one picture"
+    );
 }
 
 // ---- the command line ----

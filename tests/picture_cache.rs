@@ -65,7 +65,7 @@ fn a_damaged_cache_file_is_refused() {
         }),
         ("digest changed", {
             let mut b = good.clone();
-            b[60] ^= 1;
+            b[57] ^= 1;
             b
         }),
         ("magic changed", {

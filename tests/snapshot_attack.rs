@@ -4,10 +4,7 @@
 //! exactly as a full replay of the log judges it: refused where a full replay refuses, and
 //! never a move accepted onto a log whose chain does not verify.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-use chrono::{DateTime, TimeZone, Utc};
+use std::path::Path;
 
 use twilight_pbem::data::Side;
 use twilight_pbem::engine::SeededChance;
@@ -15,48 +12,8 @@ use twilight_pbem::log::Players;
 use twilight_pbem::selfplay::{choose, Policy};
 use twilight_pbem::session::{Session, SNAPSHOT_FILE};
 
-fn bin() -> PathBuf {
-    assert_cmd::cargo::cargo_bin("twilight")
-}
-
-fn t0() -> DateTime<Utc> {
-    Utc.with_ymd_and_hms(2026, 11, 30, 12, 0, 0).unwrap()
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(bin())
-        .args(args)
-        .env_remove("TWILIGHT_SMTP_URL")
-        .env("TWILIGHT_LOCK_WAIT_SECS", "60")
-        .output()
-        .unwrap()
-}
-
-fn side_arg(side: Side) -> &'static str {
-    match side {
-        Side::Us => "us",
-        Side::Ussr => "ussr",
-    }
-}
-
-/// A started game `parent/<gid>` (both joined), made through the library with a fixed seed.
-fn new_game(parent: &Path, gid: &str, seed: u8) -> PathBuf {
-    let dir = parent.join(gid);
-    let mut s = Session::create_with_seed(
-        &dir,
-        &Default::default(),
-        Players {
-            us: format!("us-{gid}@ts.test"),
-            ussr: format!("ussr-{gid}@ts.test"),
-        },
-        [seed; 32],
-        t0(),
-    )
-    .unwrap();
-    s.join(Side::Us, "us nonce", t0()).unwrap();
-    s.join(Side::Ussr, "ussr nonce", t0()).unwrap();
-    dir
-}
+mod game_common;
+use game_common::{new_game, run, side_arg, t0};
 
 /// The first decision owed and a legal line for it, chosen with `k`.
 fn next_line(s: &Session, k: u64) -> Option<(Side, String)> {

@@ -9,7 +9,6 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use chrono::{DateTime, TimeZone, Utc};
 use hmac::{KeyInit, Mac};
 use serde_json::Value as Json;
 use sha2::{Digest, Sha256};
@@ -18,52 +17,11 @@ use twilight_pbem::data::Side;
 use twilight_pbem::engine::legal::legal_answers;
 use twilight_pbem::engine::view::{view, Role};
 use twilight_pbem::engine::SeededChance;
-use twilight_pbem::log::Players;
 use twilight_pbem::selfplay::{choose, Policy};
 use twilight_pbem::session::{Session, SNAPSHOT_FILE};
 
-fn bin() -> PathBuf {
-    assert_cmd::cargo::cargo_bin("twilight")
-}
-
-fn t0() -> DateTime<Utc> {
-    Utc.with_ymd_and_hms(2026, 11, 30, 12, 0, 0).unwrap()
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(bin())
-        .args(args)
-        .env_remove("TWILIGHT_SMTP_URL")
-        .env("TWILIGHT_LOCK_WAIT_SECS", "60")
-        .output()
-        .unwrap()
-}
-
-fn side_arg(side: Side) -> &'static str {
-    match side {
-        Side::Us => "us",
-        Side::Ussr => "ussr",
-    }
-}
-
-/// A started game `parent/<gid>` (both joined), made through the library with a fixed seed.
-fn new_game(parent: &Path, gid: &str, seed: u8) -> PathBuf {
-    let dir = parent.join(gid);
-    let mut s = Session::create_with_seed(
-        &dir,
-        &Default::default(),
-        Players {
-            us: format!("us-{gid}@ts.test"),
-            ussr: format!("ussr-{gid}@ts.test"),
-        },
-        [seed; 32],
-        t0(),
-    )
-    .unwrap();
-    s.join(Side::Us, "us nonce", t0()).unwrap();
-    s.join(Side::Ussr, "ussr nonce", t0()).unwrap();
-    dir
-}
+mod game_common;
+use game_common::{bin, new_game, run, side_arg, t0};
 
 /// Opens the game as a command does: holding its lock (so the snapshot is read and written).
 fn open_locked(dir: &Path) -> Session {

@@ -67,6 +67,20 @@ fn a_takeback_asked_accepted_and_replayed_by_mail() {
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
     let s = Session::open(&t.dir).unwrap();
     assert!(s.pending_takeback().is_none() && !s.cancelled().is_empty());
+    // The replay keeps the answer's seq (issue 15: a mail reads no older entry for the news),
+    // through the snapshot too: the news is there for a mail from before it, none after it.
+    let answer = s.log().next_seq() - 1;
+    let (_lock, _) = Session::lock(&t.dir).unwrap();
+    for s in [s, Session::open(&t.dir).unwrap()] {
+        assert_eq!(s.last_takeback_answer(), Some(answer));
+        let told = twilight_pbem::takeback::news(&s, Side::Ussr, Some(answer));
+        assert_eq!(told.len(), 1, "{told:?}");
+        assert!(told[0].contains("accepted your takeback"), "{told:?}");
+        assert!(twilight_pbem::takeback::news(&s, Side::Ussr, None).len() == 1);
+        assert!(twilight_pbem::takeback::news(&s, Side::Ussr, Some(answer + 1)).is_empty());
+        assert!(twilight_pbem::takeback::news(&s, Side::Us, Some(0)).is_empty());
+    }
+    drop(_lock);
     // The USSR is told and owes its setup again.
     let again = newest(&t, &ussr);
     assert!(

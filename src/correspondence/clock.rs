@@ -211,6 +211,63 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// The ticks [`Ledger::push_tick`] drops change no clock: every clock of both sides,
+        /// at the last tick and later, is the same as from every tick kept.
+        #[test]
+        fn dropped_ticks_change_no_clock(
+            steps in proptest::collection::vec((0u32..4, 0u32..4, 1i64..90_000), 1..60),
+            bank in proptest::bool::ANY,
+        ) {
+            let settings = Settings {
+                time_control: Some(if bank {
+                    TimeControl::Bank { days: 3, increment_hours: 6 }
+                } else {
+                    TimeControl::DaysPerMove(2)
+                }),
+                grace_hours: 12,
+                ..Settings::default()
+            };
+            let (mut all, mut kept) = (Ledger::new(settings.clone()), Ledger::new(settings));
+            let mut t = at(1, 0);
+            for (seq, (owing, moved, secs)) in steps.into_iter().enumerate() {
+                t += Duration::seconds(secs);
+                let bits = |b: u32| BySide::new(b & 1 == 1, b & 2 == 2);
+                let tick = Tick { seq: seq as u64, at: t, owing: bits(owing), moved: bits(moved) };
+                all.ticks.push(tick);
+                kept.push_tick(tick);
+                proptest::prop_assert_eq!(kept.ticks.last(), all.ticks.last());
+                for side in Side::BOTH {
+                    for now in [t, t + Duration::days(1), t + Duration::days(9)] {
+                        proptest::prop_assert_eq!(
+                            clock_at(&kept, side, now),
+                            clock_at(&all, side, now)
+                        );
+                    }
+                }
+            }
+            proptest::prop_assert!(kept.ticks.len() <= all.ticks.len());
+        }
+    }
+
+    /// A quiet stretch (chance records, the opponent's protocol steps) keeps one tick.
+    #[test]
+    fn a_quiet_stretch_keeps_its_first_and_last_tick() {
+        let mut l = Ledger::new(Settings::default());
+        for seq in 0..10 {
+            l.push_tick(Tick {
+                seq,
+                at: at(1, seq as u32),
+                owing: BySide::new(true, false),
+                moved: BySide::default(),
+            });
+        }
+        assert_eq!(
+            l.ticks.iter().map(|t| t.seq).collect::<Vec<_>>(),
+            vec![0, 9]
+        );
+    }
+
     #[test]
     fn days_per_move_deadline_skips_leave() {
         let mut l = Ledger::new(Settings {

@@ -347,7 +347,8 @@ impl Ledger {
         self.moved[side] = true;
     }
 
-    /// Records who owes a decision after entry `seq` (at `at`), closing the entry.
+    /// Records who owes a decision after entry `seq` (at `at`), closing the entry
+    /// ([`Ledger::push_tick`]).
     pub fn tick(&mut self, seq: u64, at: DateTime<Utc>, game: Option<&Game>) {
         let mut owing = BySide::<bool>::default();
         if let Some(g) = game {
@@ -359,12 +360,26 @@ impl Ledger {
             }
         }
         let moved = std::mem::take(&mut self.moved);
-        self.ticks.push(Tick {
+        self.push_tick(Tick {
             seq,
             at,
             owing,
             moved,
         });
+    }
+
+    /// Appends `t` to the ticks, which are kept short (issue 15: the replay snapshot holds
+    /// them): a tick at which nobody moved and who owes is as at the tick before changes no
+    /// clock ([`clock::clock_at`] opens and closes a stretch only where who owes changes or a
+    /// side moves), so it is dropped once a newer tick follows it. The last tick, whose time
+    /// is the game's latest ([`record::of_ledger`]), always stays.
+    pub fn push_tick(&mut self, t: Tick) {
+        if let [.., before, last] = &self.ticks[..] {
+            if last.moved == BySide::default() && last.owing == before.owing {
+                self.ticks.pop();
+            }
+        }
+        self.ticks.push(t);
     }
 
     /// Replays one correspondence entry (`resign`, `draw`, `leave`, `timeout`,

@@ -15,10 +15,10 @@
 //!
 //! | bytes | what |
 //! |---|---|
-//! | 16 | magic `twilight-layer1\n` |
+//! | 16 | magic `twilight-layer2\n` |
 //! | 32 | key: SHA-256 of the format, the crate version, the scale and the static layer's SVG |
 //! | 4 + 4 | width, height in pixels (little-endian) |
-//! | 32 | SHA-256 of the pixel bytes |
+//! | 4 | CRC-32 (ISO-HDLC, as zlib's) of the pixel bytes, little-endian |
 //! | width × height × 4 | the pixels |
 //!
 //! A changed layout, font, renderer or version changes the key (the SVG names the font; a new
@@ -32,10 +32,10 @@ use sha2::{Digest, Sha256};
 
 /// Names this file's layout and the renderer's behaviour; bump it when either changes without a
 /// version change.
-const FORMAT: &str = "twilight-pbem static layer v1, resvg 0.49";
+const FORMAT: &str = "twilight-pbem static layer v2, resvg 0.49";
 
-const MAGIC: &[u8; 16] = b"twilight-layer1\n";
-const HEADER: usize = 16 + 32 + 8 + 32;
+const MAGIC: &[u8; 16] = b"twilight-layer2\n";
+const HEADER: usize = 16 + 32 + 8 + 4;
 
 /// The cache folder: `$TWILIGHT_CACHE_DIR`, `$XDG_CACHE_HOME/twilight-pbem` or
 /// `$HOME/.cache/twilight-pbem`; `None` when `TWILIGHT_CACHE_DIR` is empty or no variable says
@@ -69,7 +69,8 @@ pub fn key(static_svg: &str, scale: f32) -> [u8; 32] {
 }
 
 /// The pixmap kept in `path` under `key`, or `None` if the file is missing, unreadable, of
-/// another key, of the wrong size or damaged (its pixels do not hash to its digest).
+/// another key, of the wrong size or damaged (its pixels do not match its CRC-32: a check
+/// against damage, not tampering; whoever can write the file can only spoil their own picture).
 pub fn load(path: &Path, key: &[u8; 32]) -> Option<tiny_skia::Pixmap> {
     use std::io::Read;
     let mut file = std::fs::File::open(path).ok()?;
@@ -89,8 +90,7 @@ pub fn load(path: &Path, key: &[u8; 32]) -> Option<tiny_skia::Pixmap> {
     if data.len() != len {
         return None;
     }
-    let digest: [u8; 32] = Sha256::digest(&data).into();
-    if head[56..HEADER] != digest[..] {
+    if head[56..HEADER] != crc32fast::hash(&data).to_le_bytes() {
         return None;
     }
     tiny_skia::Pixmap::from_vec(data, size)
@@ -105,7 +105,7 @@ pub fn store(path: &Path, key: &[u8; 32], pixmap: &tiny_skia::Pixmap) -> Result<
     bytes.extend_from_slice(key);
     bytes.extend_from_slice(&pixmap.width().to_le_bytes());
     bytes.extend_from_slice(&pixmap.height().to_le_bytes());
-    bytes.extend_from_slice(&Sha256::digest(data));
+    bytes.extend_from_slice(&crc32fast::hash(data).to_le_bytes());
     bytes.extend_from_slice(data);
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;

@@ -9,9 +9,14 @@ use crate::mail::outbound::Outgoing;
 use crate::mail::MailError;
 use crate::session::Session;
 
-/// The recipient's board picture as PNG at [`super::MAIL_SCALE`] (100–120 KB), or `None` when
-/// the binary is built without the `png` feature. A rendering failure is an error, never a
-/// silently missing picture.
+/// The board picture for a mail whose recipient sees `v`, as PNG at [`super::MAIL_SCALE`]
+/// (about 90 KB), or `None` when the binary is built without the `png` feature. A rendering
+/// failure is an error, never a silently missing picture.
+///
+/// The picture is the public one: a player's picture shows nothing the public cannot see and
+/// differs from it only in the line naming the view (`tests/picture.rs`), so the mails of one
+/// reply carry one picture, drawn once ([`super::board_png`] keeps the last), titled "public
+/// view" (issue 15 target 3).
 pub fn picture(
     v: &View,
     changed: &[Country],
@@ -19,7 +24,14 @@ pub fn picture(
 ) -> Result<Option<Vec<u8>>, MailError> {
     #[cfg(feature = "png")]
     {
-        super::board_png(v, changed, caption, super::MAIL_SCALE)
+        let public = View {
+            role: Role::Public,
+            hand: None,
+            hands: None,
+            deck: None,
+            ..v.clone()
+        };
+        super::board_png(&public, changed, caption, super::MAIL_SCALE)
             .map(Some)
             .map_err(|e| MailError::Build(e.to_string()))
     }

@@ -127,8 +127,16 @@ pub fn board_pixmap(
     caption: Option<&str>,
     scale: f32,
 ) -> Result<tiny_skia::Pixmap, PictureError> {
+    overlay_pixmap(
+        &svg::overlay_svg(Layout::standard(), v, changed, caption),
+        scale,
+    )
+}
+
+/// The static layer at `scale` with `overlay` (an [`svg::overlay_svg`] document) drawn over it.
+fn overlay_pixmap(overlay: &str, scale: f32) -> Result<tiny_skia::Pixmap, PictureError> {
     let base = static_pixmap(scale)?;
-    let tree = parse(&svg::overlay_svg(Layout::standard(), v, changed, caption))?;
+    let tree = parse(overlay)?;
     let mut pixmap = (*base).clone();
     draw(&tree, scale, &mut pixmap);
     Ok(pixmap)
@@ -144,23 +152,20 @@ pub fn board_pixmap(
 pub fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, PictureError> {
     // A colour rounded to 16 levels a channel, as 12 bits: 0xRGB. An opaque pixel's
     // premultiplied channels are its colour; any other is demultiplied first.
-    let keys: Vec<u16> = pixmap
-        .pixels()
-        .iter()
-        .map(|p| {
-            let c = if p.is_opaque() {
-                [p.red(), p.green(), p.blue()]
-            } else {
-                let c = p.demultiply();
-                [c.red(), c.green(), c.blue()]
-            };
-            (u16::from(c[0] >> 4) << 8) | (u16::from(c[1] >> 4) << 4) | u16::from(c[2] >> 4)
-        })
-        .collect();
+    // One pass over the pixels, counting as it goes (the picture is almost all opaque).
     let mut count = vec![0u32; 4096];
-    for &k in &keys {
+    let mut keys: Vec<u16> = Vec::with_capacity(pixmap.pixels().len());
+    keys.extend(pixmap.pixels().iter().map(|p| {
+        let (r, g, b) = if p.alpha() == u8::MAX {
+            (p.red(), p.green(), p.blue())
+        } else {
+            let c = p.demultiply();
+            (c.red(), c.green(), c.blue())
+        };
+        let k = (u16::from(r >> 4) << 8) | u16::from(g & 0xf0) | u16::from(b >> 4);
         count[k as usize] += 1;
-    }
+        k
+    }));
     let mut used: Vec<u16> = (0..4096u16).filter(|&k| count[k as usize] > 0).collect();
     used.sort_by_key(|&k| (std::cmp::Reverse(count[k as usize]), k));
     let palette = &used[..used.len().min(256)];
@@ -200,11 +205,27 @@ pub fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, PictureError> {
 
 /// The board picture of `v` as PNG at `scale`, the countries in `changed` highlighted and
 /// `caption` (the last move) under the title: [`board_pixmap`], encoded by [`encode`].
+///
+/// The last picture made in this process is kept with the pieces' SVG it was drawn from: a
+/// picture whose pieces are byte-identical (the two mails of one `inbox` reply, which both show
+/// the public picture: [`super::mail::picture`]) is the same PNG, returned without drawing it
+/// again (issue 15 target 3).
 pub fn board_png(
     v: &View,
     changed: &[Country],
     caption: Option<&str>,
     scale: f32,
 ) -> Result<Vec<u8>, PictureError> {
-    encode(&board_pixmap(v, changed, caption, scale)?)
+    type Last = Mutex<Option<(u32, String, Vec<u8>)>>;
+    static LAST: OnceLock<Last> = OnceLock::new();
+    let last = LAST.get_or_init(|| Mutex::new(None));
+    let overlay = svg::overlay_svg(Layout::standard(), v, changed, caption);
+    if let Some((s, o, png)) = &*last.lock().unwrap_or_else(|e| e.into_inner()) {
+        if *s == scale.to_bits() && *o == overlay {
+            return Ok(png.clone());
+        }
+    }
+    let png = encode(&overlay_pixmap(&overlay, scale)?)?;
+    *last.lock().unwrap_or_else(|e| e.into_inner()) = Some((scale.to_bits(), overlay, png.clone()));
+    Ok(png)
 }
