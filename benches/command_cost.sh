@@ -7,8 +7,9 @@
 #
 # TWILIGHT is the binary measured (default target/release/twilight); OLD_TWILIGHT, if given, is
 # measured too (a build of the code before the snapshot; snapshot.json means nothing to it).
-# Build both with `--no-default-features` to leave the mail's PNG picture (about 120 ms a
-# mail, its own work: benches/picture.rs) out of `inbox`.
+# Build both with `--no-default-features` to leave the mail's PNG picture (its own work:
+# benches/picture.rs; about 90 M instructions, once per reply) out of `inbox`. Set
+# TWILIGHT_CACHE_DIR to a folder of your own to keep the picture's static layer warm there.
 # The games are copies of games/example-complete cut after $CUTS (default 20, 160 and 340) of
 # its 343 decisions — about 50, 350 and 750 entries — each with a decision owed. Results go to
 # $OUT (default /tmp/command-cost) as hyperfine JSON, and a summary table on stdout.
