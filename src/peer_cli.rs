@@ -123,7 +123,8 @@ pub enum PeerCommand {
     Play {
         /// Your game folder.
         game_dir: PathBuf,
-        /// The move, e.g. `Nasser event` or `Iran 1, Iraq 1`.
+        /// The move, e.g. `play Nasser event` or `influence Iran 1, Iraq 1`, as `twilight peer
+        /// moves` lists them.
         #[arg(required = true)]
         words: Vec<String>,
         /// Write to GAME_DIR/outbox even if TWILIGHT_SMTP_URL is set.
@@ -400,27 +401,10 @@ fn owed_text(g: &twilight_pbem::peer::play::PeerGame) -> String {
         o => match o.side() {
             Some(s) if s == me => format!(
                 "Your software owes {}; run `twilight peer inbox` (it writes and mails them).",
-                owed_step(&o)
+                o.what()
             ),
-            _ => format!(
-                "Waiting for the {} ({}).",
-                me.opponent().name(),
-                owed_step(&o)
-            ),
+            _ => format!("Waiting for the {} ({}).", me.opponent().name(), o.what()),
         },
-    }
-}
-
-/// What a protocol step owed is for, in words (DEALERLESS.md §6).
-fn owed_step(o: &twilight_pbem::peer::play::Owed) -> &'static str {
-    use twilight_pbem::peer::play::Owed;
-    match o {
-        Owed::Protocol(_) => "a protocol step",
-        Owed::Deck(_) => "a step for the hidden cards: a deal, a shuffle or the end of a turn",
-        Owed::Chance(_) => "its die secret or random pick",
-        Owed::Decide(_) => "a decision",
-        Owed::Final(_) => "the final reveal of its seed",
-        Owed::Done => "nothing",
     }
 }
 

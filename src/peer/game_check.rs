@@ -54,7 +54,7 @@ impl std::fmt::Display for Standing {
         match self {
             Standing::NotJoined => write!(f, "the opponent has not joined yet"),
             Standing::Playing { owed } => match owed.side() {
-                Some(s) => write!(f, "in play: the {} writes next ({owed:?})", s.name()),
+                Some(s) => write!(f, "in play: the {} writes next ({})", s.name(), owed.what()),
                 None => write!(f, "in play"),
             },
             Standing::AwaitingFinal { outcome, side } => write!(

@@ -109,6 +109,18 @@ pub enum Owed {
 }
 
 impl Owed {
+    /// What is owed, in words (DEALERLESS.md §6).
+    pub fn what(self) -> &'static str {
+        match self {
+            Owed::Protocol(_) => "a protocol step",
+            Owed::Deck(_) => "a step for the hidden cards: a deal, a shuffle or the end of a turn",
+            Owed::Chance(_) => "its die secret or random pick",
+            Owed::Decide(_) => "a decision",
+            Owed::Final(_) => "the final reveal of its seed",
+            Owed::Done => "nothing",
+        }
+    }
+
     /// The side that writes next, if any.
     pub fn side(self) -> Option<Side> {
         match self {
