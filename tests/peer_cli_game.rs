@@ -138,6 +138,24 @@ fn forge_one(game: &Path, to: &Player, sent: &HashSet<PathBuf>) -> bool {
     assert!(!status.contains("FINDING"), "{status}");
     let verify = run(&[os("verify"), to.dir.as_os_str()], 0);
     assert!(!verify.contains("FINDING"), "{verify}");
+    // Who writes next, in words (the new-user trial saw `(Decide(Us))`).
+    for said in [&status, &verify] {
+        let what = said
+            .split(" writes next (")
+            .nth(1)
+            .and_then(|rest| rest.split(')').next())
+            .unwrap_or_else(|| panic!("no `writes next` in {said}"));
+        assert!(
+            [
+                "a protocol step",
+                "a decision",
+                "its die secret or random pick",
+                "a step for the hidden cards: a deal, a shuffle or the end of a turn",
+            ]
+            .contains(&what),
+            "{said}"
+        );
+    }
     true
 }
 
