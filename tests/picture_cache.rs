@@ -169,3 +169,33 @@ fn the_mailed_picture_is_the_same_with_and_without_the_cache() {
         "unwritable cache"
     );
 }
+
+/// A cache file whose size fields are damaged but whose key is intact (a flipped high bit of
+/// the width or height) names a pixmap of terabytes: it is refused by the file's own length,
+/// never by first asking for that much memory (which aborts the process: issue 15 attack).
+#[test]
+fn a_cache_file_naming_a_huge_size_is_refused_without_allocating_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (s, drawn) = drawn_layer();
+    let key = layer_cache::key(&s, MAIL_SCALE);
+    let file = layer_cache::cache_file(tmp.path(), MAIL_SCALE);
+    layer_cache::store(&file, &key, &drawn).unwrap();
+    let good = std::fs::read(&file).unwrap();
+    // Width at bytes 48..52, height at 52..56 (little-endian): the high byte of each.
+    for (what, at, value) in [
+        ("width's high byte", 51, 0x7f),
+        ("height's high byte", 55, 0x7f),
+        ("both high bytes", 51, 0x40),
+    ] {
+        let mut b = good.clone();
+        b[at] = value;
+        if what == "both high bytes" {
+            b[55] = 0x40;
+        }
+        std::fs::write(&file, &b).unwrap();
+        assert!(layer_cache::load(&file, &key).is_none(), "{what}: accepted");
+    }
+    // The good file still reads back after all that.
+    std::fs::write(&file, &good).unwrap();
+    assert_eq!(layer_cache::load(&file, &key).unwrap().data(), drawn.data());
+}
