@@ -169,3 +169,74 @@ fn the_mailed_picture_is_the_same_with_and_without_the_cache() {
         "unwritable cache"
     );
 }
+
+/// A cache file whose size fields are damaged but whose key is intact (a flipped high bit of
+/// the width or height) names a pixmap of terabytes: it is refused by the file's own length,
+/// never by first asking for that much memory (which aborts the process: issue 15 attack).
+#[test]
+fn a_cache_file_naming_a_huge_size_is_refused_without_allocating_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (s, drawn) = drawn_layer();
+    let key = layer_cache::key(&s, MAIL_SCALE);
+    let file = layer_cache::cache_file(tmp.path(), MAIL_SCALE);
+    layer_cache::store(&file, &key, &drawn).unwrap();
+    let good = std::fs::read(&file).unwrap();
+    // Width at bytes 48..52, height at 52..56 (little-endian): the high byte of each.
+    for (what, at, value) in [
+        ("width's high byte", 51, 0x7f),
+        ("height's high byte", 55, 0x7f),
+        ("both high bytes", 51, 0x40),
+    ] {
+        let mut b = good.clone();
+        b[at] = value;
+        if what == "both high bytes" {
+            b[55] = 0x40;
+        }
+        std::fs::write(&file, &b).unwrap();
+        assert!(layer_cache::load(&file, &key).is_none(), "{what}: accepted");
+    }
+    // The good file still reads back after all that.
+    std::fs::write(&file, &good).unwrap();
+    assert_eq!(layer_cache::load(&file, &key).unwrap().data(), drawn.data());
+}
+
+/// A cache file of the previous layout (v1: `twilight-layer1\n` and a SHA-256 of the pixels in
+/// place of the CRC-32), even one naming this key, is refused, and `load_or_draw` rewrites it in
+/// the current layout (issue 15 attack: an older binary's cache in the same folder).
+#[test]
+fn a_cache_file_of_the_previous_layout_is_refused_and_rewritten() {
+    use sha2::Digest;
+    let tmp = tempfile::tempdir().unwrap();
+    let (s, drawn) = drawn_layer();
+    let key = layer_cache::key(&s, MAIL_SCALE);
+    let file = layer_cache::cache_file(tmp.path(), MAIL_SCALE);
+    let mut v1 = b"twilight-layer1\n".to_vec();
+    v1.extend_from_slice(&key);
+    v1.extend_from_slice(&drawn.width().to_le_bytes());
+    v1.extend_from_slice(&drawn.height().to_le_bytes());
+    v1.extend_from_slice(&sha2::Sha256::digest(drawn.data()));
+    v1.extend_from_slice(drawn.data());
+    std::fs::write(&file, &v1).unwrap();
+    assert!(
+        layer_cache::load(&file, &key).is_none(),
+        "a v1 file accepted"
+    );
+    // Its v2 magic alone does not make it whole either: the digest is no CRC-32.
+    v1[..16].copy_from_slice(b"twilight-layer2\n");
+    std::fs::write(&file, &v1).unwrap();
+    assert!(
+        layer_cache::load(&file, &key).is_none(),
+        "a v1 body accepted"
+    );
+    std::env::set_var("TWILIGHT_CACHE_DIR", tmp.path());
+    let mut drew = 0;
+    let got = layer_cache::load_or_draw(&s, MAIL_SCALE, || {
+        drew += 1;
+        Ok::<_, ()>(drawn.clone())
+    })
+    .unwrap();
+    assert_eq!((drew, got.data()), (1, drawn.data()));
+    assert_eq!(layer_cache::load(&file, &key).unwrap().data(), drawn.data());
+    let again = layer_cache::load_or_draw(&s, MAIL_SCALE, || Err(())).unwrap();
+    assert_eq!(again.data(), drawn.data(), "read back, not drawn");
+}

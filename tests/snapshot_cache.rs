@@ -764,3 +764,48 @@ fn a_takeback_carried_on_from_a_snapshot_equals_a_fresh_replay() {
         "asked {asked}, accepted {accepted}"
     );
 }
+
+/// A snapshot of the previous layout (format 1, written before the takebacks kept their last
+/// answer, so with no `last_answer`), authenticated with the game's own seed as the older
+/// binary wrote it, is ignored: the replay goes through the whole log and the takeback news
+/// (issue 15: read only from the last answer on) still tells the asker of the answer.
+#[test]
+fn a_format_1_snapshot_without_the_last_answer_is_ignored_and_the_news_still_told() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = new_game(tmp.path(), "old-snapshot", 21);
+    let mut s = Session::open(&dir).unwrap();
+    for (side, line) in [
+        (Side::Ussr, "influence Poland 4, East Germany 1, Hungary 1"),
+        (Side::Ussr, "takeback"),
+        (Side::Us, "decline takeback"),
+        (Side::Ussr, "takeback"),
+        (Side::Us, "accept takeback"),
+    ] {
+        s.play(side, &[line.to_string()], t0())
+            .unwrap_or_else(|e| panic!("`{line}`: {e}"));
+    }
+    let answer = s.log().next_seq() - 1;
+    let told = |s: &Session| twilight_pbem::takeback::news(s, Side::Ussr, Some(answer));
+    assert_eq!(told(&s).len(), 1, "{:?}", told(&s));
+    open_locked(&dir);
+    let current = open_locked(&dir);
+    assert_eq!(current.entries_replayed(), 0, "the snapshot is read");
+    assert_eq!(current.last_takeback_answer(), Some(answer));
+    let mut body = read_snapshot(&dir);
+    assert_eq!(body["key"]["format"], 2, "{}", body["key"]);
+    let takebacks = body["checkpoint"]["takebacks"]
+        .as_object_mut()
+        .expect("the checkpoint's takebacks");
+    assert!(takebacks.remove("last_answer").is_some(), "{takebacks:?}");
+    body["key"]["format"] = 1.into();
+    write_snapshot(&dir, &body);
+    let old = open_locked(&dir);
+    assert_eq!(
+        old.entries_replayed(),
+        old.log().len(),
+        "the old snapshot ignored"
+    );
+    assert_eq!(old.last_takeback_answer(), Some(answer));
+    assert_eq!(told(&old), told(&s));
+    assert_eq!(fingerprint(&old), fingerprint(&s));
+}

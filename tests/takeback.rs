@@ -538,3 +538,121 @@ fn moves_shows_a_pending_takeback_and_draw_offer_with_their_answers() {
     ok(&["play", d, "--as", "us", "--no-mail", "accept draw"]);
     assert!(ok(&["status", d]).contains("draw"));
 }
+
+/// What `side` must be told of takebacks for a mail after `since` (issue 15 attack): every
+/// answer to their request from `since` on, read from the whole log with no shortcut.
+fn answers_told(s: &Session, side: Side, since: u64) -> usize {
+    s.log()
+        .entries()
+        .iter()
+        .filter(|e| e.entry.seq >= since)
+        .filter(|e| match &e.entry.payload {
+            Payload::Takeback { side: a, .. } | Payload::TakebackDeclined { side: a, .. } => {
+                *a == side
+            }
+            _ => false,
+        })
+        .count()
+}
+
+/// The takeback news (issue 15: read only from the replay's last answer on) and the whole
+/// prompt mail are the same from the live session, a replay with no snapshot and a replay
+/// from the snapshot, for every point a player's last mail may have been at, through
+/// requests declined, accepted, several in a row, by both sides, and lapsed by a move.
+#[test]
+fn takeback_news_is_the_same_with_and_without_the_snapshot_for_every_last_mail() {
+    use twilight_pbem::mail::outbound::{compose, Purpose};
+    use twilight_pbem::mail::{MailConfig, MailState};
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    let mut s = new_game(&dir);
+    let steps: &[(Side, &str)] = &[
+        (Side::Ussr, USSR_SETUP),
+        (Side::Ussr, "takeback"),
+        (Side::Us, "decline takeback"),
+        (Side::Ussr, "takeback"),
+        (Side::Us, "accept takeback"),
+        (Side::Ussr, USSR_SETUP_2),
+        (Side::Ussr, "takeback"),
+        (Side::Us, "accept takeback"),
+        (Side::Ussr, USSR_SETUP),
+        (Side::Ussr, "takeback"),
+        (Side::Us, "decline takeback"),
+        (Side::Ussr, "takeback"),
+        (Side::Us, "influence West Germany 4, Italy 2, France 1"),
+        (Side::Us, "takeback"),
+        (Side::Ussr, "decline takeback"),
+        (Side::Us, "takeback"),
+        (Side::Ussr, "accept takeback"),
+        (Side::Us, "influence West Germany 3, Italy 3, France 1"),
+    ];
+    let mut checked = 0;
+    let mut told = 0;
+    for (i, (side, line)) in steps.iter().enumerate() {
+        play(&mut s, *side, line).unwrap_or_else(|e| panic!("step {i} `{line}`: {e}"));
+        let _ = std::fs::remove_file(dir.join("snapshot.json"));
+        let (lock, _) = Session::lock(&dir).unwrap();
+        let fresh = Session::open(&dir).unwrap();
+        assert_eq!(
+            fresh.entries_replayed(),
+            fresh.log().len(),
+            "step {i}: no snapshot"
+        );
+        let from_snapshot = Session::open(&dir).unwrap();
+        assert_eq!(
+            from_snapshot.entries_replayed(),
+            0,
+            "step {i}: the snapshot is read"
+        );
+        drop(lock);
+        let end = s.log().next_seq();
+        for since in (0..=end + 1).map(Some).chain([None]) {
+            for who in Side::BOTH {
+                let want = answers_told(&s, who, since.unwrap_or(0));
+                let mails: Vec<String> = [&s, &fresh, &from_snapshot]
+                    .iter()
+                    .map(|x| {
+                        let news = twilight_pbem::takeback::news(x, who, since);
+                        assert_eq!(
+                            news.len(),
+                            want,
+                            "step {i}, {who}, since {since:?}: {news:?}"
+                        );
+                        let mut state = MailState::default();
+                        let rec = if who == Side::Us {
+                            &mut state.us
+                        } else {
+                            &mut state.ussr
+                        };
+                        rec.last_seq = since;
+                        let o = compose(
+                            x,
+                            &MailConfig::default(),
+                            &mut state,
+                            who,
+                            Purpose::Prompt,
+                            now(),
+                        )
+                        .unwrap();
+                        o.text.clone()
+                    })
+                    .collect();
+                assert_eq!(
+                    mails[0], mails[1],
+                    "step {i}, {who}, since {since:?}: no snapshot"
+                );
+                assert_eq!(
+                    mails[0], mails[2],
+                    "step {i}, {who}, since {since:?}: snapshot"
+                );
+                checked += 1;
+                told += want;
+            }
+        }
+    }
+    assert!(
+        checked > 500 && told > 100,
+        "{checked} mails, {told} answers told"
+    );
+    eprintln!("{checked} mail points, {told} answers told");
+}

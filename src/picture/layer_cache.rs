@@ -84,6 +84,11 @@ pub fn load(path: &Path, key: &[u8; 32]) -> Option<tiny_skia::Pixmap> {
     let len = (size.width() as usize)
         .checked_mul(size.height() as usize)?
         .checked_mul(4)?;
+    // The file's own length first: damaged size fields under an intact key may name
+    // terabytes, which must be refused, not asked of the allocator (that aborts).
+    if file.metadata().ok()?.len().checked_sub(HEADER as u64) != Some(len as u64) {
+        return None;
+    }
     let mut data = Vec::with_capacity(len);
     // One byte more than the pixels: a longer file is as damaged as a shorter one.
     file.take(len as u64 + 1).read_to_end(&mut data).ok()?;
