@@ -240,3 +240,17 @@ fn a_cache_file_of_the_previous_layout_is_refused_and_rewritten() {
     let again = layer_cache::load_or_draw(&s, MAIL_SCALE, || Err(())).unwrap();
     assert_eq!(again.data(), drawn.data(), "read back, not drawn");
 }
+
+/// A FIFO at the cache file's path is not read (opening it for reading would wait for a
+/// writer for ever): the layer is drawn as if there were no cache file.
+#[cfg(unix)]
+#[test]
+fn a_fifo_at_the_cache_path_is_passed_over() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (s, _) = drawn_layer();
+    let key = layer_cache::key(&s, MAIL_SCALE);
+    let file = layer_cache::cache_file(tmp.path(), MAIL_SCALE);
+    let c = std::ffi::CString::new(file.to_str().unwrap()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    assert!(layer_cache::load(&file, &key).is_none());
+}

@@ -73,7 +73,16 @@ pub fn key(static_svg: &str, scale: f32) -> [u8; 32] {
 /// against damage, not tampering; whoever can write the file can only spoil their own picture).
 pub fn load(path: &Path, key: &[u8; 32]) -> Option<tiny_skia::Pixmap> {
     use std::io::Read;
-    let mut file = std::fs::File::open(path).ok()?;
+    // Opened without blocking and read only if it is a plain file: a FIFO or a device put at
+    // the cache's path would otherwise hang the command.
+    let mut open = std::fs::OpenOptions::new();
+    open.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut open, libc::O_NONBLOCK);
+    let mut file = open.open(path).ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
     let mut head = [0u8; HEADER];
     file.read_exact(&mut head).ok()?;
     if &head[..16] != MAGIC || head[16..48] != key[..] {
