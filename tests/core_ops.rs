@@ -390,6 +390,29 @@ fn double_cost_until_control_breaks() {
 }
 
 #[test]
+fn a_placement_over_budget_names_the_doubled_cost_only_where_it_applies() {
+    // FAQ F089 doubles the cost only in a country the opponent controls: 5 Influence in empty
+    // Japan cost 5, at 1 each, against Nuclear Test Ban's 4 Ops, and the refusal says so.
+    let mut g = Position::new()
+        .hand(Side::Us, &[Card::NuclearTestBan, Card::DuckAndCover])
+        .hand(Side::Ussr, &[Card::Comecon])
+        .action_round(1, Side::Us, &mut no_chance());
+    play(&mut g, Side::Us, Card::NuclearTestBan, CardUse::Operations);
+    let e = refused(
+        &mut g,
+        Side::Us,
+        Answer::Influence(vec![(Country::Japan, 5)]),
+    );
+    let RuleError::Rule(m) = &e else {
+        panic!("a rule error: {e:?}")
+    };
+    assert_eq!(
+        m,
+        "that placement costs 5 Ops (1 per Influence) but only 4 are available"
+    );
+}
+
+#[test]
 fn overcontrol_costs_one_per_influence() {
     // FAQ F091: the US controls Iran (2); 3 more cost 3.
     let mut g =

@@ -88,8 +88,16 @@ pub fn check_placement(
     let mut cost = placement_cost(state, side, list);
     cost -= super::alt_space::moon_landing_discount(state, side, list, cost, budget);
     if cost > budget {
+        let placed: u32 = list.iter().map(|(_, n)| u32::from(*n)).sum();
+        // The doubled cost is named only when it applies (the new-user trial was told of it
+        // for an empty country).
+        let why = if cost > placed {
+            "2 per Influence in a country the opponent controls; FAQ F089"
+        } else {
+            "1 per Influence"
+        };
         return Err(RuleError::Rule(format!(
-            "that placement costs {cost} Ops (2 per Influence in a country the opponent controls; FAQ F089) but only {budget} are available"
+            "that placement costs {cost} Ops ({why}) but only {budget} are available"
         )));
     }
     Ok(cost)
