@@ -312,6 +312,14 @@ fn play_one(root: &Path, rng: &mut SeededChance, options: &[&str]) -> Played {
                 );
                 let pick = shown[rng.below(shown.len() as u32) as usize].clone();
                 said = run(&[os("peer"), os("play"), p.dir.as_os_str(), os(&pick)], 0);
+                // A play writes every step its software owes after it: nothing is left for
+                // a later command (the new-user trial saw a play that left one, and nothing
+                // was mailed until the player ran another command).
+                assert!(
+                    !said.contains("Your software owes"),
+                    "{}: `{pick}` left a step of its own unwritten:\n{said}",
+                    p.name
+                );
                 commands += 1;
                 decisions += 1;
                 moved = true;
