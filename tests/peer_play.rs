@@ -1995,3 +1995,200 @@ fn random_promo_peer_games_with_the_plays_that_stopped_replicas_agree_and_verify
         2 * per
     );
 }
+
+// Attack s19la2: cheating around the reshuffle in the middle of Non-Aligned Movement's
+// face-up draws (DEALERLESS.md §9 item 4).
+
+/// The index in `mail` of the first move after the reshuffle in the middle of Non-Aligned
+/// Movement's face-up draws that satisfies `f` (given the reshuffle's shuffle number), when the
+/// reshuffle's `lock` is in the recipient's log or earlier in the mail.
+fn after_nam_lock(to: &PeerGame, mail: &[Move], f: impl Fn(u32, &Body) -> bool) -> Option<usize> {
+    let nam = Move::Answer {
+        side: Side::Ussr,
+        answer: Answer::Play {
+            card: Card::NonAlignedMovement,
+            mode: CardUse::Event,
+        },
+    };
+    let all: Vec<&Move> = to.log().iter().chain(mail).collect();
+    let start = to.log().len();
+    // The last NAM event answer, then the country's answer; the lock after it.
+    let at = all.iter().rposition(|m| **m == nam)?;
+    let country = at
+        + 1
+        + all[at + 1..]
+            .iter()
+            .position(|m| matches!(m, Move::Answer { .. }))?;
+    let mut lock = None;
+    for (i, m) in all.iter().enumerate().skip(country + 1) {
+        let Move::Step(s) = m else {
+            // The next decision: the event's resolution is over.
+            return None;
+        };
+        match (&s.body, lock) {
+            (Body::Lock { shuffle, .. }, None) => lock = Some(*shuffle),
+            (b, Some(sh)) if i >= start && f(sh, b) => return Some(i - start),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// After the reshuffle in the middle of Non-Aligned Movement's face-up draws the next card is
+/// the new deck's first position: a `draw` of another position (the drawer choosing a card it
+/// likes better), or of a position of the old deck, is refused naming the move.
+#[test]
+fn a_face_up_draw_after_the_reshuffle_out_of_order_is_refused() {
+    let opts = Options {
+        promos: vec![1, 2],
+        ..Options::default()
+    };
+    let game = NAM_RESHUFFLE_GAME;
+    let first_draw = |sh: u32, b: &Body| matches!(b, Body::Draw { shuffle, positions } if *shuffle == sh && positions == &vec![0]);
+    let (to, mail) = intercept_where(
+        game,
+        opts,
+        non_aligned_movement_when_the_deck_is_short(game),
+        |to, m| after_nam_lock(to, m, first_draw).is_some(),
+    );
+    let k = after_nam_lock(&to, &mail, first_draw).unwrap();
+    assert_refused(
+        &to,
+        &mail,
+        k,
+        "not the step the engine's chance needs",
+        |b| {
+            if let Body::Draw { positions, .. } = b {
+                *positions = vec![1];
+            }
+        },
+    );
+    assert_refused(
+        &to,
+        &mail,
+        k,
+        "not the step the engine's chance needs",
+        |b| {
+            if let Body::Draw { positions, .. } = b {
+                *positions = vec![0, 1];
+            }
+        },
+    );
+    assert_refused(
+        &to,
+        &mail,
+        k,
+        "not the step the engine's chance needs",
+        |b| {
+            if let Body::Draw { shuffle, .. } = b {
+                *shuffle -= 1;
+            }
+        },
+    );
+}
+
+/// The reshuffle's `lock` in the middle of Non-Aligned Movement's face-up draws carries no
+/// position of the old deck (every one was drawn): one put in `old` or `back` is refused.
+#[test]
+fn a_reshuffle_in_face_up_draws_carrying_old_positions_is_refused() {
+    let opts = Options {
+        promos: vec![1, 2],
+        ..Options::default()
+    };
+    let game = NAM_RESHUFFLE_GAME;
+    let is_lock = |b: &Body| matches!(b, Body::Lock { .. });
+    let lock_in = |to: &PeerGame, m: &[Move]| {
+        // The lock is the first move after the NAM answers: search the mail for it.
+        let k = position_of(m, is_lock)?;
+        let all: Vec<&Move> = to.log().iter().chain(&m[..k]).collect();
+        let answers: Vec<&&Move> = all
+            .iter()
+            .filter(|m| matches!(m, Move::Answer { .. }))
+            .collect();
+        let nam = Move::Answer {
+            side: Side::Ussr,
+            answer: Answer::Play {
+                card: Card::NonAlignedMovement,
+                mode: CardUse::Event,
+            },
+        };
+        (answers.len() >= 2 && **answers[answers.len() - 2] == nam).then_some(k)
+    };
+    let (to, mail) = intercept_where(
+        game,
+        opts,
+        non_aligned_movement_when_the_deck_is_short(game),
+        |to, m| lock_in(to, m).is_some(),
+    );
+    let k = lock_in(&to, &mail).unwrap();
+    let Move::Step(Step {
+        body: Body::Lock { shuffle, .. },
+        ..
+    }) = &mail[k]
+    else {
+        unreachable!()
+    };
+    let old_shuffle = shuffle - 1;
+    let last_drawn = to.party().table().shuffles[old_shuffle as usize]
+        .opened
+        .len() as u32
+        - 1;
+    assert_refused(&to, &mail, k, "`old` is not the undrawn positions", |b| {
+        if let Body::Lock { old, .. } = b {
+            old.push(last_drawn);
+        }
+    });
+    assert_refused(
+        &to,
+        &mail,
+        k,
+        "a shuffle the engine did not call for",
+        |b| {
+            if let Body::Lock { back, .. } = b {
+                back.push([old_shuffle, last_drawn]);
+            }
+        },
+    );
+}
+
+/// Mails around the reshuffle in the middle of Non-Aligned Movement's face-up draws: one
+/// delivered twice changes nothing; one with two of its moves swapped is refused naming the
+/// first.
+#[test]
+fn mails_around_a_face_up_reshuffle_replayed_or_reordered_are_refused() {
+    let opts = Options {
+        promos: vec![1, 2],
+        ..Options::default()
+    };
+    let game = NAM_RESHUFFLE_GAME;
+    let any = |_: u32, _: &Body| true;
+    let (to, mail) = intercept_where(
+        game,
+        opts,
+        non_aligned_movement_when_the_deck_is_short(game),
+        |to, m| after_nam_lock(to, m, any).is_some() && m.len() >= 2,
+    );
+    // Taken once, then again (a mail delivered twice): its steps are skipped and nothing
+    // changes; an answer in it would be out of turn.
+    let mut twice = to.clone();
+    twice.receive(&mail).expect("the honest mail is taken");
+    let (log, state) = (twice.log().to_vec(), twice.game().state().clone());
+    let again = twice.receive(&mail);
+    assert_eq!(
+        again.is_ok(),
+        !mail.iter().any(|m| matches!(m, Move::Answer { .. })),
+        "{again:?}"
+    );
+    assert_eq!(twice.log(), &log[..]);
+    assert_eq!(twice.game().state(), &state);
+    // Two neighbouring moves swapped.
+    let pair = (0..mail.len() - 1)
+        .find(|&i| mail[i] != mail[i + 1])
+        .expect("two different moves in a row");
+    let mut swapped = mail.clone();
+    swapped.swap(pair, pair + 1);
+    let mut to2 = to.clone();
+    let before = to2.log().len();
+    let f = to2.receive(&swapped).unwrap_err();
+    assert_eq!(f.entry, before + pair, "{f}");
+}
