@@ -2192,3 +2192,100 @@ fn mails_around_a_face_up_reshuffle_replayed_or_reordered_are_refused() {
     let f = to2.receive(&swapped).unwrap_err();
     assert_eq!(f.entry, before + pair, "{f}");
 }
+
+/// Events that draw cards into a hand, take cards from it or show it (Ask Not What Your
+/// Country Can Do For You, Lone Gunman, CIA Created, Aldrich Ames Remix, Grain Sales to
+/// Soviets, Five Year Plan, Terrorism, Missile Envy, The Cambridge Five, Non-Aligned
+/// Movement): headlined whenever held (else a card the public knows), played for their event
+/// in action rounds whenever they may be.
+fn draw_then_reveal_events(g: &PeerGame) -> Option<Answer> {
+    const CARDS: [Card; 10] = [
+        Card::AskNotWhatYourCountryCanDoForYou,
+        Card::LoneGunman,
+        Card::CiaCreated,
+        Card::AldrichAmesRemix,
+        Card::GrainSalesToSoviets,
+        Card::FiveYearPlan,
+        Card::Terrorism,
+        Card::MissileEnvy,
+        Card::TheCambridgeFive,
+        Card::NonAlignedMovement,
+    ];
+    let prompt = g.prompt()?;
+    let known = &g.game().state().cards.hands[g.side()];
+    let tries: Vec<Answer> = if prompt.kind == PromptKind::Headline {
+        CARDS
+            .iter()
+            .chain(known)
+            .map(|c| Answer::Card(*c))
+            .collect()
+    } else {
+        CARDS
+            .iter()
+            .map(|c| Answer::Play {
+                card: *c,
+                mode: CardUse::Event,
+            })
+            .collect()
+    };
+    tries.into_iter().find(|a| g.check_answer(a).is_ok())
+}
+
+/// Random complete games, with and without promo cards and with each scenario, under
+/// [`draw_then_reveal_events`] (an answer that draws and then shows or takes a card is the
+/// path `Game::refused_deck_events` serves): each ends, both replicas agree and verify.
+/// `TWILIGHT_PEER_SEEDS` (default 2) games per option, from game 40000 on.
+#[test]
+fn random_peer_games_playing_draw_and_reveal_events_agree_and_verify() {
+    use twilight_pbem::engine::Scenario;
+    let per: u64 = std::env::var("TWILIGHT_PEER_SEEDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2);
+    let cases: Vec<Options> = vec![
+        Options::default(),
+        Options {
+            promos: vec![1, 2],
+            ..Options::default()
+        },
+        Options {
+            optional_cards: false,
+            promos: vec![1],
+            ..Options::default()
+        },
+        Options {
+            scenario: Scenario::LateWar,
+            us_bonus: 0,
+            promos: vec![1, 2],
+            ..Options::default()
+        },
+        Options {
+            chinese_civil_war: true,
+            alt_space_race: true,
+            promos: vec![2],
+            ..Options::default()
+        },
+    ];
+    let mut refused = 0;
+    for (i, opts) in cases.iter().enumerate() {
+        for j in 0..per {
+            let game = 40_000 + 1000 * i as u64 + j;
+            let p = play_with(game, opts.clone(), draw_then_reveal_events);
+            assert!(p.us.outcome().is_some(), "game {game}");
+            assert_eq!(p.us.log(), p.ussr.log(), "game {game}: the logs differ");
+            assert_eq!(p.us.game().state(), p.ussr.game().state(), "game {game}");
+            let a = p.us.verified().expect("both seeds in").expect("verifies");
+            let b = p.ussr.verified().expect("both seeds in").expect("verifies");
+            assert_eq!(a.final_hands, b.final_hands, "game {game}");
+            refused +=
+                p.us.game()
+                    .history()
+                    .filter(|h| h.starts_with("Lone Gunman: the US hand is"))
+                    .count();
+        }
+    }
+    eprintln!(
+        "{} games under draw-and-reveal events ended, agreed and verified ({refused} US hands shown by Lone Gunman)",
+        per as usize * cases.len()
+    );
+}
