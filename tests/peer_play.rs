@@ -2289,3 +2289,80 @@ fn random_peer_games_playing_draw_and_reveal_events_agree_and_verify() {
         per as usize * cases.len()
     );
 }
+
+/// Headlines whose pair makes one answer draw or set aside cards and then need chance: the
+/// US headlines Our Man in Tehran or Ask Not What Your Country Can Do For You when it may,
+/// the USSR Terrorism, Lone Gunman, Aldrich Ames Remix, The Cambridge Five or Five Year Plan;
+/// in action rounds random answers.
+fn draw_headline_then_chance_headline(g: &PeerGame) -> Option<Answer> {
+    let prompt = g.prompt()?;
+    if prompt.kind != PromptKind::Headline {
+        return None;
+    }
+    let cards: &[Card] = match g.side() {
+        Side::Us => &[Card::OurManInTehran, Card::AskNotWhatYourCountryCanDoForYou],
+        Side::Ussr => &[
+            Card::Terrorism,
+            Card::LoneGunman,
+            Card::AldrichAmesRemix,
+            Card::TheCambridgeFive,
+            Card::FiveYearPlan,
+        ],
+    };
+    cards
+        .iter()
+        .map(|c| Answer::Card(*c))
+        .find(|a| g.check_answer(a).is_ok())
+}
+
+/// The pairs of headlines (US card, USSR card) of a finished game, from the log's reveals.
+fn headline_pairs(log: &[Move]) -> Vec<(Card, Card)> {
+    let mut by_turn: std::collections::BTreeMap<u32, [Option<Card>; 2]> = Default::default();
+    for s in steps(log) {
+        if let Body::HeadlineReveal { turn, card, .. } = s.body {
+            by_turn.entry(turn).or_default()[ix(s.from)] = Some(card);
+        }
+    }
+    by_turn
+        .values()
+        .filter_map(|[us, ussr]| Some(((*us)?, (*ussr)?)))
+        .collect()
+}
+
+/// Random Late War games (Our Man in Tehran and Ask Not are in the deck from the start) under
+/// [`draw_headline_then_chance_headline`]: a Headline Phase where the US's card sets aside or
+/// draws cards and the USSR's, resolved after it in the same answer, shows or takes a card of
+/// the US hand. Each game ends, both replicas agree and verify. `TWILIGHT_PEER_SEEDS`
+/// (default 2) × 10 games, from game 60000 on.
+#[test]
+fn headlines_drawing_then_showing_or_taking_a_us_card_agree_and_verify() {
+    use twilight_pbem::engine::Scenario;
+    let per: u64 = std::env::var("TWILIGHT_PEER_SEEDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2);
+    let opts = Options {
+        scenario: Scenario::LateWar,
+        us_bonus: 0,
+        ..Options::default()
+    };
+    let mut pairs: std::collections::BTreeMap<(Card, Card), usize> = Default::default();
+    for game in 60_000..60_000 + 10 * per {
+        let p = play_with(game, opts.clone(), draw_headline_then_chance_headline);
+        assert!(p.us.outcome().is_some(), "game {game}");
+        assert_eq!(p.us.log(), p.ussr.log(), "game {game}: the logs differ");
+        assert_eq!(p.us.game().state(), p.ussr.game().state(), "game {game}");
+        let a = p.us.verified().expect("both seeds in").expect("verifies");
+        let b = p.ussr.verified().expect("both seeds in").expect("verifies");
+        assert_eq!(a.final_hands, b.final_hands, "game {game}");
+        for pair in headline_pairs(p.us.log()) {
+            if matches!(
+                pair.0,
+                Card::OurManInTehran | Card::AskNotWhatYourCountryCanDoForYou
+            ) {
+                *pairs.entry(pair).or_default() += 1;
+            }
+        }
+    }
+    eprintln!("{} games; headline pairs: {pairs:?}", 10 * per);
+}
