@@ -1854,6 +1854,8 @@ fn non_aligned_movements_face_up_draws_cross_a_reshuffle_and_verify() {
         })
         .collect();
     assert_eq!(positions, (0..after.len() as u32).collect::<Vec<_>>());
+    // Non-Aligned Movement itself is discarded only after its event (DEALERLESS §9 item 4).
+    assert!(!new.contains(&Card::NonAlignedMovement), "{new:?}");
     for (_, _, c) in &before {
         assert!(
             !new.contains(c),
@@ -2365,4 +2367,105 @@ fn headlines_drawing_then_showing_or_taking_a_us_card_agree_and_verify() {
         }
     }
     eprintln!("{} games; headline pairs: {pairs:?}", 10 * per);
+}
+
+/// Holds Non-Aligned Movement until the draw deck holds at most `most` cards, then plays it for
+/// its event when it may be (as [`non_aligned_movement_when_the_deck_is_short`]).
+fn non_aligned_movement_when_the_deck_holds_at_most(
+    game: u64,
+    most: usize,
+) -> impl FnMut(&PeerGame) -> Option<Answer> {
+    let mut rng = SeededChance::new(game ^ 0x5eed);
+    move |g: &PeerGame| {
+        let nam = Answer::Play {
+            card: Card::NonAlignedMovement,
+            mode: CardUse::Event,
+        };
+        if g.game().state().cards.draw_pile_size() <= most && g.check_answer(&nam).is_ok() {
+            return Some(nam);
+        }
+        if !g.hand().contains(&Card::NonAlignedMovement) {
+            return None;
+        }
+        (0..20).find_map(|_| {
+            g.random_answer(&mut rng).filter(|a| {
+                !matches!(
+                    a,
+                    Answer::Play {
+                        card: Card::NonAlignedMovement,
+                        ..
+                    } | Answer::Card(Card::NonAlignedMovement)
+                )
+            })
+        })
+    }
+}
+
+/// Exploration (s19la2): the shapes of Non-Aligned Movement's resolution with a short deck.
+#[test]
+#[ignore = "exploration"]
+fn explore_nam_shapes() {
+    let opts = Options {
+        promos: vec![1, 2],
+        ..Options::default()
+    };
+    let from: u64 = std::env::var("NAM_FROM")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300);
+    let n: u64 = std::env::var("NAM_N")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100);
+    let mut shapes: std::collections::BTreeMap<String, Vec<u64>> = Default::default();
+    for game in from..from + n {
+        for most in [0usize, 1, 4] {
+            let p = play_with(
+                game,
+                opts.clone(),
+                non_aligned_movement_when_the_deck_holds_at_most(game, most),
+            );
+            assert_eq!(p.us.log(), p.ussr.log(), "game {game}");
+            p.us.verified().unwrap().unwrap();
+            p.ussr.verified().unwrap().unwrap();
+            // The shape: per NAM event, the kinds of steps after the country's answer.
+            let log = p.us.log();
+            for (i, m) in log.iter().enumerate() {
+                let Move::Answer {
+                    answer:
+                        Answer::Play {
+                            card: Card::NonAlignedMovement,
+                            mode: CardUse::Event,
+                        },
+                    ..
+                } = m
+                else {
+                    continue;
+                };
+                let Some(c) = log[i + 1..]
+                    .iter()
+                    .position(|m| matches!(m, Move::Answer { .. }))
+                else {
+                    continue;
+                };
+                let after = after_answer(log, i + 1 + c);
+                let shape: String = steps(after)
+                    .iter()
+                    .map(|s| match s.body {
+                        Body::Lock { .. } => 'L',
+                        Body::Open { .. } => 'o',
+                        Body::Draw { .. } => 'd',
+                        _ => '.',
+                    })
+                    .collect();
+                shapes
+                    .entry(format!("most {most}: {shape}"))
+                    .or_default()
+                    .push(game);
+            }
+        }
+    }
+    for (s, g) in &shapes {
+        eprintln!("{s}: {} games, first {:?}", g.len(), &g[..g.len().min(5)]);
+    }
 }
