@@ -2469,3 +2469,57 @@ fn explore_nam_shapes() {
         eprintln!("{s}: {} games, first {:?}", g.len(), &g[..g.len().min(5)]);
     }
 }
+
+/// A chance source that has no outcome for anything (as a peer replica's before the protocol
+/// settles one).
+struct NoChance;
+
+impl twilight_pbem::engine::Chance for NoChance {
+    fn decide(
+        &mut self,
+        request: &twilight_pbem::engine::ChanceRequest<'_>,
+    ) -> Result<twilight_pbem::engine::ChanceOutcome, twilight_pbem::engine::chance::ChanceError>
+    {
+        Err(twilight_pbem::engine::chance::ChanceError::Missing(
+            format!("{request:?}"),
+        ))
+    }
+}
+
+/// `Game::refused_deck_events` cannot leak into a saved game (s19la2): in game 5141 the US's
+/// Ask Not discard draws a card and then stops at Lone Gunman's reveal. The refused answer
+/// leaves the game as it was, byte for byte in its saved form (the events are not saved), it
+/// reports the draw, a game read back from the saved form reports none, and an answer refused
+/// later before any draw reports none either.
+#[test]
+fn the_draws_of_a_refused_answer_are_not_saved_and_change_nothing() {
+    use twilight_pbem::engine::{DeckEvent, Game};
+    let opts = Options {
+        promos: vec![1, 2],
+        ..Options::default()
+    };
+    let discard = Move::Answer {
+        side: Side::Us,
+        answer: Answer::Cards(vec![Card::ShuttleDiplomacy]),
+    };
+    let (to, _) = intercept_where(5141, opts, reveal_hands_and_headline_known, |_, m| {
+        m.contains(&discard)
+    });
+    let mut g = to.game().clone();
+    let saved = serde_json::to_string(&g).unwrap();
+    let state = g.state().clone();
+    assert!(g.refused_deck_events().is_empty());
+    let answer = Answer::Cards(vec![Card::ShuttleDiplomacy]);
+    g.apply(Side::Us, answer, &mut NoChance)
+        .expect_err("Lone Gunman's reveal needs chance");
+    assert_eq!(g.refused_deck_events(), &[DeckEvent::Draw(Side::Us)]);
+    assert_eq!(serde_json::to_string(&g).unwrap(), saved);
+    assert_eq!(g.state(), &state);
+    let back: Game = serde_json::from_str(&serde_json::to_string(&g).unwrap()).unwrap();
+    assert!(back.refused_deck_events().is_empty());
+    // A later answer refused before any draw does not report the stale draw.
+    g.apply(Side::Us, Answer::Pass, &mut NoChance)
+        .expect_err("no pass here");
+    assert!(g.refused_deck_events().is_empty());
+    assert_eq!(serde_json::to_string(&g).unwrap(), saved);
+}
