@@ -1711,30 +1711,7 @@ fn a_hand_shown_after_its_known_card_was_headlined_leaves_that_card_out() {
 fn non_aligned_movement_when_the_deck_is_short(
     game: u64,
 ) -> impl FnMut(&PeerGame) -> Option<Answer> {
-    let mut rng = SeededChance::new(game ^ 0x5eed);
-    move |g: &PeerGame| {
-        let nam = Answer::Play {
-            card: Card::NonAlignedMovement,
-            mode: CardUse::Event,
-        };
-        if g.game().state().cards.draw_pile_size() < 4 && g.check_answer(&nam).is_ok() {
-            return Some(nam);
-        }
-        if !g.hand().contains(&Card::NonAlignedMovement) {
-            return None;
-        }
-        (0..20).find_map(|_| {
-            g.random_answer(&mut rng).filter(|a| {
-                !matches!(
-                    a,
-                    Answer::Play {
-                        card: Card::NonAlignedMovement,
-                        ..
-                    } | Answer::Card(Card::NonAlignedMovement)
-                )
-            })
-        })
-    }
+    non_aligned_movement_when_the_deck_holds_at_most(game, 3)
 }
 
 /// The moves of the resolution of Non-Aligned Movement's event, if they hold a reshuffle: the
