@@ -2376,72 +2376,75 @@ fn non_aligned_movement_when_the_deck_holds_at_most(
     }
 }
 
-/// Exploration (s19la2): the shapes of Non-Aligned Movement's resolution with a short deck.
+/// The reshuffle in the middle of Non-Aligned Movement's face-up draws after one, two and three
+/// cards (games found by holding it until the deck holds at most 3 or 4 cards, s19la2): the
+/// USSR's `lock` carries no old position and none put back, its new cards hold neither
+/// Non-Aligned Movement (discarded after its event) nor the cards drawn face up before it, the
+/// rest are drawn from the new deck; both replicas agree and verify (DEALERLESS §9 item 4).
 #[test]
-#[ignore = "exploration"]
-fn explore_nam_shapes() {
+fn a_reshuffle_after_one_two_or_three_face_up_draws_agrees_and_verifies() {
     let opts = Options {
         promos: vec![1, 2],
         ..Options::default()
     };
-    let from: u64 = std::env::var("NAM_FROM")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(300);
-    let n: u64 = std::env::var("NAM_N")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(100);
-    let mut shapes: std::collections::BTreeMap<String, Vec<u64>> = Default::default();
-    for game in from..from + n {
-        for most in [2usize, 3, 4] {
-            let p = play_with(
-                game,
-                opts.clone(),
-                non_aligned_movement_when_the_deck_holds_at_most(game, most),
-            );
-            assert_eq!(p.us.log(), p.ussr.log(), "game {game}");
-            p.us.verified().unwrap().unwrap();
-            p.ussr.verified().unwrap().unwrap();
-            // The shape: per NAM event, the kinds of steps after the country's answer.
-            let log = p.us.log();
-            for (i, m) in log.iter().enumerate() {
-                let Move::Answer {
-                    answer:
-                        Answer::Play {
-                            card: Card::NonAlignedMovement,
-                            mode: CardUse::Event,
-                        },
-                    ..
-                } = m
-                else {
-                    continue;
-                };
-                let Some(c) = log[i + 1..]
-                    .iter()
-                    .position(|m| matches!(m, Move::Answer { .. }))
-                else {
-                    continue;
-                };
-                let after = after_answer(log, i + 1 + c);
-                let shape: String = steps(after)
-                    .iter()
-                    .map(|s| match s.body {
-                        Body::Lock { .. } => 'L',
-                        Body::Open { .. } => 'o',
-                        Body::Draw { .. } => 'd',
-                        _ => '.',
-                    })
-                    .collect();
-                shapes
-                    .entry(format!("most {most}: {shape}"))
-                    .or_default()
-                    .push(game);
-            }
-        }
-    }
-    for (s, g) in &shapes {
-        eprintln!("{s}: {} games, first {:?}", g.len(), &g[..g.len().min(5)]);
+    for (game, most, before) in [(319, 3, 1), (416, 4, 2), (564, 3, 3)] {
+        let p = play_with(
+            game,
+            opts.clone(),
+            non_aligned_movement_when_the_deck_holds_at_most(game, most),
+        );
+        let moves = non_aligned_movement_reshuffle(p.us.log())
+            .unwrap_or_else(|| panic!("game {game}: no reshuffle in the face-up draws"));
+        let lock = moves
+            .iter()
+            .position(|s| matches!(s.body, Body::Lock { .. }))
+            .unwrap();
+        let Body::Lock {
+            shuffle,
+            old,
+            back,
+            new,
+            ..
+        } = &moves[lock].body
+        else {
+            unreachable!()
+        };
+        assert_eq!(moves[lock].from, Side::Ussr, "game {game}");
+        assert!(old.is_empty() && back.is_empty(), "game {game}");
+        assert!(!new.contains(&Card::NonAlignedMovement), "game {game}");
+        let opened = |part: &[Step]| -> Vec<(u32, u32, Card)> {
+            part.iter()
+                .filter_map(|s| match s.body {
+                    Body::Open {
+                        shuffle,
+                        position,
+                        card,
+                        ..
+                    } => Some((shuffle, position, card)),
+                    _ => None,
+                })
+                .collect()
+        };
+        let first = opened(&moves[..lock]);
+        assert_eq!(first.len(), before, "game {game}: {first:?}");
+        assert!(
+            first.iter().all(|(_, _, c)| !new.contains(c)),
+            "game {game}"
+        );
+        // The rest from the new deck, its first positions in order.
+        let rest: Vec<(u32, u32, Card)> = opened(&moves[lock..])
+            .into_iter()
+            .take(4 - before)
+            .collect();
+        let expected: Vec<(u32, u32)> = (0..(4 - before) as u32).map(|q| (*shuffle, q)).collect();
+        let got: Vec<(u32, u32)> = rest.iter().map(|(s, q, _)| (*s, *q)).collect();
+        assert_eq!(got, expected, "game {game}");
+        assert!(rest.iter().all(|(_, _, c)| new.contains(c)), "game {game}");
+        assert_eq!(p.us.log(), p.ussr.log(), "game {game}");
+        assert_eq!(p.us.game().state(), p.ussr.game().state(), "game {game}");
+        let a = p.us.verified().expect("both seeds in").expect("verifies");
+        let b = p.ussr.verified().expect("both seeds in").expect("verifies");
+        assert_eq!(a.final_hands, b.final_hands, "game {game}");
     }
 }
 
