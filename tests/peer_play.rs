@@ -103,6 +103,25 @@ fn play_with(
     );
 }
 
+/// How many random games a random test plays per case: `TWILIGHT_PEER_SEEDS` (default 2).
+fn peer_seeds() -> u64 {
+    std::env::var("TWILIGHT_PEER_SEEDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2)
+}
+
+/// A finished game `game`: it ended, both replicas hold the same log and engine state,
+/// and both verify to the same final hands.
+fn assert_ended_agreed_and_verified(p: &Played, game: u64) {
+    assert!(p.us.outcome().is_some(), "game {game}");
+    assert_eq!(p.us.log(), p.ussr.log(), "game {game}: the logs differ");
+    assert_eq!(p.us.game().state(), p.ussr.game().state(), "game {game}");
+    let a = p.us.verified().expect("both seeds in").expect("verifies");
+    let b = p.ussr.verified().expect("both seeds in").expect("verifies");
+    assert_eq!(a.final_hands, b.final_hands, "game {game}");
+}
+
 fn steps(log: &[Move]) -> Vec<Step> {
     log.iter()
         .filter_map(|m| match m {
@@ -1278,18 +1297,11 @@ fn every_new_path_first(g: &PeerGame) -> Option<Answer> {
         .find(|a| g.check_answer(a).is_ok())
 }
 
-/// Random complete games with each option, preferring the paths new in peer play (put-back,
-/// face-up draws, known headlines): no panic, no stall, both replicas agree and verify, and
-/// every card put back was the US's and opens as a card. `TWILIGHT_PEER_SEEDS` (default 2)
-/// games per option.
-#[test]
-fn random_peer_games_with_each_option_and_the_new_paths_agree_and_verify() {
+/// The option sets the random peer games play: the standard ones, each variant, promo cards
+/// with them, bids as bonus Influence.
+fn option_cases() -> Vec<Options> {
     use twilight_pbem::engine::Scenario;
-    let per: u64 = std::env::var("TWILIGHT_PEER_SEEDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(2);
-    let cases: Vec<Options> = vec![
+    vec![
         Options::default(),
         Options {
             optional_cards: false,
@@ -1321,7 +1333,17 @@ fn random_peer_games_with_each_option_and_the_new_paths_agree_and_verify() {
             bonus_cap_over_control: Some(2),
             ..Options::default()
         },
-    ];
+    ]
+}
+
+/// Random complete games with each option, preferring the paths new in peer play (put-back,
+/// face-up draws, known headlines): no panic, no stall, both replicas agree and verify, and
+/// every card put back was the US's and opens as a card. `TWILIGHT_PEER_SEEDS` (default 2)
+/// games per option.
+#[test]
+fn random_peer_games_with_each_option_and_the_new_paths_agree_and_verify() {
+    let per: u64 = peer_seeds();
+    let cases = option_cases();
     let (mut put_back, mut known) = (0, 0);
     for (i, opts) in cases.iter().enumerate() {
         for j in 0..per {
@@ -1863,6 +1885,26 @@ fn non_aligned_movements_face_up_draws_cross_a_reshuffle_and_verify() {
     assert_eq!(a.final_hands, b.final_hands);
 }
 
+/// The index in `mail` of a `lock` that follows the USSR's Non-Aligned Movement event and the
+/// answer that chose its country (the reshuffle in the middle of its face-up draws).
+fn nam_lock_at(to: &PeerGame, mail: &[Move]) -> Option<usize> {
+    let k = position_of(mail, |b| matches!(b, Body::Lock { .. }))?;
+    let answers: Vec<&Move> = to
+        .log()
+        .iter()
+        .chain(&mail[..k])
+        .filter(|m| matches!(m, Move::Answer { .. }))
+        .collect();
+    let nam = Move::Answer {
+        side: Side::Ussr,
+        answer: Answer::Play {
+            card: Card::NonAlignedMovement,
+            mode: CardUse::Event,
+        },
+    };
+    (answers.len() >= 2 && answers[answers.len() - 2] == &nam).then_some(k)
+}
+
 /// The reshuffle in the middle of Non-Aligned Movement's face-up draws is checked like any
 /// other: a `lock` whose new cards are not the discard pile (one left out, or a card drawn face
 /// up put in) is refused, naming the move.
@@ -1873,23 +1915,7 @@ fn a_reshuffle_in_the_middle_of_face_up_draws_with_other_cards_is_refused() {
         ..Options::default()
     };
     let game = NAM_RESHUFFLE_GAME;
-    let lock_at = |to: &PeerGame, mail: &[Move]| -> Option<usize> {
-        let k = position_of(mail, |b| matches!(b, Body::Lock { .. }))?;
-        let answers: Vec<&Move> = to
-            .log()
-            .iter()
-            .chain(&mail[..k])
-            .filter(|m| matches!(m, Move::Answer { .. }))
-            .collect();
-        let nam = Move::Answer {
-            side: Side::Ussr,
-            answer: Answer::Play {
-                card: Card::NonAlignedMovement,
-                mode: CardUse::Event,
-            },
-        };
-        (answers.len() >= 2 && answers[answers.len() - 2] == &nam).then_some(k)
-    };
+    let lock_at = nam_lock_at;
     let (to, mail) = intercept_where(
         game,
         opts,
@@ -1939,10 +1965,7 @@ fn a_reshuffle_in_the_middle_of_face_up_draws_with_other_cards_is_refused() {
 /// replicas agree and verify. `TWILIGHT_PEER_SEEDS` (default 2) games per play.
 #[test]
 fn random_promo_peer_games_with_the_plays_that_stopped_replicas_agree_and_verify() {
-    let per: u64 = std::env::var("TWILIGHT_PEER_SEEDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(2);
+    let per: u64 = peer_seeds();
     let opts = Options {
         promos: vec![1, 2],
         ..Options::default()
@@ -1959,12 +1982,7 @@ fn random_promo_peer_games_with_the_plays_that_stopped_replicas_agree_and_verify
             } else {
                 play_with(game, opts.clone(), reveal_hands_and_headline_known)
             };
-            assert!(p.us.outcome().is_some(), "game {game}");
-            assert_eq!(p.us.log(), p.ussr.log(), "game {game}: the logs differ");
-            assert_eq!(p.us.game().state(), p.ussr.game().state(), "game {game}");
-            let a = p.us.verified().expect("both seeds in").expect("verifies");
-            let b = p.ussr.verified().expect("both seeds in").expect("verifies");
-            assert_eq!(a.final_hands, b.final_hands, "game {game}");
+            assert_ended_agreed_and_verified(&p, game);
             reshuffles += usize::from(non_aligned_movement_reshuffle(p.us.log()).is_some());
         }
     }
@@ -1977,6 +1995,26 @@ fn random_promo_peer_games_with_the_plays_that_stopped_replicas_agree_and_verify
 
 // Attack s19la2: cheating around the reshuffle in the middle of Non-Aligned Movement's
 // face-up draws (DEALERLESS.md §9 item 4).
+
+/// Both promo packs in the standard game.
+fn promo_options() -> Options {
+    Options {
+        promos: vec![1, 2],
+        ..Options::default()
+    }
+}
+
+/// [`intercept_where`] in game [`NAM_RESHUFFLE_GAME`] (Non-Aligned Movement's face-up draws
+/// cross a reshuffle).
+fn intercept_nam_reshuffle(pick: impl FnMut(&PeerGame, &[Move]) -> bool) -> (PeerGame, Vec<Move>) {
+    let game = NAM_RESHUFFLE_GAME;
+    intercept_where(
+        game,
+        promo_options(),
+        non_aligned_movement_when_the_deck_is_short(game),
+        pick,
+    )
+}
 
 /// The index in `mail` of the first move after the reshuffle in the middle of Non-Aligned
 /// Movement's face-up draws that satisfies `f` (given the reshuffle's shuffle number), when the
@@ -2018,87 +2056,36 @@ fn after_nam_lock(to: &PeerGame, mail: &[Move], f: impl Fn(u32, &Body) -> bool) 
 /// likes better), or of a position of the old deck, is refused naming the move.
 #[test]
 fn a_face_up_draw_after_the_reshuffle_out_of_order_is_refused() {
-    let opts = Options {
-        promos: vec![1, 2],
-        ..Options::default()
-    };
-    let game = NAM_RESHUFFLE_GAME;
     let first_draw = |sh: u32, b: &Body| matches!(b, Body::Draw { shuffle, positions } if *shuffle == sh && positions == &vec![0]);
-    let (to, mail) = intercept_where(
-        game,
-        opts,
-        non_aligned_movement_when_the_deck_is_short(game),
-        |to, m| after_nam_lock(to, m, first_draw).is_some(),
-    );
+    let (to, mail) = intercept_nam_reshuffle(|to, m| after_nam_lock(to, m, first_draw).is_some());
     let k = after_nam_lock(&to, &mail, first_draw).unwrap();
-    assert_refused(
-        &to,
-        &mail,
-        k,
-        "not the step the engine's chance needs",
-        |b| {
-            if let Body::Draw { positions, .. } = b {
-                *positions = vec![1];
-            }
-        },
-    );
-    assert_refused(
-        &to,
-        &mail,
-        k,
-        "not the step the engine's chance needs",
-        |b| {
-            if let Body::Draw { positions, .. } = b {
-                *positions = vec![0, 1];
-            }
-        },
-    );
-    assert_refused(
-        &to,
-        &mail,
-        k,
-        "not the step the engine's chance needs",
-        |b| {
-            if let Body::Draw { shuffle, .. } = b {
-                *shuffle -= 1;
-            }
-        },
-    );
+    // Another position of the new deck, two positions, the old deck's shuffle.
+    for (positions, older) in [(vec![1], 0), (vec![0, 1], 0), (vec![0], 1)] {
+        assert_refused(
+            &to,
+            &mail,
+            k,
+            "not the step the engine's chance needs",
+            |b| {
+                if let Body::Draw {
+                    shuffle,
+                    positions: p,
+                } = b
+                {
+                    *p = positions;
+                    *shuffle -= older;
+                }
+            },
+        );
+    }
 }
 
 /// The reshuffle's `lock` in the middle of Non-Aligned Movement's face-up draws carries no
 /// position of the old deck (every one was drawn): one put in `old` or `back` is refused.
 #[test]
 fn a_reshuffle_in_face_up_draws_carrying_old_positions_is_refused() {
-    let opts = Options {
-        promos: vec![1, 2],
-        ..Options::default()
-    };
-    let game = NAM_RESHUFFLE_GAME;
-    let is_lock = |b: &Body| matches!(b, Body::Lock { .. });
-    let lock_in = |to: &PeerGame, m: &[Move]| {
-        // The lock is the first move after the NAM answers: search the mail for it.
-        let k = position_of(m, is_lock)?;
-        let all: Vec<&Move> = to.log().iter().chain(&m[..k]).collect();
-        let answers: Vec<&&Move> = all
-            .iter()
-            .filter(|m| matches!(m, Move::Answer { .. }))
-            .collect();
-        let nam = Move::Answer {
-            side: Side::Ussr,
-            answer: Answer::Play {
-                card: Card::NonAlignedMovement,
-                mode: CardUse::Event,
-            },
-        };
-        (answers.len() >= 2 && **answers[answers.len() - 2] == nam).then_some(k)
-    };
-    let (to, mail) = intercept_where(
-        game,
-        opts,
-        non_aligned_movement_when_the_deck_is_short(game),
-        |to, m| lock_in(to, m).is_some(),
-    );
+    let lock_in = nam_lock_at;
+    let (to, mail) = intercept_nam_reshuffle(|to, m| lock_in(to, m).is_some());
     let k = lock_in(&to, &mail).unwrap();
     let Move::Step(Step {
         body: Body::Lock { shuffle, .. },
@@ -2135,18 +2122,9 @@ fn a_reshuffle_in_face_up_draws_carrying_old_positions_is_refused() {
 /// first.
 #[test]
 fn mails_around_a_face_up_reshuffle_replayed_or_reordered_are_refused() {
-    let opts = Options {
-        promos: vec![1, 2],
-        ..Options::default()
-    };
-    let game = NAM_RESHUFFLE_GAME;
     let any = |_: u32, _: &Body| true;
-    let (to, mail) = intercept_where(
-        game,
-        opts,
-        non_aligned_movement_when_the_deck_is_short(game),
-        |to, m| after_nam_lock(to, m, any).is_some() && m.len() >= 2,
-    );
+    let (to, mail) =
+        intercept_nam_reshuffle(|to, m| after_nam_lock(to, m, any).is_some() && m.len() >= 2);
     // Taken once, then again (a mail delivered twice): its steps are skipped and nothing
     // changes; an answer in it would be out of turn.
     let mut twice = to.clone();
@@ -2210,52 +2188,20 @@ fn draw_then_reveal_events(g: &PeerGame) -> Option<Answer> {
     tries.into_iter().find(|a| g.check_answer(a).is_ok())
 }
 
-/// Random complete games, with and without promo cards and with each scenario, under
+/// Random complete games with each option set ([`option_cases`]) under
 /// [`draw_then_reveal_events`] (an answer that draws and then shows or takes a card is the
 /// path `Game::refused_deck_events` serves): each ends, both replicas agree and verify.
 /// `TWILIGHT_PEER_SEEDS` (default 2) games per option, from game 40000 on.
 #[test]
 fn random_peer_games_playing_draw_and_reveal_events_agree_and_verify() {
-    use twilight_pbem::engine::Scenario;
-    let per: u64 = std::env::var("TWILIGHT_PEER_SEEDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(2);
-    let cases: Vec<Options> = vec![
-        Options::default(),
-        Options {
-            promos: vec![1, 2],
-            ..Options::default()
-        },
-        Options {
-            optional_cards: false,
-            promos: vec![1],
-            ..Options::default()
-        },
-        Options {
-            scenario: Scenario::LateWar,
-            us_bonus: 0,
-            promos: vec![1, 2],
-            ..Options::default()
-        },
-        Options {
-            chinese_civil_war: true,
-            alt_space_race: true,
-            promos: vec![2],
-            ..Options::default()
-        },
-    ];
+    let per: u64 = peer_seeds();
+    let cases = option_cases();
     let mut refused = 0;
     for (i, opts) in cases.iter().enumerate() {
         for j in 0..per {
             let game = 40_000 + 1000 * i as u64 + j;
             let p = play_with(game, opts.clone(), draw_then_reveal_events);
-            assert!(p.us.outcome().is_some(), "game {game}");
-            assert_eq!(p.us.log(), p.ussr.log(), "game {game}: the logs differ");
-            assert_eq!(p.us.game().state(), p.ussr.game().state(), "game {game}");
-            let a = p.us.verified().expect("both seeds in").expect("verifies");
-            let b = p.ussr.verified().expect("both seeds in").expect("verifies");
-            assert_eq!(a.final_hands, b.final_hands, "game {game}");
+            assert_ended_agreed_and_verified(&p, game);
             refused +=
                 p.us.game()
                     .history()
@@ -2315,23 +2261,12 @@ fn headline_pairs(log: &[Move]) -> Vec<(Card, Card)> {
 /// (default 2) × 10 games, from game 60000 on.
 #[test]
 fn headlines_drawing_then_showing_or_taking_a_us_card_agree_and_verify() {
-    let per: u64 = std::env::var("TWILIGHT_PEER_SEEDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(2);
-    let opts = Options {
-        promos: vec![1, 2],
-        ..Options::default()
-    };
+    let per: u64 = peer_seeds();
+    let opts = promo_options();
     let mut pairs: std::collections::BTreeMap<(Card, Card), usize> = Default::default();
     for game in 60_000..60_000 + 10 * per {
         let p = play_with(game, opts.clone(), draw_headline_then_chance_headline);
-        assert!(p.us.outcome().is_some(), "game {game}");
-        assert_eq!(p.us.log(), p.ussr.log(), "game {game}: the logs differ");
-        assert_eq!(p.us.game().state(), p.ussr.game().state(), "game {game}");
-        let a = p.us.verified().expect("both seeds in").expect("verifies");
-        let b = p.ussr.verified().expect("both seeds in").expect("verifies");
-        assert_eq!(a.final_hands, b.final_hands, "game {game}");
+        assert_ended_agreed_and_verified(&p, game);
         for pair in headline_pairs(p.us.log()) {
             if matches!(
                 pair.0,
@@ -2383,10 +2318,7 @@ fn non_aligned_movement_when_the_deck_holds_at_most(
 /// rest are drawn from the new deck; both replicas agree and verify (DEALERLESS §9 item 4).
 #[test]
 fn a_reshuffle_after_one_two_or_three_face_up_draws_agrees_and_verifies() {
-    let opts = Options {
-        promos: vec![1, 2],
-        ..Options::default()
-    };
+    let opts = promo_options();
     for (game, most, before) in [(319, 3, 1), (416, 4, 2), (564, 3, 3)] {
         let p = play_with(
             game,
@@ -2440,11 +2372,7 @@ fn a_reshuffle_after_one_two_or_three_face_up_draws_agrees_and_verifies() {
         let got: Vec<(u32, u32)> = rest.iter().map(|(s, q, _)| (*s, *q)).collect();
         assert_eq!(got, expected, "game {game}");
         assert!(rest.iter().all(|(_, _, c)| new.contains(c)), "game {game}");
-        assert_eq!(p.us.log(), p.ussr.log(), "game {game}");
-        assert_eq!(p.us.game().state(), p.ussr.game().state(), "game {game}");
-        let a = p.us.verified().expect("both seeds in").expect("verifies");
-        let b = p.ussr.verified().expect("both seeds in").expect("verifies");
-        assert_eq!(a.final_hands, b.final_hands, "game {game}");
+        assert_ended_agreed_and_verified(&p, game);
     }
 }
 
@@ -2472,10 +2400,7 @@ impl twilight_pbem::engine::Chance for NoChance {
 #[test]
 fn the_draws_of_a_refused_answer_are_not_saved_and_change_nothing() {
     use twilight_pbem::engine::{DeckEvent, Game};
-    let opts = Options {
-        promos: vec![1, 2],
-        ..Options::default()
-    };
+    let opts = promo_options();
     let discard = Move::Answer {
         side: Side::Us,
         answer: Answer::Cards(vec![Card::ShuttleDiplomacy]),
