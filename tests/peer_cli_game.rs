@@ -461,3 +461,28 @@ fn a_whole_peer_game_with_promo_cards_through_the_binary() {
     );
     assert!(p.decisions > 0 && p.mails > 10);
 }
+
+/// Another option set through the command line (s19la2): the Late War scenario with promo
+/// cards. `peer status` and `verify` replay the log with entry 0's options (was: the standard
+/// ones), so the game ends verified and agreeing on both folders.
+#[test]
+fn a_whole_late_war_peer_game_with_promos_through_the_binary() {
+    let root = KeepOnPanic(Some(TempDir::new().unwrap()));
+    let dir = root.0.as_ref().unwrap().path().to_path_buf();
+    let p = play_one(
+        &dir,
+        &mut SeededChance::new(31),
+        &["--scenario", "late-war", "--promos", "all"],
+    );
+    for side in ["us-game", "ussr-game"] {
+        let f = twilight_pbem::peer::folder::PeerFolder::open(&dir.join(side)).unwrap();
+        let g = f.game.as_ref().expect("joined");
+        let o = &g.game().state().options;
+        assert_eq!(
+            (o.scenario, o.promos.clone()),
+            (twilight_pbem::engine::Scenario::LateWar, vec![1, 2]),
+            "{side}"
+        );
+    }
+    assert!(p.decisions > 0 && p.mails > 4, "{}", p.turn_line);
+}

@@ -103,6 +103,25 @@ fn play_with(
     );
 }
 
+/// How many random games a random test plays per case: `TWILIGHT_PEER_SEEDS` (default 2).
+fn peer_seeds() -> u64 {
+    std::env::var("TWILIGHT_PEER_SEEDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2)
+}
+
+/// A finished game `game`: it ended, both replicas hold the same log and engine state,
+/// and both verify to the same final hands.
+fn assert_ended_agreed_and_verified(p: &Played, game: u64) {
+    assert!(p.us.outcome().is_some(), "game {game}");
+    assert_eq!(p.us.log(), p.ussr.log(), "game {game}: the logs differ");
+    assert_eq!(p.us.game().state(), p.ussr.game().state(), "game {game}");
+    let a = p.us.verified().expect("both seeds in").expect("verifies");
+    let b = p.ussr.verified().expect("both seeds in").expect("verifies");
+    assert_eq!(a.final_hands, b.final_hands, "game {game}");
+}
+
 fn steps(log: &[Move]) -> Vec<Step> {
     log.iter()
         .filter_map(|m| match m {
@@ -1278,18 +1297,11 @@ fn every_new_path_first(g: &PeerGame) -> Option<Answer> {
         .find(|a| g.check_answer(a).is_ok())
 }
 
-/// Random complete games with each option, preferring the paths new in peer play (put-back,
-/// face-up draws, known headlines): no panic, no stall, both replicas agree and verify, and
-/// every card put back was the US's and opens as a card. `TWILIGHT_PEER_SEEDS` (default 2)
-/// games per option.
-#[test]
-fn random_peer_games_with_each_option_and_the_new_paths_agree_and_verify() {
+/// The option sets the random peer games play: the standard ones, each variant, promo cards
+/// with them, bids as bonus Influence.
+fn option_cases() -> Vec<Options> {
     use twilight_pbem::engine::Scenario;
-    let per: u64 = std::env::var("TWILIGHT_PEER_SEEDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(2);
-    let cases: Vec<Options> = vec![
+    vec![
         Options::default(),
         Options {
             optional_cards: false,
@@ -1321,7 +1333,17 @@ fn random_peer_games_with_each_option_and_the_new_paths_agree_and_verify() {
             bonus_cap_over_control: Some(2),
             ..Options::default()
         },
-    ];
+    ]
+}
+
+/// Random complete games with each option, preferring the paths new in peer play (put-back,
+/// face-up draws, known headlines): no panic, no stall, both replicas agree and verify, and
+/// every card put back was the US's and opens as a card. `TWILIGHT_PEER_SEEDS` (default 2)
+/// games per option.
+#[test]
+fn random_peer_games_with_each_option_and_the_new_paths_agree_and_verify() {
+    let per: u64 = peer_seeds();
+    let cases = option_cases();
     let (mut put_back, mut known) = (0, 0);
     for (i, opts) in cases.iter().enumerate() {
         for j in 0..per {
@@ -1711,30 +1733,7 @@ fn a_hand_shown_after_its_known_card_was_headlined_leaves_that_card_out() {
 fn non_aligned_movement_when_the_deck_is_short(
     game: u64,
 ) -> impl FnMut(&PeerGame) -> Option<Answer> {
-    let mut rng = SeededChance::new(game ^ 0x5eed);
-    move |g: &PeerGame| {
-        let nam = Answer::Play {
-            card: Card::NonAlignedMovement,
-            mode: CardUse::Event,
-        };
-        if g.game().state().cards.draw_pile_size() < 4 && g.check_answer(&nam).is_ok() {
-            return Some(nam);
-        }
-        if !g.hand().contains(&Card::NonAlignedMovement) {
-            return None;
-        }
-        (0..20).find_map(|_| {
-            g.random_answer(&mut rng).filter(|a| {
-                !matches!(
-                    a,
-                    Answer::Play {
-                        card: Card::NonAlignedMovement,
-                        ..
-                    } | Answer::Card(Card::NonAlignedMovement)
-                )
-            })
-        })
-    }
+    non_aligned_movement_when_the_deck_holds_at_most(game, 3)
 }
 
 /// The moves of the resolution of Non-Aligned Movement's event, if they hold a reshuffle: the
@@ -1854,6 +1853,8 @@ fn non_aligned_movements_face_up_draws_cross_a_reshuffle_and_verify() {
         })
         .collect();
     assert_eq!(positions, (0..after.len() as u32).collect::<Vec<_>>());
+    // Non-Aligned Movement itself is discarded only after its event (DEALERLESS §9 item 4).
+    assert!(!new.contains(&Card::NonAlignedMovement), "{new:?}");
     for (_, _, c) in &before {
         assert!(
             !new.contains(c),
@@ -1884,6 +1885,26 @@ fn non_aligned_movements_face_up_draws_cross_a_reshuffle_and_verify() {
     assert_eq!(a.final_hands, b.final_hands);
 }
 
+/// The index in `mail` of a `lock` that follows the USSR's Non-Aligned Movement event and the
+/// answer that chose its country (the reshuffle in the middle of its face-up draws).
+fn nam_lock_at(to: &PeerGame, mail: &[Move]) -> Option<usize> {
+    let k = position_of(mail, |b| matches!(b, Body::Lock { .. }))?;
+    let answers: Vec<&Move> = to
+        .log()
+        .iter()
+        .chain(&mail[..k])
+        .filter(|m| matches!(m, Move::Answer { .. }))
+        .collect();
+    let nam = Move::Answer {
+        side: Side::Ussr,
+        answer: Answer::Play {
+            card: Card::NonAlignedMovement,
+            mode: CardUse::Event,
+        },
+    };
+    (answers.len() >= 2 && answers[answers.len() - 2] == &nam).then_some(k)
+}
+
 /// The reshuffle in the middle of Non-Aligned Movement's face-up draws is checked like any
 /// other: a `lock` whose new cards are not the discard pile (one left out, or a card drawn face
 /// up put in) is refused, naming the move.
@@ -1894,23 +1915,7 @@ fn a_reshuffle_in_the_middle_of_face_up_draws_with_other_cards_is_refused() {
         ..Options::default()
     };
     let game = NAM_RESHUFFLE_GAME;
-    let lock_at = |to: &PeerGame, mail: &[Move]| -> Option<usize> {
-        let k = position_of(mail, |b| matches!(b, Body::Lock { .. }))?;
-        let answers: Vec<&Move> = to
-            .log()
-            .iter()
-            .chain(&mail[..k])
-            .filter(|m| matches!(m, Move::Answer { .. }))
-            .collect();
-        let nam = Move::Answer {
-            side: Side::Ussr,
-            answer: Answer::Play {
-                card: Card::NonAlignedMovement,
-                mode: CardUse::Event,
-            },
-        };
-        (answers.len() >= 2 && answers[answers.len() - 2] == &nam).then_some(k)
-    };
+    let lock_at = nam_lock_at;
     let (to, mail) = intercept_where(
         game,
         opts,
@@ -1960,10 +1965,7 @@ fn a_reshuffle_in_the_middle_of_face_up_draws_with_other_cards_is_refused() {
 /// replicas agree and verify. `TWILIGHT_PEER_SEEDS` (default 2) games per play.
 #[test]
 fn random_promo_peer_games_with_the_plays_that_stopped_replicas_agree_and_verify() {
-    let per: u64 = std::env::var("TWILIGHT_PEER_SEEDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(2);
+    let per: u64 = peer_seeds();
     let opts = Options {
         promos: vec![1, 2],
         ..Options::default()
@@ -1980,12 +1982,7 @@ fn random_promo_peer_games_with_the_plays_that_stopped_replicas_agree_and_verify
             } else {
                 play_with(game, opts.clone(), reveal_hands_and_headline_known)
             };
-            assert!(p.us.outcome().is_some(), "game {game}");
-            assert_eq!(p.us.log(), p.ussr.log(), "game {game}: the logs differ");
-            assert_eq!(p.us.game().state(), p.ussr.game().state(), "game {game}");
-            let a = p.us.verified().expect("both seeds in").expect("verifies");
-            let b = p.ussr.verified().expect("both seeds in").expect("verifies");
-            assert_eq!(a.final_hands, b.final_hands, "game {game}");
+            assert_ended_agreed_and_verified(&p, game);
             reshuffles += usize::from(non_aligned_movement_reshuffle(p.us.log()).is_some());
         }
     }
@@ -1994,4 +1991,438 @@ fn random_promo_peer_games_with_the_plays_that_stopped_replicas_agree_and_verify
          Non-Aligned Movement's face-up draws",
         2 * per
     );
+}
+
+// Attack s19la2: cheating around the reshuffle in the middle of Non-Aligned Movement's
+// face-up draws (DEALERLESS.md §9 item 4).
+
+/// Both promo packs in the standard game.
+fn promo_options() -> Options {
+    Options {
+        promos: vec![1, 2],
+        ..Options::default()
+    }
+}
+
+/// [`intercept_where`] in game [`NAM_RESHUFFLE_GAME`] (Non-Aligned Movement's face-up draws
+/// cross a reshuffle).
+fn intercept_nam_reshuffle(pick: impl FnMut(&PeerGame, &[Move]) -> bool) -> (PeerGame, Vec<Move>) {
+    let game = NAM_RESHUFFLE_GAME;
+    intercept_where(
+        game,
+        promo_options(),
+        non_aligned_movement_when_the_deck_is_short(game),
+        pick,
+    )
+}
+
+/// The index in `mail` of the first move after the reshuffle in the middle of Non-Aligned
+/// Movement's face-up draws that satisfies `f` (given the reshuffle's shuffle number), when the
+/// reshuffle's `lock` is in the recipient's log or earlier in the mail.
+fn after_nam_lock(to: &PeerGame, mail: &[Move], f: impl Fn(u32, &Body) -> bool) -> Option<usize> {
+    let nam = Move::Answer {
+        side: Side::Ussr,
+        answer: Answer::Play {
+            card: Card::NonAlignedMovement,
+            mode: CardUse::Event,
+        },
+    };
+    let all: Vec<&Move> = to.log().iter().chain(mail).collect();
+    let start = to.log().len();
+    // The last NAM event answer, then the country's answer; the lock after it.
+    let at = all.iter().rposition(|m| **m == nam)?;
+    let country = at
+        + 1
+        + all[at + 1..]
+            .iter()
+            .position(|m| matches!(m, Move::Answer { .. }))?;
+    let mut lock = None;
+    for (i, m) in all.iter().enumerate().skip(country + 1) {
+        let Move::Step(s) = m else {
+            // The next decision: the event's resolution is over.
+            return None;
+        };
+        match (&s.body, lock) {
+            (Body::Lock { shuffle, .. }, None) => lock = Some(*shuffle),
+            (b, Some(sh)) if i >= start && f(sh, b) => return Some(i - start),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// After the reshuffle in the middle of Non-Aligned Movement's face-up draws the next card is
+/// the new deck's first position: a `draw` of another position (the drawer choosing a card it
+/// likes better), or of a position of the old deck, is refused naming the move.
+#[test]
+fn a_face_up_draw_after_the_reshuffle_out_of_order_is_refused() {
+    let first_draw = |sh: u32, b: &Body| matches!(b, Body::Draw { shuffle, positions } if *shuffle == sh && positions == &vec![0]);
+    let (to, mail) = intercept_nam_reshuffle(|to, m| after_nam_lock(to, m, first_draw).is_some());
+    let k = after_nam_lock(&to, &mail, first_draw).unwrap();
+    // Another position of the new deck, two positions, the old deck's shuffle.
+    for (positions, older) in [(vec![1], 0), (vec![0, 1], 0), (vec![0], 1)] {
+        assert_refused(
+            &to,
+            &mail,
+            k,
+            "not the step the engine's chance needs",
+            |b| {
+                if let Body::Draw {
+                    shuffle,
+                    positions: p,
+                } = b
+                {
+                    *p = positions;
+                    *shuffle -= older;
+                }
+            },
+        );
+    }
+}
+
+/// The reshuffle's `lock` in the middle of Non-Aligned Movement's face-up draws carries no
+/// position of the old deck (every one was drawn): one put in `old` or `back` is refused.
+#[test]
+fn a_reshuffle_in_face_up_draws_carrying_old_positions_is_refused() {
+    let lock_in = nam_lock_at;
+    let (to, mail) = intercept_nam_reshuffle(|to, m| lock_in(to, m).is_some());
+    let k = lock_in(&to, &mail).unwrap();
+    let Move::Step(Step {
+        body: Body::Lock { shuffle, .. },
+        ..
+    }) = &mail[k]
+    else {
+        unreachable!()
+    };
+    let old_shuffle = shuffle - 1;
+    let last_drawn = to.party().table().shuffles[old_shuffle as usize]
+        .opened
+        .len() as u32
+        - 1;
+    assert_refused(&to, &mail, k, "`old` is not the undrawn positions", |b| {
+        if let Body::Lock { old, .. } = b {
+            old.push(last_drawn);
+        }
+    });
+    assert_refused(
+        &to,
+        &mail,
+        k,
+        "a shuffle the engine did not call for",
+        |b| {
+            if let Body::Lock { back, .. } = b {
+                back.push([old_shuffle, last_drawn]);
+            }
+        },
+    );
+}
+
+/// Mails around the reshuffle in the middle of Non-Aligned Movement's face-up draws: one
+/// delivered twice changes nothing; one with two of its moves swapped is refused naming the
+/// first.
+#[test]
+fn mails_around_a_face_up_reshuffle_replayed_or_reordered_are_refused() {
+    let any = |_: u32, _: &Body| true;
+    let (to, mail) =
+        intercept_nam_reshuffle(|to, m| after_nam_lock(to, m, any).is_some() && m.len() >= 2);
+    // Taken once, then again (a mail delivered twice): its steps are skipped and nothing
+    // changes; an answer in it would be out of turn.
+    let mut twice = to.clone();
+    twice.receive(&mail).expect("the honest mail is taken");
+    let (log, state) = (twice.log().to_vec(), twice.game().state().clone());
+    let again = twice.receive(&mail);
+    assert_eq!(
+        again.is_ok(),
+        !mail.iter().any(|m| matches!(m, Move::Answer { .. })),
+        "{again:?}"
+    );
+    assert_eq!(twice.log(), &log[..]);
+    assert_eq!(twice.game().state(), &state);
+    // Two neighbouring moves swapped.
+    let pair = (0..mail.len() - 1)
+        .find(|&i| mail[i] != mail[i + 1])
+        .expect("two different moves in a row");
+    let mut swapped = mail.clone();
+    swapped.swap(pair, pair + 1);
+    let mut to2 = to.clone();
+    let before = to2.log().len();
+    let f = to2.receive(&swapped).unwrap_err();
+    assert_eq!(f.entry, before + pair, "{f}");
+}
+
+/// Events that draw cards into a hand, take cards from it or show it (Ask Not What Your
+/// Country Can Do For You, Lone Gunman, CIA Created, Aldrich Ames Remix, Grain Sales to
+/// Soviets, Five Year Plan, Terrorism, Missile Envy, The Cambridge Five, Non-Aligned
+/// Movement): headlined whenever held (else a card the public knows), played for their event
+/// in action rounds whenever they may be.
+fn draw_then_reveal_events(g: &PeerGame) -> Option<Answer> {
+    const CARDS: [Card; 10] = [
+        Card::AskNotWhatYourCountryCanDoForYou,
+        Card::LoneGunman,
+        Card::CiaCreated,
+        Card::AldrichAmesRemix,
+        Card::GrainSalesToSoviets,
+        Card::FiveYearPlan,
+        Card::Terrorism,
+        Card::MissileEnvy,
+        Card::TheCambridgeFive,
+        Card::NonAlignedMovement,
+    ];
+    let prompt = g.prompt()?;
+    let known = &g.game().state().cards.hands[g.side()];
+    let tries: Vec<Answer> = if prompt.kind == PromptKind::Headline {
+        CARDS
+            .iter()
+            .chain(known)
+            .map(|c| Answer::Card(*c))
+            .collect()
+    } else {
+        CARDS
+            .iter()
+            .map(|c| Answer::Play {
+                card: *c,
+                mode: CardUse::Event,
+            })
+            .collect()
+    };
+    tries.into_iter().find(|a| g.check_answer(a).is_ok())
+}
+
+/// Random complete games with each option set ([`option_cases`]) under
+/// [`draw_then_reveal_events`] (an answer that draws and then shows or takes a card is the
+/// path `Game::refused_deck_events` serves): each ends, both replicas agree and verify.
+/// `TWILIGHT_PEER_SEEDS` (default 2) games per option, from game 40000 on.
+#[test]
+fn random_peer_games_playing_draw_and_reveal_events_agree_and_verify() {
+    let per: u64 = peer_seeds();
+    let cases = option_cases();
+    let mut refused = 0;
+    for (i, opts) in cases.iter().enumerate() {
+        for j in 0..per {
+            let game = 40_000 + 1000 * i as u64 + j;
+            let p = play_with(game, opts.clone(), draw_then_reveal_events);
+            assert_ended_agreed_and_verified(&p, game);
+            refused +=
+                p.us.game()
+                    .history()
+                    .filter(|h| h.starts_with("Lone Gunman: the US hand is"))
+                    .count();
+        }
+    }
+    eprintln!(
+        "{} games under draw-and-reveal events ended, agreed and verified ({refused} US hands shown by Lone Gunman)",
+        per as usize * cases.len()
+    );
+}
+
+/// Headlines whose pair makes one answer draw or set aside cards and then need chance: the
+/// US headlines Our Man in Tehran or Ask Not What Your Country Can Do For You when it may,
+/// the USSR Terrorism, Lone Gunman, Aldrich Ames Remix, The Cambridge Five or Five Year Plan;
+/// in action rounds random answers.
+fn draw_headline_then_chance_headline(g: &PeerGame) -> Option<Answer> {
+    let prompt = g.prompt()?;
+    if prompt.kind != PromptKind::Headline {
+        return None;
+    }
+    let cards: &[Card] = match g.side() {
+        Side::Us => &[Card::OurManInTehran, Card::AskNotWhatYourCountryCanDoForYou],
+        Side::Ussr => &[
+            Card::Terrorism,
+            Card::LoneGunman,
+            Card::AldrichAmesRemix,
+            Card::TheCambridgeFive,
+            Card::FiveYearPlan,
+        ],
+    };
+    cards
+        .iter()
+        .map(|c| Answer::Card(*c))
+        .find(|a| g.check_answer(a).is_ok())
+}
+
+/// The pairs of headlines (US card, USSR card) of a finished game, from the log's reveals.
+fn headline_pairs(log: &[Move]) -> Vec<(Card, Card)> {
+    let mut by_turn: std::collections::BTreeMap<u32, [Option<Card>; 2]> = Default::default();
+    for s in steps(log) {
+        if let Body::HeadlineReveal { turn, card, .. } = s.body {
+            by_turn.entry(turn).or_default()[ix(s.from)] = Some(card);
+        }
+    }
+    by_turn
+        .values()
+        .filter_map(|[us, ussr]| Some(((*us)?, (*ussr)?)))
+        .collect()
+}
+
+/// Random games with promo cards under [`draw_headline_then_chance_headline`] (the Late War
+/// scenario starts with Our Man in Tehran and Ask Not removed: `late_war_removed`): a Headline
+/// Phase where the US's card sets aside or draws cards and the USSR's, resolved after it in the
+/// same answer, shows or takes a card of the US hand. Each game ends, both replicas agree and verify. `TWILIGHT_PEER_SEEDS`
+/// (default 2) × 10 games, from game 60000 on.
+#[test]
+fn headlines_drawing_then_showing_or_taking_a_us_card_agree_and_verify() {
+    let per: u64 = peer_seeds();
+    let opts = promo_options();
+    let mut pairs: std::collections::BTreeMap<(Card, Card), usize> = Default::default();
+    for game in 60_000..60_000 + 10 * per {
+        let p = play_with(game, opts.clone(), draw_headline_then_chance_headline);
+        assert_ended_agreed_and_verified(&p, game);
+        for pair in headline_pairs(p.us.log()) {
+            if matches!(
+                pair.0,
+                Card::OurManInTehran | Card::AskNotWhatYourCountryCanDoForYou
+            ) {
+                *pairs.entry(pair).or_default() += 1;
+            }
+        }
+    }
+    eprintln!("{} games; headline pairs: {pairs:?}", 10 * per);
+}
+
+/// Holds Non-Aligned Movement until the draw deck holds at most `most` cards, then plays it for
+/// its event when it may be (as [`non_aligned_movement_when_the_deck_is_short`]).
+fn non_aligned_movement_when_the_deck_holds_at_most(
+    game: u64,
+    most: usize,
+) -> impl FnMut(&PeerGame) -> Option<Answer> {
+    let mut rng = SeededChance::new(game ^ 0x5eed);
+    move |g: &PeerGame| {
+        let nam = Answer::Play {
+            card: Card::NonAlignedMovement,
+            mode: CardUse::Event,
+        };
+        if g.game().state().cards.draw_pile_size() <= most && g.check_answer(&nam).is_ok() {
+            return Some(nam);
+        }
+        if !g.hand().contains(&Card::NonAlignedMovement) {
+            return None;
+        }
+        (0..20).find_map(|_| {
+            g.random_answer(&mut rng).filter(|a| {
+                !matches!(
+                    a,
+                    Answer::Play {
+                        card: Card::NonAlignedMovement,
+                        ..
+                    } | Answer::Card(Card::NonAlignedMovement)
+                )
+            })
+        })
+    }
+}
+
+/// The reshuffle in the middle of Non-Aligned Movement's face-up draws after one, two and three
+/// cards (games found by holding it until the deck holds at most 3 or 4 cards, s19la2): the
+/// USSR's `lock` carries no old position and none put back, its new cards hold neither
+/// Non-Aligned Movement (discarded after its event) nor the cards drawn face up before it, the
+/// rest are drawn from the new deck; both replicas agree and verify (DEALERLESS §9 item 4).
+#[test]
+fn a_reshuffle_after_one_two_or_three_face_up_draws_agrees_and_verifies() {
+    let opts = promo_options();
+    for (game, most, before) in [(319, 3, 1), (416, 4, 2), (564, 3, 3)] {
+        let p = play_with(
+            game,
+            opts.clone(),
+            non_aligned_movement_when_the_deck_holds_at_most(game, most),
+        );
+        let moves = non_aligned_movement_reshuffle(p.us.log())
+            .unwrap_or_else(|| panic!("game {game}: no reshuffle in the face-up draws"));
+        let lock = moves
+            .iter()
+            .position(|s| matches!(s.body, Body::Lock { .. }))
+            .unwrap();
+        let Body::Lock {
+            shuffle,
+            old,
+            back,
+            new,
+            ..
+        } = &moves[lock].body
+        else {
+            unreachable!()
+        };
+        assert_eq!(moves[lock].from, Side::Ussr, "game {game}");
+        assert!(old.is_empty() && back.is_empty(), "game {game}");
+        assert!(!new.contains(&Card::NonAlignedMovement), "game {game}");
+        let opened = |part: &[Step]| -> Vec<(u32, u32, Card)> {
+            part.iter()
+                .filter_map(|s| match s.body {
+                    Body::Open {
+                        shuffle,
+                        position,
+                        card,
+                        ..
+                    } => Some((shuffle, position, card)),
+                    _ => None,
+                })
+                .collect()
+        };
+        let first = opened(&moves[..lock]);
+        assert_eq!(first.len(), before, "game {game}: {first:?}");
+        assert!(
+            first.iter().all(|(_, _, c)| !new.contains(c)),
+            "game {game}"
+        );
+        // The rest from the new deck, its first positions in order.
+        let rest: Vec<(u32, u32, Card)> = opened(&moves[lock..])
+            .into_iter()
+            .take(4 - before)
+            .collect();
+        let expected: Vec<(u32, u32)> = (0..(4 - before) as u32).map(|q| (*shuffle, q)).collect();
+        let got: Vec<(u32, u32)> = rest.iter().map(|(s, q, _)| (*s, *q)).collect();
+        assert_eq!(got, expected, "game {game}");
+        assert!(rest.iter().all(|(_, _, c)| new.contains(c)), "game {game}");
+        assert_ended_agreed_and_verified(&p, game);
+    }
+}
+
+/// A chance source that has no outcome for anything (as a peer replica's before the protocol
+/// settles one).
+struct NoChance;
+
+impl twilight_pbem::engine::Chance for NoChance {
+    fn decide(
+        &mut self,
+        request: &twilight_pbem::engine::ChanceRequest<'_>,
+    ) -> Result<twilight_pbem::engine::ChanceOutcome, twilight_pbem::engine::chance::ChanceError>
+    {
+        Err(twilight_pbem::engine::chance::ChanceError::Missing(
+            format!("{request:?}"),
+        ))
+    }
+}
+
+/// `Game::refused_deck_events` cannot leak into a saved game (s19la2): in game 5141 the US's
+/// Ask Not discard draws a card and then stops at Lone Gunman's reveal. The refused answer
+/// leaves the game as it was, byte for byte in its saved form (the events are not saved), it
+/// reports the draw, a game read back from the saved form reports none, and an answer refused
+/// later before any draw reports none either.
+#[test]
+fn the_draws_of_a_refused_answer_are_not_saved_and_change_nothing() {
+    use twilight_pbem::engine::{DeckEvent, Game};
+    let opts = promo_options();
+    let discard = Move::Answer {
+        side: Side::Us,
+        answer: Answer::Cards(vec![Card::ShuttleDiplomacy]),
+    };
+    let (to, _) = intercept_where(5141, opts, reveal_hands_and_headline_known, |_, m| {
+        m.contains(&discard)
+    });
+    let mut g = to.game().clone();
+    let saved = serde_json::to_string(&g).unwrap();
+    let state = g.state().clone();
+    assert!(g.refused_deck_events().is_empty());
+    let answer = Answer::Cards(vec![Card::ShuttleDiplomacy]);
+    g.apply(Side::Us, answer, &mut NoChance)
+        .expect_err("Lone Gunman's reveal needs chance");
+    assert_eq!(g.refused_deck_events(), &[DeckEvent::Draw(Side::Us)]);
+    assert_eq!(serde_json::to_string(&g).unwrap(), saved);
+    assert_eq!(g.state(), &state);
+    let back: Game = serde_json::from_str(&serde_json::to_string(&g).unwrap()).unwrap();
+    assert!(back.refused_deck_events().is_empty());
+    // A later answer refused before any draw does not report the stale draw.
+    g.apply(Side::Us, Answer::Pass, &mut NoChance)
+        .expect_err("no pass here");
+    assert!(g.refused_deck_events().is_empty());
+    assert_eq!(serde_json::to_string(&g).unwrap(), saved);
 }
