@@ -408,7 +408,8 @@ fn a_placement_over_budget_names_the_doubled_cost_only_where_it_applies() {
     };
     assert_eq!(
         m,
-        "that placement costs 5 Ops (1 per Influence) but only 4 are available"
+        "that placement costs 5 Ops (1 per Influence in a country the opponent does not \
+         control; FAQ F089) but only 4 are available"
     );
 }
 

@@ -94,7 +94,7 @@ pub fn check_placement(
         let why = if cost > placed {
             "2 per Influence in a country the opponent controls; FAQ F089"
         } else {
-            "1 per Influence"
+            "1 per Influence in a country the opponent does not control; FAQ F089"
         };
         return Err(RuleError::Rule(format!(
             "that placement costs {cost} Ops ({why}) but only {budget} are available"
