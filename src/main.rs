@@ -1359,6 +1359,22 @@ fn verify_progress(games: usize) -> Option<indicatif::ProgressBar> {
     Some(bar)
 }
 
+/// The peer folders among `path`'s sub-folders (or `path` itself), sorted.
+fn peer_folders_in(path: &Path) -> Vec<PathBuf> {
+    if twilight_pbem::peer::replica::is_peer_folder(path) {
+        return vec![path.to_path_buf()];
+    }
+    let mut v: Vec<PathBuf> = std::fs::read_dir(path)
+        .map(|rd| {
+            rd.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| twilight_pbem::peer::replica::is_peer_folder(p))
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
 fn verify(
     paths: &[PathBuf],
     head: Option<&str>,
@@ -1372,13 +1388,40 @@ fn verify(
         })
         .transpose()?;
     let mut dirs = Vec::new();
+    // Peer folders in a folder of games are named, not verified: each is verified on its own
+    // (`twilight verify PEER_DIR`, with its key), never skipped without a word.
+    let mut peer = Vec::new();
     for p in paths {
         let found = audit::game_dirs(p);
-        if found.is_empty() {
+        let peers = peer_folders_in(p);
+        if found.is_empty() && peers.is_empty() {
             bail!("{}: no game log found", p.display());
         }
         dirs.extend(found);
+        peer.extend(peers);
     }
+    if dirs.is_empty() {
+        bail!(
+            "{}: only peer folders, which are verified one at a time: `twilight verify {}`",
+            paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            peer[0].display()
+        );
+    }
+    let peer_note = (!peer.is_empty()).then(|| {
+        format!(
+            "not verified here: {} peer folder(s), each verified on its own (`twilight verify \
+             FOLDER`): {}",
+            peer.len(),
+            peer.iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    });
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let start = Instant::now();
     let bar = verify_progress(dirs.len());
@@ -1418,6 +1461,7 @@ fn verify(
                 "average_reply_seconds": r.average_reply().map(|d| d.num_seconds()),
             })).collect::<Vec<_>>(),
             "ms": (secs * 1000.0).round(),
+            "peer_folders_not_verified": peer.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
         });
         print_structured(format, &v)?;
         return Ok(if bad == 0 {
@@ -1473,6 +1517,9 @@ fn verify(
     );
     for (n, count) in note_count.iter().filter(|(_, c)| **c >= 2) {
         println!("note, for {count} of these games: {n}");
+    }
+    if let Some(n) = &peer_note {
+        println!("{n}");
     }
     let same = audit::duplicates(&reports);
     if !same.is_empty() {

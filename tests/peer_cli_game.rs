@@ -486,3 +486,61 @@ fn a_whole_late_war_peer_game_with_promos_through_the_binary() {
     }
     assert!(p.decisions > 0 && p.mails > 4, "{}", p.turn_line);
 }
+
+/// `verify` of a folder of games names the peer folders in it, which it does not verify (each
+/// is verified on its own, with its key), in text and JSON; a folder of peer folders only is
+/// an error naming the command (the new-user trial saw them skipped without a word).
+#[test]
+fn verify_of_a_folder_names_the_peer_folders_it_leaves_out() {
+    let tmp = TempDir::new().unwrap();
+    let games = tmp.path().join("games");
+    let key = tmp.path().join("a.key");
+    run(&[os("keygen"), os("--out"), key.as_os_str()], 0);
+    let peer = games.join("peer-us");
+    run(
+        &[
+            os("new"),
+            peer.as_os_str(),
+            os("--peer"),
+            os("--as"),
+            os("us"),
+            os("--me"),
+            os("us@example.org"),
+            os("--opponent"),
+            os("ussr@example.org"),
+            os("--key"),
+            key.as_os_str(),
+        ],
+        0,
+    );
+    let said = run(&[os("verify"), games.as_os_str()], 2);
+    assert!(
+        said.contains("only peer folders") && said.contains("twilight verify"),
+        "{said}"
+    );
+    let example = games.join("example");
+    std::fs::create_dir(&example).unwrap();
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    for f in ["log.yaml", "secret.yaml"] {
+        std::fs::copy(root.join("games/example").join(f), example.join(f)).unwrap();
+    }
+    let said = run(&[os("verify"), games.as_os_str()], 0);
+    assert!(said.contains("1 game(s) verified"), "{said}");
+    assert!(
+        said.contains(&format!(
+            "not verified here: 1 peer folder(s), each verified on its own (`twilight verify \
+             FOLDER`): {}",
+            peer.display()
+        )),
+        "{said}"
+    );
+    let o = twilight()
+        .args([os("verify"), games.as_os_str(), os("--format"), os("json")])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        v["peer_folders_not_verified"],
+        serde_json::json!([peer.display().to_string()])
+    );
+}
