@@ -502,6 +502,17 @@ struct MailArgs {
 }
 
 /// Sends the mails the game owes now; prints what was sent. Returns false if sending failed.
+/// The line naming a mail sent: to whom, the subject, where it went.
+fn print_mailed(o: &outbound::Outgoing) {
+    println!(
+        "mailed {} ({}): {} — {}",
+        o.to,
+        o.side,
+        o.subject,
+        o.delivered.as_deref().unwrap_or("?")
+    );
+}
+
 fn send_prompts(s: &Session, args: &MailArgs, resend: bool) -> Result<bool> {
     if args.no_mail {
         return Ok(true);
@@ -510,13 +521,7 @@ fn send_prompts(s: &Session, args: &MailArgs, resend: bool) -> Result<bool> {
     match outbound::send_due(s, &transport, resend, now()) {
         Ok(sent) => {
             for o in &sent {
-                println!(
-                    "mailed {} ({}): {} — {}",
-                    o.to,
-                    o.side,
-                    o.subject,
-                    o.delivered.as_deref().unwrap_or("?")
-                );
+                print_mailed(o);
             }
             Ok(true)
         }
@@ -588,13 +593,7 @@ fn print_inbox_report(report: &inbound::InboxReport) {
         println!("{r}");
     }
     for o in &report.sent {
-        println!(
-            "mailed {} ({}): {} — {}",
-            o.to,
-            o.side,
-            o.subject,
-            o.delivered.as_deref().unwrap_or("?")
-        );
+        print_mailed(o);
     }
     for n in &report.recovered {
         eprintln!("note: {n}");

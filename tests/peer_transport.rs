@@ -88,9 +88,9 @@ fn take_in(r: &mut Replica, p: &Player) -> Vec<Ingested> {
     out
 }
 
-/// A started game: the US created it and mailed; the USSR joined from that mail and mailed
-/// back; the US took that in.
-fn started(root: &Path) -> (Player, Replica, Player, Replica) {
+/// A game the US created and mailed, which the USSR joined from that mail (its join not yet
+/// mailed back).
+fn joined(root: &Path) -> (Player, Replica, Player, Replica) {
     let us = player(root, Side::Us);
     let ussr = player(root, Side::Ussr);
     let r_us = Replica::create(
@@ -108,8 +108,13 @@ fn started(root: &Path) -> (Player, Replica, Player, Replica) {
     let first = mail(&r_us, &us);
     let bundle = sync::read_mail(&std::fs::read(&first).unwrap()).unwrap();
     let r_ussr = Replica::join(&ussr.dir, &bundle, &ussr.key, &ussr.id, None).unwrap();
+    (us, r_us, ussr, r_ussr)
+}
+
+/// A started game: [`joined`], then the USSR mailed its join back and the US took that in.
+fn started(root: &Path) -> (Player, Replica, Player, Replica) {
+    let (us, mut r_us, ussr, r_ussr) = joined(root);
     deliver(&mail(&r_ussr, &ussr), &us, 0);
-    let mut r_us = r_us;
     let got = take_in(&mut r_us, &us);
     assert_eq!(got[0].appended, vec![1]);
     assert!(got[0].ack_taken);
@@ -981,23 +986,7 @@ fn a_forged_entry_held_back_before_the_join_blames_nobody_when_the_join_comes() 
     // failed its signature and was reported as the USSR's fault, stopping the game: a
     // stranger who knew the game's name could stop every new game and blame the joiner.
     let root = TempDir::new().unwrap();
-    let us = player(root.path(), Side::Us);
-    let ussr = player(root.path(), Side::Ussr);
-    let mut r_us = Replica::create(
-        &us.dir,
-        PeerConfig {
-            game: "peer-test".into(),
-            side: Side::Us,
-            me: "us@example.org".into(),
-            opponent: "ussr@example.org".into(),
-            key: us.key.clone(),
-        },
-        &us.id,
-    )
-    .unwrap();
-    let first = mail(&r_us, &us);
-    let bundle = sync::read_mail(&std::fs::read(&first).unwrap()).unwrap();
-    let mut r_ussr = Replica::join(&ussr.dir, &bundle, &ussr.key, &ussr.id, None).unwrap();
+    let (us, mut r_us, ussr, mut r_ussr) = joined(root.path());
     // A stranger signs an entry 2 as the USSR and mails it first.
     let stranger = Identity::generate().unwrap();
     let forged = SignedEntry::sign(

@@ -7,29 +7,11 @@
 use std::path::Path;
 
 use twilight_pbem::data::Side;
-use twilight_pbem::engine::SeededChance;
 use twilight_pbem::log::Players;
-use twilight_pbem::selfplay::{choose, Policy};
 use twilight_pbem::session::{Session, SNAPSHOT_FILE};
 
 mod game_common;
-use game_common::{new_game, run, side_arg, t0};
-
-/// The first decision owed and a legal line for it, chosen with `k`.
-fn next_line(s: &Session, k: u64) -> Option<(Side, String)> {
-    let game = s.game()?;
-    let prompt = game.prompts().first().cloned()?;
-    let answer = choose(
-        game,
-        prompt.side,
-        Policy::Uniform,
-        &mut SeededChance::new(k),
-    )?;
-    Some((
-        prompt.side,
-        twilight_pbem::notation::format_answer(&answer, &prompt),
-    ))
-}
+use game_common::{new_game, next_line, run, side_arg, t0};
 
 /// Plays `n` random decisions under the game's lock (each commit writes the snapshot).
 fn play_n(dir: &Path, n: u64, salt: u64) {

@@ -17,33 +17,15 @@ use twilight_pbem::data::Side;
 use twilight_pbem::engine::legal::legal_answers;
 use twilight_pbem::engine::view::{view, Role};
 use twilight_pbem::engine::SeededChance;
-use twilight_pbem::selfplay::{choose, Policy};
 use twilight_pbem::session::{Session, SNAPSHOT_FILE};
 
 mod game_common;
-use game_common::{bin, new_game, run, side_arg, t0};
+use game_common::{bin, new_game, next_line, run, side_arg, t0};
 
 /// Opens the game as a command does: holding its lock (so the snapshot is read and written).
 fn open_locked(dir: &Path) -> Session {
     let (_lock, _) = Session::lock(dir).unwrap();
     Session::open(dir).unwrap()
-}
-
-/// The first decision owed and a legal line for it, chosen with `k`; `None` once the game is
-/// over.
-fn next_line(s: &Session, k: u64) -> Option<(Side, String)> {
-    let game = s.game()?;
-    let prompt = game.prompts().first().cloned()?;
-    let answer = choose(
-        game,
-        prompt.side,
-        Policy::Uniform,
-        &mut SeededChance::new(k),
-    )?;
-    Some((
-        prompt.side,
-        twilight_pbem::notation::format_answer(&answer, &prompt),
-    ))
 }
 
 /// Plays the next decision under the game's lock (the commit writes the snapshot); false once

@@ -1447,6 +1447,17 @@ impl PeerGame {
         Ok(())
     }
 
+    /// The card of this player's hand at deck position `at` (shuffle, position), which the
+    /// protocol dealt to it: a bug, never an opponent's move, if it is not there.
+    fn card_at(&self, at: (u32, u32)) -> Card {
+        self.party
+            .hand_positions()
+            .into_iter()
+            .find(|(p, _)| *p == at)
+            .map(|(_, c)| c)
+            .expect("a position dealt to this hand")
+    }
+
     fn pump(&mut self) -> Result<(), GameFault> {
         loop {
             self.settle()?;
@@ -1506,13 +1517,7 @@ impl PeerGame {
                                     .map_err(|e| own(e, self))?,
                                 Some(RollResult::Index(i)) => {
                                     let at = t.hidden(me)[*i as usize - known.len()];
-                                    let card = self
-                                        .party
-                                        .hand_positions()
-                                        .into_iter()
-                                        .find(|(p, _)| *p == at)
-                                        .map(|(_, c)| c)
-                                        .expect("a hidden position of this hand");
+                                    let card = self.card_at(at);
                                     self.party
                                         .decide(Decision::Open { card, claim: None })
                                         .map_err(|e| own(e, self))?
@@ -1534,13 +1539,7 @@ impl PeerGame {
                             if t.shuffles[at.0 as usize].owner[at.1 as usize].is_none() {
                                 self.own_step(Decision::Draw(1))?;
                             } else {
-                                let card = self
-                                    .party
-                                    .hand_positions()
-                                    .into_iter()
-                                    .find(|(p, _)| *p == at)
-                                    .map(|(_, c)| c)
-                                    .expect("the position just drawn");
+                                let card = self.card_at(at);
                                 self.own_step(Decision::Open { card, claim: None })?;
                             }
                         }

@@ -9,7 +9,9 @@ use std::process::{Command, Output};
 use chrono::{DateTime, TimeZone, Utc};
 
 use twilight_pbem::data::Side;
+use twilight_pbem::engine::SeededChance;
 use twilight_pbem::log::Players;
+use twilight_pbem::selfplay::{choose, Policy};
 use twilight_pbem::session::Session;
 
 /// The `twilight` binary under test.
@@ -58,4 +60,21 @@ pub fn new_game(parent: &Path, gid: &str, seed: u8) -> PathBuf {
     s.join(Side::Us, "us nonce", t0()).unwrap();
     s.join(Side::Ussr, "ussr nonce", t0()).unwrap();
     dir
+}
+
+/// The first decision owed and a legal line for it, chosen with `k`; `None` once the game is
+/// over.
+pub fn next_line(s: &Session, k: u64) -> Option<(Side, String)> {
+    let game = s.game()?;
+    let prompt = game.prompts().first().cloned()?;
+    let answer = choose(
+        game,
+        prompt.side,
+        Policy::Uniform,
+        &mut SeededChance::new(k),
+    )?;
+    Some((
+        prompt.side,
+        twilight_pbem::notation::format_answer(&answer, &prompt),
+    ))
 }
