@@ -1054,7 +1054,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 .iter()
                 .any(|p| twilight_pbem::peer::replica::is_peer_folder(p))
             {
-                return peer_cli::verify(&paths);
+                let format = match format {
+                    Format::Text => peer_cli::PeerFormat::Text,
+                    Format::Yaml => peer_cli::PeerFormat::Yaml,
+                    Format::Json => peer_cli::PeerFormat::Json,
+                    Format::Svg | Format::Png => {
+                        bail!("verify prints text, yaml or json")
+                    }
+                };
+                return peer_cli::verify(&paths, format);
             }
             return verify(&paths, head.as_deref(), jobs, format);
         }

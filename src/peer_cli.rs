@@ -131,11 +131,55 @@ pub enum PeerCommand {
         #[arg(long)]
         outbox: bool,
     },
-    /// The replica: sides, fingerprints, entries held and acknowledged, findings.
+    /// The replica (sides, fingerprints, entries held and acknowledged, findings), then what
+    /// happened since your last decision, the board as you may see it (your hand, never the
+    /// opponent's) and what is owed; writes nothing.
     Status {
         /// Your game folder.
         game_dir: PathBuf,
+        /// Output format (`json`/`yaml`: the same facts as fields, the board as the
+        /// moderated `view --format json` gives it).
+        #[arg(long, value_enum, default_value = "text")]
+        format: PeerFormat,
     },
+    /// The board as you may see it, like the moderated `view --as SIDE`: text, the view as
+    /// YAML or JSON, or the map picture (SVG, PNG); writes nothing to the game.
+    View {
+        /// Your game folder.
+        game_dir: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: ViewFormat,
+        /// Write to this file instead of standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+}
+
+/// The output format of `peer status` and of `verify` on peer folders.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PeerFormat {
+    /// Readable text.
+    Text,
+    /// YAML.
+    Yaml,
+    /// JSON.
+    Json,
+}
+
+/// The output format of `peer view`.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ViewFormat {
+    /// The text board (as `view --as SIDE`).
+    Text,
+    /// The view as YAML.
+    Yaml,
+    /// The view as JSON.
+    Json,
+    /// The map picture as SVG.
+    Svg,
+    /// The map picture as PNG (feature `png`).
+    Png,
 }
 
 /// The key file given (or the default), made absolute: the game folder records it, and a
@@ -364,7 +408,12 @@ pub fn run(cmd: &PeerCommand) -> Result<ExitCode> {
             let id = r.identity()?;
             send(&mut r, &id, *outbox, "")
         }
-        PeerCommand::Status { game_dir } => status(game_dir),
+        PeerCommand::Status { game_dir, format } => status(game_dir, *format),
+        PeerCommand::View {
+            game_dir,
+            format,
+            out,
+        } => view_cmd(game_dir, *format, out.as_deref()),
         PeerCommand::Moves { game_dir } => moves(game_dir),
         PeerCommand::Play {
             game_dir,
@@ -437,6 +486,20 @@ fn show(g: &twilight_pbem::peer::play::PeerGame) {
     }
 }
 
+/// The heading of the news: what happened since the player's last decision.
+pub const NEWS_HEADING: &str = "== What happened since your last decision ==";
+
+/// Prints what happened since the player's last decision, then the board as the player may
+/// see it ([`twilight_pbem::peer::view`]), under the moderated mail's headings.
+fn show_board(g: &twilight_pbem::peer::play::PeerGame) {
+    use twilight_pbem::peer::view::{board_text, news_text};
+    println!("{NEWS_HEADING}");
+    print!("{}", news_text(g));
+    println!();
+    println!("{}", twilight_pbem::mail::outbound::BOARD_HEADING);
+    println!("{}", board_text(g));
+}
+
 fn moves(game_dir: &Path) -> Result<ExitCode> {
     use twilight_pbem::peer::folder::PeerFolder;
     let f = PeerFolder::open(game_dir)?;
@@ -444,6 +507,7 @@ fn moves(game_dir: &Path) -> Result<ExitCode> {
         println!("The opponent has not joined yet.");
         return Ok(ExitCode::SUCCESS);
     };
+    show_board(g);
     show(g);
     if f.replica.unmailed() && !mine_to_decide(g) {
         println!(
@@ -505,6 +569,8 @@ fn play(game_dir: &Path, line: &str, outbox: bool) -> Result<ExitCode> {
     }
     let sent = mail_if_due(&mut f, outbox, "My move is in the attached entries.")?;
     if let Some(g) = &f.game {
+        println!("{NEWS_HEADING}");
+        print!("{}", twilight_pbem::peer::view::news_text(g));
         show(g);
         if sent.is_none() && mine_to_decide(g) {
             println!("(Nothing mailed yet: your moves go with your next decision.)");
@@ -629,7 +695,10 @@ fn inbox(game_dir: &Path, sources: &[PathBuf], reply: bool, outbox: bool) -> Res
         }
     }
     match &f.game {
-        Some(g) => show(g),
+        Some(g) => {
+            show_board(g);
+            show(g);
+        }
         None => println!("The opponent has not joined yet."),
     }
     match sent {
@@ -658,9 +727,65 @@ fn game_check_of(
     twilight_pbem::peer::game_check::check(chain, config.side, seed)
 }
 
-fn status(game_dir: &Path) -> Result<ExitCode> {
+/// Prints `v` as YAML or JSON.
+fn print_structured(format: PeerFormat, v: &serde_json::Value) -> Result<()> {
+    match format {
+        PeerFormat::Yaml => print!("{}", serde_yaml::to_string(v)?),
+        _ => println!("{}", serde_json::to_string_pretty(v)?),
+    }
+    Ok(())
+}
+
+/// The replica's game rebuilt without writing anything
+/// ([`twilight_pbem::peer::folder::rebuild_replica`]); `Ok(None)` before the join is in.
+fn game_read_only(r: &Replica) -> Result<Option<twilight_pbem::peer::play::PeerGame>> {
+    let id = r.identity()?;
+    Ok(twilight_pbem::peer::folder::rebuild_replica(r, &id)?.map(|(g, _)| g))
+}
+
+fn status(game_dir: &Path, format: PeerFormat) -> Result<ExitCode> {
     let r = Replica::open(game_dir)?;
     let c = r.chain();
+    let check = game_check_of(game_dir, &r.config, c);
+    let game = game_read_only(&r);
+    if format != PeerFormat::Text {
+        use serde_json::json;
+        let keys: serde_json::Map<String, serde_json::Value> = Side::BOTH
+            .into_iter()
+            .map(|s| {
+                (
+                    s.name().to_string(),
+                    json!(c.key_of(s).map(|k| k.fingerprint())),
+                )
+            })
+            .collect();
+        let (board, error) = match &game {
+            Ok(Some(g)) => (Some(g), None),
+            Ok(None) => (None, None),
+            Err(e) => (None, Some(format!("{e:#}"))),
+        };
+        let v = json!({
+            "game": r.config.game,
+            "side": r.config.side.name(),
+            "me": r.config.me,
+            "opponent": r.config.opponent,
+            "fingerprints": keys,
+            "entries_held": c.len(),
+            "head": c.head().to_hex(),
+            "acknowledged_by_opponent": r.sync.unacknowledged_from(),
+            "waiting_for_a_gap": r.sync.pending.len(),
+            "standing": check.standing.to_string(),
+            "findings": r.sync.findings.iter().chain(&check.findings).map(|f| f.to_string()).collect::<Vec<_>>(),
+            "joined": board.is_some(),
+            "owed": board.map(owed_text),
+            "your_decision": board.is_some_and(mine_to_decide),
+            "news": board.map(twilight_pbem::peer::view::news),
+            "view": board.map(twilight_pbem::peer::view::player_view),
+            "board_error": error,
+        });
+        print_structured(format, &v)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     println!(
         "Peer game {}: you play the {} ({}), opponent {}.",
         r.config.game,
@@ -681,10 +806,52 @@ fn status(game_dir: &Path) -> Result<ExitCode> {
         r.sync.unacknowledged_from(),
         r.sync.pending.len()
     );
-    let check = game_check_of(game_dir, &r.config, c);
     println!("  the game: {}", check.standing);
     for f in r.sync.findings.iter().chain(&check.findings) {
         println!("  FINDING {f}");
+    }
+    match &game {
+        Ok(Some(g)) => {
+            println!();
+            show_board(g);
+            println!("{}", owed_text(g));
+        }
+        Ok(None) => println!("The opponent has not joined yet."),
+        Err(e) => println!("The board cannot be shown: {e:#}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `twilight peer view`: the player's view ([`twilight_pbem::peer::view::player_view`]) as
+/// text, YAML, JSON or the map picture.
+fn view_cmd(game_dir: &Path, format: ViewFormat, out: Option<&Path>) -> Result<ExitCode> {
+    use twilight_pbem::peer::view::{board_text, player_view};
+    let r = Replica::open(game_dir)?;
+    let Some(g) = game_read_only(&r)? else {
+        bail!("the opponent has not joined yet: there is no board");
+    };
+    let v = player_view(&g);
+    let bytes = match format {
+        ViewFormat::Text => board_text(&g).into_bytes(),
+        ViewFormat::Yaml => serde_yaml::to_string(&v)?.into_bytes(),
+        ViewFormat::Json => format!("{}\n", serde_json::to_string_pretty(&v)?).into_bytes(),
+        ViewFormat::Svg | ViewFormat::Png => {
+            let l = twilight_pbem::picture::Layout::standard();
+            let svg = twilight_pbem::picture::svg::board_svg_with(l, &v, &[], None);
+            match format {
+                ViewFormat::Png => crate::picture_cli::png(&svg)?,
+                _ => svg.into_bytes(),
+            }
+        }
+    };
+    match out {
+        Some(p) => {
+            std::fs::write(p, &bytes).with_context(|| format!("cannot write {}", p.display()))?
+        }
+        None => match std::io::Write::write_all(&mut std::io::stdout(), &bytes) {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
+            _ => {}
+        },
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -693,7 +860,11 @@ fn status(game_dir: &Path) -> Result<ExitCode> {
 /// every finding of the signed logs ([`dispute::verify`]), the findings `peer inbox` kept in
 /// `peer-sync.yaml` (so `peer status` and `verify` say the same), and the game-level check of
 /// each replica ([`twilight_pbem::peer::game_check::check`]).
-pub fn verify(paths: &[PathBuf]) -> Result<ExitCode> {
+///
+/// `format` YAML or JSON: the same as fields — `folders` (each `path`, `side`, `entries`,
+/// `standing`), `ok`, and `findings` (each `seq`, `kind`, `at_fault`, `message`, `text` as the
+/// text output's line, `evidence` the names of the entries that prove it).
+pub fn verify(paths: &[PathBuf], format: PeerFormat) -> Result<ExitCode> {
     if paths.len() > 2 {
         bail!("verify takes one peer folder, or the two players' folders of one game");
     }
@@ -732,21 +903,51 @@ pub fn verify(paths: &[PathBuf]) -> Result<ExitCode> {
         }
     }
     let mut findings = dispute::verify(&views);
+    let mut folders = Vec::new();
     for (v, (p, config)) in views.iter().zip(paths.iter().zip(&configs)) {
         let chain = dispute::replay(&v.entries, v.holder, &v.label).chain;
         let check = game_check_of(p, config, &chain);
-        println!(
-            "{}: {} entries ({}); the game: {}",
-            v.label,
-            v.entries.len(),
-            v.holder.name(),
-            check.standing
-        );
+        folders.push(serde_json::json!({
+            "path": v.label,
+            "side": v.holder.name(),
+            "entries": v.entries.len(),
+            "standing": check.standing.to_string(),
+        }));
+        if format == PeerFormat::Text {
+            println!(
+                "{}: {} entries ({}); the game: {}",
+                v.label,
+                v.entries.len(),
+                v.holder.name(),
+                check.standing
+            );
+        }
         findings.extend(check.findings);
     }
     findings.extend(kept);
     findings.sort_by_key(|f| f.seq);
     findings.dedup_by(|a, b| (a.seq, a.kind, a.at_fault) == (b.seq, b.kind, b.at_fault));
+    let code = if findings.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    };
+    if format != PeerFormat::Text {
+        let v = serde_json::json!({
+            "folders": folders,
+            "ok": findings.is_empty(),
+            "findings": findings.iter().map(|f| serde_json::json!({
+                "seq": f.seq,
+                "kind": f.kind.to_string(),
+                "at_fault": f.at_fault.map(|s| s.name()),
+                "message": f.message,
+                "text": f.to_string(),
+                "evidence": f.evidence.iter().map(|e| e.name()).collect::<Vec<_>>(),
+            })).collect::<Vec<_>>(),
+        });
+        print_structured(format, &v)?;
+        return Ok(code);
+    }
     if findings.is_empty() {
         println!("ok: every entry is signed by its author and chained; the replicas agree");
         return Ok(ExitCode::SUCCESS);

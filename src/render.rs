@@ -296,3 +296,36 @@ pub fn render_moves(game: &Game, side: Side) -> String {
     }
     o
 }
+
+/// At most this many history lines are listed in a player's first news (a moderated player's
+/// first mail, a peer player's first look before its first decision); the setup and the deal
+/// are summed up in one line before them.
+pub const FIRST_MAIL_HISTORY: usize = 8;
+
+/// "What happened" (a mail's "since your last mail", a peer player's "since your last
+/// decision"): `new` history lines ([`Game::history`]), one per line indented by two spaces;
+/// `(nothing new)` when empty; in a player's first news (`first`) only the last
+/// [`FIRST_MAIL_HISTORY`] lines, after one line saying how many earlier events are not
+/// repeated.
+pub fn render_history(new: &[&String], first: bool) -> String {
+    let mut t = String::new();
+    if new.is_empty() {
+        let _ = writeln!(t, "  (nothing new)");
+        return t;
+    }
+    let skip = if first && new.len() > FIRST_MAIL_HISTORY {
+        new.len() - FIRST_MAIL_HISTORY
+    } else {
+        0
+    };
+    if skip > 0 {
+        let _ = writeln!(
+            t,
+            "  ({skip} earlier events of the game's start are not repeated here; the log holds them all)"
+        );
+    }
+    for line in &new[skip..] {
+        let _ = writeln!(t, "  {line}");
+    }
+    t
+}

@@ -200,7 +200,10 @@ pub fn compose(
     }
     let _ = writeln!(t);
     let _ = writeln!(t, "== What happened since your last mail ==");
-    history_part(&mut t, &history[since..], since == 0);
+    t.push_str(&crate::render::render_history(
+        &history[since..],
+        since == 0,
+    ));
     let _ = writeln!(t);
     let _ = writeln!(t, "{BOARD_HEADING}");
     t.push_str(&render_view(game, &v));
@@ -483,30 +486,7 @@ fn thread_ids(
 
 /// At most this many history lines are listed in the first mail of a game (the setup and the
 /// deal are summed up in one line before them).
-pub const FIRST_MAIL_HISTORY: usize = 8;
-
-/// "What happened since your last mail": every new line, but in a player's first mail only a
-/// short summary — how many events the setup took — and the last [`FIRST_MAIL_HISTORY`].
-fn history_part(t: &mut String, new: &[&String], first_mail: bool) {
-    if new.is_empty() {
-        let _ = writeln!(t, "  (nothing new)");
-        return;
-    }
-    let skip = if first_mail && new.len() > FIRST_MAIL_HISTORY {
-        new.len() - FIRST_MAIL_HISTORY
-    } else {
-        0
-    };
-    if skip > 0 {
-        let _ = writeln!(
-            t,
-            "  ({skip} earlier events of the game's start are not repeated here; the log holds them all)"
-        );
-    }
-    for line in &new[skip..] {
-        let _ = writeln!(t, "  {line}");
-    }
-}
+pub use crate::render::FIRST_MAIL_HISTORY;
 
 fn mailbox(s: &str) -> Result<Mailbox, MailError> {
     s.parse::<Mailbox>()

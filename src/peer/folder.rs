@@ -124,6 +124,25 @@ pub fn rebuild(
     }
 }
 
+/// Rebuilds the game of `replica` ([`rebuild`] with the seed of `identity`, the player's key,
+/// and the options of entry 0), writing nothing: the game and the moves this side owes beyond
+/// the log; `None` before the `join` is in. `peer status` and `peer view` show the game this
+/// way without appending to the log.
+///
+/// Errors: as [`rebuild`]; a payload that is no move ([`FolderError::Log`]).
+pub fn rebuild_replica(
+    replica: &Replica,
+    identity: &Identity,
+) -> Result<Option<(PeerGame, Vec<Move>)>, FolderError> {
+    if replica.chain().len() < 2 {
+        return Ok(None);
+    }
+    let log = moves_of(replica.chain()).map_err(FolderError::Log)?;
+    let seed = game_seed(identity, &replica.config.game);
+    let options = replica.chain().options().unwrap_or_default();
+    rebuild(replica.config.side, options, seed, &log).map(Some)
+}
+
 /// The card of this player's hand (hidden or known to the public) its headline commitment
 /// `digest` is for.
 fn headline_card(g: &PeerGame, turn: u32, digest: &str) -> Option<crate::data::Card> {
@@ -183,17 +202,16 @@ impl PeerFolder {
         if self.replica.chain().len() < 2 {
             return Ok(());
         }
-        let log = moves_of(self.replica.chain()).map_err(FolderError::Log)?;
         let own = match &mut self.game {
             None => {
-                let side = self.replica.config.side;
-                let seed = game_seed(&self.identity, &self.replica.config.game);
-                let options = self.replica.chain().options().unwrap_or_default();
-                let (g, own) = rebuild(side, options, seed, &log)?;
+                let Some((g, own)) = rebuild_replica(&self.replica, &self.identity)? else {
+                    return Ok(());
+                };
                 self.game = Some(g);
                 own
             }
             Some(g) => {
+                let log = moves_of(self.replica.chain()).map_err(FolderError::Log)?;
                 let held = g.log().len();
                 g.receive(&log[held.min(log.len())..])?;
                 g.take_outbox()

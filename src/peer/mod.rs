@@ -26,5 +26,6 @@ pub mod protocol;
 pub mod replica;
 pub mod signed_log;
 pub mod sync;
+pub mod view;
 
 pub use protocol::{Fault, Party, PeerError, Step};

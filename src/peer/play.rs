@@ -369,6 +369,9 @@ pub struct PeerGame {
     aside: Vec<(u32, u32)>,
     headlines_done: Vec<u32>,
     held: Option<Outcome>,
+    /// How many lines the engine's history held when this player last decided (`None`
+    /// before its first decision): where its news starts ([`PeerGame::news_from`]).
+    decided_at_history: Option<usize>,
 }
 
 impl PeerGame {
@@ -407,6 +410,7 @@ impl PeerGame {
             aside: Vec::new(),
             headlines_done: Vec::new(),
             held: None,
+            decided_at_history: None,
         };
         g.take_events();
         if side == Side::Ussr {
@@ -453,6 +457,15 @@ impl PeerGame {
         v.extend(self.party.hand());
         v.sort();
         v
+    }
+
+    /// Where this player's news starts: the number of lines the engine's history
+    /// ([`Game::history`]) held when the player last decided, so that the lines from there
+    /// tell what its last decision did and every move since (the opponent's too); `None`
+    /// before its first decision. The same after a rebuild from the log, which replays the
+    /// decisions in their order.
+    pub fn news_from(&self) -> Option<usize> {
+        self.decided_at_history
     }
 
     /// The moves this replica wrote since the last call, to send to the opponent.
@@ -671,6 +684,7 @@ impl PeerGame {
     pub fn decide(&mut self, answer: Answer) -> Result<(), PlayError> {
         let opens = self.check_answer(&answer)?;
         let before = self.clone();
+        self.decided_at_history = Some(self.game.history().count());
         let r = self.decide_inner(answer, opens);
         if r.is_err() {
             *self = before;

@@ -1,0 +1,63 @@
+//! What a peer player sees of its game: the board and the news (a new-user trial found that a
+//! peer player saw no board). The board is the moderated mode's redacted view of the player's
+//! role (design §3 "Redaction"), built by [`crate::engine::view::view`] from the replica's
+//! engine and rendered by [`crate::render::render_view`], as a moderated player's `view` and
+//! mails are. The replica's engine holds public information only
+//! ([`crate::engine::Game::new_public`]); the one thing the view adds is what the player's own
+//! software holds: its hand ([`PeerGame::hand`]). The opponent's hidden cards, the deck order
+//! and a sealed headline before its reveal are in no part of that engine, so no view of it
+//! can show them (`tests/peer_view.rs`).
+
+use super::play::PeerGame;
+use crate::data::Side;
+use crate::engine::view::{view, Role, View};
+use crate::render::{render_history, render_view};
+
+/// The player role of `side` (a peer player is the US or the USSR, never the moderator).
+pub fn role_of(side: Side) -> Role {
+    match side {
+        Side::Us => Role::Us,
+        Side::Ussr => Role::Ussr,
+    }
+}
+
+/// The view of `g`'s player: [`view`] of its role, with its own hand (the cards the public
+/// knows it holds and its hidden ones, sorted), the decision it owes as the protocol orders
+/// the decisions (`prompts`: its prompt only when the next move is its decision, e.g. the US
+/// headline after the USSR's commitment; the engine asks both headlines at once and keeps an
+/// answered prompt until its dice are in), `waiting_for` the side that writes next (a
+/// decision, a protocol step, a die secret), and the outcome including a Scoring card held at
+/// the end of a turn ([`PeerGame::outcome`]). `hands` and `deck` stay `None`, as for a
+/// moderated player.
+pub fn player_view(g: &PeerGame) -> View {
+    let mut v = view(g.game(), role_of(g.side()));
+    v.hand = Some(g.hand());
+    v.prompts = g.prompt().cloned().into_iter().collect();
+    v.waiting_for = g.owed().side().into_iter().collect();
+    v.outcome = g.outcome();
+    v
+}
+
+/// The text board of `g`'s player: [`render_view`] of [`player_view`] (tracks, Influence and
+/// Control by region, the player's hand, hand sizes, discards, recent events), the same text
+/// a moderated player's `view --as SIDE` and mails show.
+pub fn board_text(g: &PeerGame) -> String {
+    render_view(g.game(), &player_view(g))
+}
+
+/// The news of `g`'s player: the engine's history lines since its last decision (what that
+/// decision did, then every move since, the opponent's included), or, before its first
+/// decision, the whole history so far ([`PeerGame::news_from`]).
+pub fn news(g: &PeerGame) -> Vec<&String> {
+    g.game()
+        .history()
+        .skip(g.news_from().unwrap_or(0))
+        .collect()
+}
+
+/// [`news`] as text, one line per event indented by two spaces
+/// ([`render_history`]: `(nothing new)` when empty; before the first decision only the last
+/// few lines of the game's start).
+pub fn news_text(g: &PeerGame) -> String {
+    render_history(&news(g), g.news_from().is_none())
+}
