@@ -25,17 +25,42 @@ pub fn role_of(side: Side) -> Role {
 /// knows it holds and its hidden ones, sorted), the decision it owes as the protocol orders
 /// the decisions (`prompts`: its prompt only when the next move is its decision, e.g. the US
 /// headline after the USSR's commitment; the engine asks both headlines at once and keeps an
-/// answered prompt until its dice are in), `waiting_for` the side that writes next (a
+/// answered prompt until its dice are in; a choice of cards lists only the cards of its hand
+/// and public ones), `waiting_for` the side that writes next (a
 /// decision, a protocol step, a die secret), and the outcome including a Scoring card held at
 /// the end of a turn ([`PeerGame::outcome`]). `hands` and `deck` stay `None`, as for a
 /// moderated player.
 pub fn player_view(g: &PeerGame) -> View {
     let mut v = view(g.game(), role_of(g.side()));
-    v.hand = Some(g.hand());
-    v.prompts = g.prompt().cloned().into_iter().collect();
+    let hand = g.hand();
+    v.prompts = g
+        .prompt()
+        .map(|p| own_candidates(p.clone(), &hand, &g.game().state().cards.deck))
+        .into_iter()
+        .collect();
+    v.hand = Some(hand);
     v.waiting_for = g.owed().side().into_iter().collect();
     v.outcome = g.outcome();
     v
+}
+
+/// `prompt` with the cards a choice of cards offers (`candidates`) cut to those the player
+/// may see: in public information the engine offers every card of the unplaced `pool` (the
+/// draw pile and the hidden part of both hands) that could be in the hand; the player's view
+/// keeps those of its `hand` and the public ones (the discard pile's, a known hand's), as a
+/// moderated player's prompt lists the cards of its hand.
+fn own_candidates(
+    mut prompt: crate::engine::Prompt,
+    hand: &[crate::data::Card],
+    pool: &[crate::data::Card],
+) -> crate::engine::Prompt {
+    use crate::engine::PromptKind;
+    if let PromptKind::ChooseCard { candidates, .. } | PromptKind::ChooseCards { candidates, .. } =
+        &mut prompt.kind
+    {
+        candidates.retain(|c| hand.contains(c) || !pool.contains(c));
+    }
+    prompt
 }
 
 /// The text board of `g`'s player: [`render_view`] of [`player_view`] (tracks, Influence and
