@@ -184,6 +184,125 @@ fn printed_moves(said: &str) -> Vec<String> {
         .collect()
 }
 
+/// The game of a player's folder, rebuilt from its log without writing anything (as `peer
+/// status` does).
+fn replica_game(dir: &Path) -> twilight_pbem::peer::play::PeerGame {
+    let r = twilight_pbem::peer::replica::Replica::open(dir).unwrap();
+    let id = r.identity().unwrap();
+    twilight_pbem::peer::folder::rebuild_replica(&r, &id)
+        .unwrap()
+        .expect("joined")
+        .0
+}
+
+/// The board `peer inbox` printed agrees with the replica's state: its turn, VP and DEFCON
+/// lines, and the player's hand, are those of the game rebuilt from the folder's log.
+fn board_agrees(said: &str, dir: &Path) {
+    use twilight_pbem::engine::vp_text;
+    assert!(
+        said.contains("== The board (your view) ==")
+            && said.contains("== What happened since your last decision =="),
+        "no board or news in:\n{said}"
+    );
+    let g = replica_game(dir);
+    let st = g.game().state();
+    let line = format!("VP {} · DEFCON {}", vp_text(st.vp), st.defcon);
+    assert!(said.lines().any(|l| l == line), "no `{line}` in:\n{said}");
+    assert!(
+        said.lines()
+            .any(|l| l.starts_with(&format!("Turn {} · ", st.turn))),
+        "no turn {} in:\n{said}",
+        st.turn
+    );
+    let hand = g.hand();
+    assert!(
+        said.contains(&format!("Your hand ({} cards):", hand.len())),
+        "{said}"
+    );
+    for c in hand {
+        assert!(
+            said.contains(c.name()),
+            "{c} of the hand not shown:\n{said}"
+        );
+    }
+}
+
+/// `peer status --format json` and `peer view --format json|text|svg` of a folder give the
+/// same view as the replica's state (VP, DEFCON, turn, hand), the news as a list, and the
+/// standing `verify` gives; `verify --format json` of the folder is JSON saying ok.
+fn structured_outputs_agree(dir: &Path) {
+    let g = replica_game(dir);
+    let st = g.game().state();
+    let status: serde_json::Value = serde_json::from_str(&run(
+        &[
+            os("peer"),
+            os("status"),
+            dir.as_os_str(),
+            os("--format"),
+            os("json"),
+        ],
+        0,
+    ))
+    .unwrap();
+    let v = &status["view"];
+    assert_eq!(v["vp"], serde_json::json!(st.vp));
+    assert_eq!(v["defcon"], serde_json::json!(st.defcon));
+    assert_eq!(v["turn"], serde_json::json!(st.turn));
+    let hand: Vec<u8> = g.hand().iter().map(|c| *c as u8).collect();
+    assert_eq!(v["hand"], serde_json::json!(hand));
+    assert_eq!(v["hands"], serde_json::Value::Null, "no other hand");
+    assert_eq!(v["deck"], serde_json::Value::Null, "no deck order");
+    assert!(status["news"].is_array(), "{status}");
+    let view: serde_json::Value = serde_json::from_str(&run(
+        &[
+            os("peer"),
+            os("view"),
+            dir.as_os_str(),
+            os("--format"),
+            os("json"),
+        ],
+        0,
+    ))
+    .unwrap();
+    assert_eq!(&view, v, "`peer view --format json` is the status's view");
+    let board = run(&[os("peer"), os("view"), dir.as_os_str()], 0);
+    let status_text = run(&[os("peer"), os("status"), dir.as_os_str()], 0);
+    assert!(
+        status_text.contains(&board),
+        "the status shows the view's board:\n{status_text}"
+    );
+    board_agrees(&status_text, dir);
+    let svg = run(
+        &[
+            os("peer"),
+            os("view"),
+            dir.as_os_str(),
+            os("--format"),
+            os("svg"),
+        ],
+        0,
+    );
+    assert!(svg.starts_with("<svg"), "{}", &svg[..svg.len().min(200)]);
+    let o = twilight()
+        .args([os("verify"), dir.as_os_str(), os("--format"), os("json")])
+        .output()
+        .unwrap();
+    let verify: serde_json::Value = serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("verify --format json: {e}: {}", text(&o)));
+    assert_eq!(
+        o.status.code(),
+        Some(if verify["ok"] == true { 0 } else { 1 })
+    );
+    assert_eq!(
+        verify["folders"][0]["standing"], status["standing"],
+        "{verify}"
+    );
+    assert_eq!(
+        verify["folders"][0]["entries"], status["entries_held"],
+        "{verify}"
+    );
+}
+
 struct Player {
     name: &'static str,
     dir: PathBuf,
@@ -303,6 +422,12 @@ fn play_one(root: &Path, rng: &mut SeededChance, options: &[&str]) -> Played {
             );
             commands += 1;
             moved |= delivered > 0;
+            if said.contains("Your decision.") && decisions % 5 == 0 {
+                board_agrees(&said, &p.dir);
+            }
+            if round % 25 == 7 {
+                structured_outputs_agree(&p.dir);
+            }
             while said.contains("Your decision.") {
                 let shown = printed_moves(&said);
                 assert!(
@@ -396,6 +521,34 @@ fn play_one(root: &Path, rng: &mut SeededChance, options: &[&str]) -> Played {
     assert!(forged, "a forged mail was tried");
     let said = run(&[os("verify"), us.dir.as_os_str(), ussr.dir.as_os_str()], 0);
     assert!(said.contains("the replicas agree"), "{said}");
+    // The same as JSON (was: text whatever the format).
+    let o = twilight()
+        .args([
+            os("verify"),
+            us.dir.as_os_str(),
+            ussr.dir.as_os_str(),
+            os("--format"),
+            os("json"),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["ok"], true, "{v}");
+    assert_eq!(v["findings"], serde_json::json!([]), "{v}");
+    assert_eq!(v["folders"].as_array().map(Vec::len), Some(2), "{v}");
+    for f in v["folders"].as_array().unwrap() {
+        assert!(
+            f["standing"]
+                .as_str()
+                .unwrap()
+                .contains("every step verifies"),
+            "{v}"
+        );
+    }
+    for p in &players {
+        structured_outputs_agree(&p.dir);
+    }
     Played {
         mails,
         decisions,

@@ -30,13 +30,6 @@ fn seed(side: Side, game: u64) -> [u8; 32] {
     s
 }
 
-fn ix(side: Side) -> usize {
-    match side {
-        Side::Us => 0,
-        Side::Ussr => 1,
-    }
-}
-
 /// Every card some step of `log` opened (played, shown, revealed as a headline): once opened,
 /// a card's name is public even after it is shuffled back into the deck.
 fn opened(log: &[Move]) -> BTreeSet<Card> {
