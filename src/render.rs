@@ -126,7 +126,18 @@ pub fn render_view(game: &Game, v: &View) -> String {
     let _ = writeln!(o, "  (* Battleground; number = Stability)");
     let _ = writeln!(o);
     if let Some(hand) = &v.hand {
-        let _ = writeln!(o, "Your hand ({} cards):", hand.len());
+        // In peer mode a card dealt is counted before the protocol brings it to the player.
+        let dealt = v.role.side().map_or(0, |s| v.hand_sizes[s]);
+        if dealt > hand.len() {
+            let _ = writeln!(
+                o,
+                "Your hand ({} cards; {} more dealt to you, not received yet):",
+                hand.len(),
+                dealt - hand.len()
+            );
+        } else {
+            let _ = writeln!(o, "Your hand ({} cards):", hand.len());
+        }
         for c in hand {
             let _ = writeln!(o, "  {}", card_line(*c));
         }

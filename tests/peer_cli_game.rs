@@ -172,6 +172,21 @@ fn refused_final_is_named(ussr: &Path) {
         said.contains("no final reveal") && said.contains("at fault: the US"),
         "{said}"
     );
+    // The same finding as JSON, with the same exit code.
+    let json = run(
+        &[os("verify"), ussr.as_os_str(), os("--format"), os("json")],
+        1,
+    );
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["ok"], false, "{v}");
+    let f = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["kind"] == "no final reveal")
+        .unwrap_or_else(|| panic!("{v}"));
+    assert_eq!(f["at_fault"], "US", "{v}");
+    assert!(said.contains(f["text"].as_str().unwrap()), "{said}\n{v}");
 }
 
 /// The moves `peer inbox`/`peer play` printed under "Legal moves".
@@ -216,7 +231,7 @@ fn board_agrees(said: &str, dir: &Path) {
     );
     let hand = g.hand();
     assert!(
-        said.contains(&format!("Your hand ({} cards):", hand.len())),
+        said.contains(&format!("Your hand ({} cards", hand.len())),
         "{said}"
     );
     for c in hand {
@@ -437,6 +452,10 @@ fn play_one(root: &Path, rng: &mut SeededChance, options: &[&str]) -> Played {
                 );
                 let pick = shown[rng.below(shown.len() as u32) as usize].clone();
                 said = run(&[os("peer"), os("play"), p.dir.as_os_str(), os(&pick)], 0);
+                assert!(
+                    said.contains("== What happened since your last decision =="),
+                    "`peer play` tells what the move did:\n{said}"
+                );
                 // A play writes every step its software owes after it: nothing is left for
                 // a later command (the new-user trial saw a play that left one, and nothing
                 // was mailed until the player ran another command).
@@ -671,6 +690,27 @@ fn verify_of_a_folder_names_the_peer_folders_it_leaves_out() {
         said.contains("only peer folders") && said.contains("twilight verify"),
         "{said}"
     );
+    // Before the opponent joins there is no board: `peer status` says so, `peer view` is an
+    // error naming why.
+    let said = run(&[os("peer"), os("status"), peer.as_os_str()], 0);
+    assert!(said.contains("The opponent has not joined yet."), "{said}");
+    let json = run(
+        &[
+            os("peer"),
+            os("status"),
+            peer.as_os_str(),
+            os("--format"),
+            os("json"),
+        ],
+        0,
+    );
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        (&v["joined"], &v["view"]),
+        (&serde_json::json!(false), &serde_json::Value::Null)
+    );
+    let said = run(&[os("peer"), os("view"), peer.as_os_str()], 2);
+    assert!(said.contains("the opponent has not joined yet"), "{said}");
     let example = games.join("example");
     std::fs::create_dir(&example).unwrap();
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));

@@ -84,6 +84,8 @@ struct Checked {
     sealed_headlines: usize,
     /// Opponent's plays the news was checked for.
     plays_told: usize,
+    /// Points where cards dealt to the player had not reached it yet.
+    on_the_way: usize,
 }
 
 /// Checks `g`'s view against the rules of the module doc; `opp` is the opponent's replica
@@ -121,6 +123,21 @@ fn check(g: &PeerGame, opp: &PeerGame, sealed: Option<Card>, decided_at: usize, 
             "the hand shown is the whole hand"
         );
     }
+    // A card dealt is counted before the protocol brings it to the player: the board says so.
+    let board = board_text(g);
+    let dealt = v.hand_sizes[side];
+    if dealt > hand.len() {
+        let said = format!(
+            "Your hand ({} cards; {} more dealt to you, not received yet):",
+            hand.len(),
+            dealt - hand.len()
+        );
+        assert!(board.contains(&said), "no `{said}` in:\n{board}");
+        c.on_the_way += 1;
+    } else {
+        let said = format!("Your hand ({} cards):", hand.len());
+        assert!(board.contains(&said), "no `{said}` in:\n{board}");
+    }
     let pool = &state.cards.deck;
     for card in prompt_cards(&v) {
         assert!(
@@ -143,7 +160,7 @@ fn check(g: &PeerGame, opp: &PeerGame, sealed: Option<Card>, decided_at: usize, 
             .all(|c| pool.contains(c) && !hand.contains(c)),
         "the opponent's hidden cards are in the pool, not in {side}'s hand"
     );
-    let text = format!("{}\n{}", board_text(g), news_text(g));
+    let text = format!("{board}\n{}", news_text(g));
     let shown: Vec<Card> = ALL_CARDS
         .iter()
         .copied()
@@ -251,6 +268,7 @@ fn a_peer_board_and_news_never_show_a_card_the_player_may_not_see() {
         total.points += c.points;
         total.sealed_headlines += c.sealed_headlines;
         total.plays_told += c.plays_told;
+        total.on_the_way += c.on_the_way;
     }
     eprintln!(
         "{} points checked, {} with the opponent's headline sealed, {} opponent's plays told",
@@ -259,4 +277,8 @@ fn a_peer_board_and_news_never_show_a_card_the_player_may_not_see() {
     assert!(total.points > 100, "{}", total.points);
     assert!(total.sealed_headlines > 0, "a sealed headline was checked");
     assert!(total.plays_told > 10, "{}", total.plays_told);
+    assert!(
+        total.on_the_way > 0,
+        "a hand with cards on their way was shown"
+    );
 }
