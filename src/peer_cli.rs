@@ -507,7 +507,6 @@ fn moves(game_dir: &Path) -> Result<ExitCode> {
         println!("The opponent has not joined yet.");
         return Ok(ExitCode::SUCCESS);
     };
-    show_board(g);
     show(g);
     if f.replica.unmailed() && !mine_to_decide(g) {
         println!(
