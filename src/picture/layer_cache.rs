@@ -68,6 +68,98 @@ pub fn key(static_svg: &str, scale: f32) -> [u8; 32] {
     h.finalize().into()
 }
 
+/// The whole of `path` if it is a plain file of at most `max` bytes, opened without blocking (a
+/// FIFO or a device put at a cache's path would otherwise hang the command); `None` otherwise
+/// or on any error. The length is checked before anything is allocated.
+pub fn read_plain(path: &Path, max: u64) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let mut open = std::fs::OpenOptions::new();
+    open.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut open, libc::O_NONBLOCK);
+    let file = open.open(path).ok()?;
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() || meta.len() > max {
+        return None;
+    }
+    let mut data = Vec::with_capacity(meta.len() as usize);
+    file.take(max + 1).read_to_end(&mut data).ok()?;
+    (data.len() as u64 <= max).then_some(data)
+}
+
+/// A small cache file: `magic`, `key`, a CRC-32 of the body, the body.
+fn blob(magic: &[u8; 16], key: &[u8; 32], body: &[u8]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(52 + body.len());
+    bytes.extend_from_slice(magic);
+    bytes.extend_from_slice(key);
+    bytes.extend_from_slice(&crc32fast::hash(body).to_le_bytes());
+    bytes.extend_from_slice(body);
+    bytes
+}
+
+/// The body of a [`blob`] in `bytes` under `magic` and `key` whose CRC-32 matches, else `None`.
+pub fn unblob<'a>(bytes: &'a [u8], magic: &[u8; 16], key: &[u8; 32]) -> Option<&'a [u8]> {
+    let (head, body) = (bytes.get(..52)?, bytes.get(52..)?);
+    (&head[..16] == magic
+        && head[16..48] == key[..]
+        && head[48..52] == crc32fast::hash(body).to_le_bytes())
+    .then_some(body)
+}
+
+/// Writes a [`blob`] to `path`: a temporary file in the same folder renamed over it, not synced
+/// (a cache: a torn file fails its CRC-32), creating the folder.
+pub fn store_blob(
+    path: &Path,
+    magic: &[u8; 16],
+    key: &[u8; 32],
+    body: &[u8],
+) -> Result<(), String> {
+    use std::io::Write;
+    let dir = path.parent().ok_or("no folder")?;
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".tmp-cache-")
+        .tempfile_in(dir)
+        .map_err(|e| e.to_string())?;
+    tmp.write_all(&blob(magic, key, body))
+        .map_err(|e| e.to_string())?;
+    tmp.persist(path).map_err(|e| e.error.to_string())?;
+    Ok(())
+}
+
+const PALETTE_MAGIC: &[u8; 16] = b"twilight-palet1\n";
+
+/// The cache file of the palette at `scale` in `dir` (beside the layer's, same key).
+pub fn palette_file(dir: &Path, scale: f32) -> PathBuf {
+    dir.join(format!("palette-{:08x}.bin", scale.to_bits()))
+}
+
+/// The palette kept with the static layer drawn from `static_svg` at `scale`: read from its
+/// cache file when that holds this key and is whole, else computed by `make` and the file
+/// (re)written if it can be. `make`'s error is the only error.
+pub fn palette_or_make<E>(
+    static_svg: &str,
+    scale: f32,
+    make: impl FnOnce() -> Result<super::palette::Palette, E>,
+) -> Result<super::palette::Palette, E> {
+    let Some(dir) = cache_dir() else {
+        return make();
+    };
+    let path = palette_file(&dir, scale);
+    let key = key(static_svg, scale);
+    let kept = read_plain(&path, 1 << 16).and_then(|b| {
+        let body = unblob(&b, PALETTE_MAGIC, &key)?;
+        let (p, rest) = super::palette::Palette::from_bytes(body)?;
+        rest.is_empty().then_some(p)
+    });
+    if let Some(p) = kept {
+        return Ok(p);
+    }
+    let p = make()?;
+    let _ = store_blob(&path, PALETTE_MAGIC, &key, &p.to_bytes());
+    Ok(p)
+}
+
 /// The pixmap kept in `path` under `key`, or `None` if the file is missing, unreadable, of
 /// another key, of the wrong size or damaged (its pixels do not match its CRC-32: a check
 /// against damage, not tampering; whoever can write the file can only spoil their own picture).

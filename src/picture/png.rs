@@ -10,7 +10,9 @@ use resvg::{tiny_skia, usvg};
 use crate::data::Country;
 use crate::engine::view::View;
 
+use super::incremental::{Canvas, Picture};
 use super::layout::Layout;
+use super::palette::Palette;
 use super::svg;
 
 /// The scale of the picture in a mail: 1780 × 1180 user units become 1068 × 708 pixels, which a
@@ -203,29 +205,173 @@ pub fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, PictureError> {
     Ok(out)
 }
 
-/// The board picture of `v` as PNG at `scale`, the countries in `changed` highlighted and
-/// `caption` (the last move) under the title: [`board_pixmap`], encoded by [`encode`].
+/// The fixed palette at `scale` ([`super::palette`]): computed once per scale from the
+/// reference picture drawn over the static layer, kept in the cache folder beside the layer.
 ///
-/// The last picture made in this process is kept with the pieces' SVG it was drawn from: a
-/// picture whose pieces are byte-identical (the two mails of one `inbox` reply, which both show
-/// the public picture: [`super::mail::picture`]) is the same PNG, returned without drawing it
-/// again (issue 15 target 3).
+/// # Errors
+///
+/// [`PictureError`] if the static layer or the reference picture cannot be drawn.
+pub fn palette(scale: f32) -> Result<Arc<Palette>, PictureError> {
+    type Cache = Mutex<Vec<(u32, Arc<Palette>)>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
+    let key = scale.to_bits();
+    if let Some((_, p)) = cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .find(|(k, _)| *k == key)
+    {
+        return Ok(p.clone());
+    }
+    let l = Layout::standard();
+    let p = Arc::new(super::layer_cache::palette_or_make(
+        &svg::static_svg(l),
+        scale,
+        || {
+            let mut reference = (*static_pixmap(scale)?).clone();
+            let mut doc = svg::open_tag(l);
+            for p in super::palette::reference_pieces(l) {
+                doc.push_str(&p);
+            }
+            doc.push_str("</svg>\n");
+            draw(&parse(&doc)?, scale, &mut reference);
+            Ok::<_, PictureError>(Palette::of(&[&reference]))
+        },
+    )?);
+    cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push((key, p.clone()));
+    Ok(p)
+}
+
+/// One piece ([`svg::pieces`]) parsed as a document of its own.
+fn parse_piece(piece: &str) -> Result<usvg::Tree, PictureError> {
+    static OPEN: OnceLock<String> = OnceLock::new();
+    let open = OPEN.get_or_init(|| svg::open_tag(Layout::standard()));
+    let mut doc = String::with_capacity(open.len() + piece.len() + 8);
+    doc.push_str(open);
+    doc.push_str(piece);
+    doc.push_str("</svg>\n");
+    parse(&doc)
+}
+
+/// Draws `f` with the canvas at `scale`: the static layer, the palette, the piece parser.
+fn with_canvas<T>(
+    scale: f32,
+    f: impl FnOnce(&Canvas<'_>) -> Result<T, PictureError>,
+) -> Result<T, PictureError> {
+    let layer = static_pixmap(scale)?;
+    let palette = palette(scale)?;
+    f(&Canvas {
+        layer: &layer,
+        palette: &palette,
+        scale,
+        parse: &parse_piece,
+    })
+}
+
+/// The board picture of `v` at `scale`, drawn whole, with nothing kept: its pieces and its
+/// PNG's bands ([`Picture`]).
+///
+/// # Errors
+///
+/// [`PictureError`] if a piece does not parse or the encoding fails.
+pub fn board_picture(
+    v: &View,
+    changed: &[Country],
+    caption: Option<&str>,
+    scale: f32,
+) -> Result<Picture, PictureError> {
+    with_canvas(scale, |c| {
+        c.draw(svg::pieces(Layout::standard(), v, changed, caption))
+    })
+}
+
+/// The board picture of `v` as PNG at `scale`, drawn whole, with nothing kept: what
+/// [`board_png`] must return, byte for byte (`tests/picture_incremental.rs`).
+///
+/// # Errors
+///
+/// As [`board_picture`].
+pub fn board_png_fresh(
+    v: &View,
+    changed: &[Country],
+    caption: Option<&str>,
+    scale: f32,
+) -> Result<Vec<u8>, PictureError> {
+    board_picture(v, changed, caption, scale)?.png(&*palette(scale)?)
+}
+
+/// [`board_png`] for the game named `slot` (any string that names one game, e.g. its id):
+/// drawn by difference from the last picture of that game ([`super::incremental`]) — kept
+/// in this process, else in the cache folder — and kept in turn. The PNG is byte for byte
+/// [`board_png_fresh`]'s.
+///
+/// # Errors
+///
+/// [`PictureError`] if a piece does not parse or the encoding fails; a cache that cannot be
+/// read or written is never an error.
+pub fn board_png_for(
+    slot: Option<&str>,
+    v: &View,
+    changed: &[Country],
+    caption: Option<&str>,
+    scale: f32,
+) -> Result<Vec<u8>, PictureError> {
+    type Last = Mutex<Option<(u32, Option<String>, Arc<Picture>)>>;
+    static LAST: OnceLock<Last> = OnceLock::new();
+    let last = LAST.get_or_init(|| Mutex::new(None));
+    let pieces = svg::pieces(Layout::standard(), v, changed, caption);
+    let kept = last.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let kept = kept.filter(|(s, _, _)| *s == scale.to_bits());
+    let same_slot = kept
+        .as_ref()
+        .filter(|(_, s, _)| s.as_deref() == slot)
+        .map(|(_, _, p)| p.clone());
+    let file = slot.and_then(|s| {
+        let dir = super::layer_cache::cache_dir()?;
+        let key = super::layer_cache::key(&svg::static_svg(Layout::standard()), scale);
+        Some((super::incremental::cache_file(&dir, s, scale), key))
+    });
+    let base = same_slot
+        .or_else(|| {
+            let (path, key) = file.as_ref()?;
+            super::incremental::load(path, key).map(Arc::new)
+        })
+        .or_else(|| kept.map(|(_, _, p)| p));
+    let (picture, png) = with_canvas(scale, |c| {
+        let p = match &base {
+            Some(b) if b.pieces().eq(pieces.iter().map(String::as_str)) => b.clone(),
+            Some(b) => Arc::new(c.update(b, pieces)?),
+            None => Arc::new(c.draw(pieces)?),
+        };
+        let png = p.png(c.palette)?;
+        Ok((p, png))
+    })?;
+    if let Some((path, key)) = &file {
+        if !base.as_ref().is_some_and(|b| Arc::ptr_eq(b, &picture)) {
+            let _ = super::incremental::store(path, key, &picture);
+        }
+    }
+    *last.lock().unwrap_or_else(|e| e.into_inner()) =
+        Some((scale.to_bits(), slot.map(str::to_string), picture));
+    Ok(png)
+}
+
+/// The board picture of `v` as PNG at `scale`, the countries in `changed` highlighted and
+/// `caption` (the last move) under the title: [`board_png_for`] with no game named, so drawn
+/// by difference from the last picture made in this process only.
+///
+/// # Errors
+///
+/// As [`board_png_for`].
 pub fn board_png(
     v: &View,
     changed: &[Country],
     caption: Option<&str>,
     scale: f32,
 ) -> Result<Vec<u8>, PictureError> {
-    type Last = Mutex<Option<(u32, String, Vec<u8>)>>;
-    static LAST: OnceLock<Last> = OnceLock::new();
-    let last = LAST.get_or_init(|| Mutex::new(None));
-    let overlay = svg::overlay_svg(Layout::standard(), v, changed, caption);
-    if let Some((s, o, png)) = &*last.lock().unwrap_or_else(|e| e.into_inner()) {
-        if *s == scale.to_bits() && *o == overlay {
-            return Ok(png.clone());
-        }
-    }
-    let png = encode(&overlay_pixmap(&overlay, scale)?)?;
-    *last.lock().unwrap_or_else(|e| e.into_inner()) = Some((scale.to_bits(), overlay, png.clone()));
-    Ok(png)
+    board_png_for(None, v, changed, caption, scale)
 }
