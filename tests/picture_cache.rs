@@ -154,7 +154,22 @@ fn the_mailed_picture_is_the_same_with_and_without_the_cache() {
     bytes[at] ^= 0xff;
     std::fs::write(&file, &bytes).unwrap();
     assert!(layer_cache::load(&file, &key).is_none());
+    // The game's last picture is kept too (`picture-*.bin`): the same picture again needs no
+    // layer at all, and a picture drawn by difference reads only the bands it needs, each
+    // checked; either way the picture is right.
     assert_eq!(mailed_pictures(Some(&cache)), without, "damaged cache");
+    // Drawn whole (no picture kept), the damage is found and the layer drawn and rewritten.
+    for e in std::fs::read_dir(&cache).unwrap() {
+        let e = e.unwrap();
+        if e.file_name().to_string_lossy().starts_with("picture-") {
+            std::fs::remove_file(e.path()).unwrap();
+        }
+    }
+    assert_eq!(
+        mailed_pictures(Some(&cache)),
+        without,
+        "damaged cache, drawn whole"
+    );
     assert_eq!(
         layer_cache::load(&file, &key).expect("rewritten").data(),
         drawn.data()
@@ -230,14 +245,14 @@ fn a_cache_file_of_the_previous_layout_is_refused_and_rewritten() {
     );
     std::env::set_var("TWILIGHT_CACHE_DIR", tmp.path());
     let mut drew = 0;
-    let got = layer_cache::load_or_draw(&s, MAIL_SCALE, || {
+    let got = layer_cache::load_or_draw(&key, MAIL_SCALE, || {
         drew += 1;
         Ok::<_, ()>(drawn.clone())
     })
     .unwrap();
     assert_eq!((drew, got.data()), (1, drawn.data()));
     assert_eq!(layer_cache::load(&file, &key).unwrap().data(), drawn.data());
-    let again = layer_cache::load_or_draw(&s, MAIL_SCALE, || Err(())).unwrap();
+    let again = layer_cache::load_or_draw(&key, MAIL_SCALE, || Err(())).unwrap();
     assert_eq!(again.data(), drawn.data(), "read back, not drawn");
 }
 
@@ -253,4 +268,51 @@ fn a_fifo_at_the_cache_path_is_passed_over() {
     let c = std::ffi::CString::new(file.to_str().unwrap()).unwrap();
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
     assert!(layer_cache::load(&file, &key).is_none());
+}
+
+/// A picture drawn by difference reads only the bands of the layer it needs
+/// (`layer_cache::load_bands`): each is the drawn layer's rows, checked by its own CRC-32, so
+/// damage in one band refuses that band and no other.
+#[test]
+fn bands_of_the_layer_read_back_alone_and_each_is_checked() {
+    use twilight_pbem::picture::bands::BAND_ROWS;
+    let tmp = tempfile::tempdir().unwrap();
+    let (s, drawn) = drawn_layer();
+    let key = layer_cache::key(&s, MAIL_SCALE);
+    let file = layer_cache::cache_file(tmp.path(), MAIL_SCALE);
+    layer_cache::store(&file, &key, &drawn).unwrap();
+    let line = drawn.width() as usize * 4;
+    let rows_of = |b: usize| {
+        let from = b * BAND_ROWS as usize * line;
+        let to = ((b + 1) * BAND_ROWS as usize).min(drawn.height() as usize) * line;
+        drawn.data()[from..to].to_vec()
+    };
+    let last = (drawn.height() as usize).div_ceil(BAND_ROWS as usize) - 1;
+    let got = layer_cache::load_bands(&file, &key, &[0, 5, last]).expect("whole bands");
+    assert_eq!((got.width, got.height), (drawn.width(), drawn.height()));
+    assert_eq!(got.rows.len(), last + 1);
+    for (b, rows) in got.rows.iter().enumerate() {
+        match b {
+            0 | 5 => assert_eq!(rows.as_deref(), Some(&rows_of(b)[..]), "band {b}"),
+            b if b == last => assert_eq!(rows.as_deref(), Some(&rows_of(b)[..]), "last band"),
+            _ => assert!(rows.is_none(), "band {b} was not asked for"),
+        }
+    }
+    assert!(
+        layer_cache::load_bands(&file, &key, &[last + 1]).is_none(),
+        "no such band"
+    );
+    // One pixel byte of band 5 flipped: band 5 is refused, band 0 still reads.
+    let mut bytes = std::fs::read(&file).unwrap();
+    let header = bytes.len() - drawn.data().len();
+    bytes[header + 5 * BAND_ROWS as usize * line + 7] ^= 0x20;
+    std::fs::write(&file, &bytes).unwrap();
+    assert!(layer_cache::load_bands(&file, &key, &[5]).is_none());
+    assert!(layer_cache::load_bands(&file, &key, &[0, 5]).is_none());
+    assert!(layer_cache::load_bands(&file, &key, &[0]).is_some());
+    assert!(
+        layer_cache::load(&file, &key).is_none(),
+        "the whole layer is refused"
+    );
+    assert!(layer_cache::load_bands(&file, &layer_cache::key(&s, 0.5), &[0]).is_none());
 }

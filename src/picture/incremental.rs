@@ -69,17 +69,58 @@ impl Region {
     }
 }
 
-/// What a picture is drawn from: the static layer at a scale, its palette, and how to parse a
-/// piece.
+/// The static layer's pixels (premultiplied RGBA): whole, or only some bands of rows
+/// ([`super::layer_cache::load_bands`]).
+pub enum Layer {
+    /// Every row.
+    Whole(std::sync::Arc<tiny_skia::Pixmap>),
+    /// The rows of some bands of [`bands::BAND_ROWS`].
+    Bands(super::layer_cache::LayerBands),
+}
+
+impl Layer {
+    /// Width and height in pixels.
+    pub fn size(&self) -> (u32, u32) {
+        match self {
+            Layer::Whole(p) => (p.width(), p.height()),
+            Layer::Bands(b) => (b.width, b.height),
+        }
+    }
+
+    /// The bytes of row `y`.
+    ///
+    /// # Panics
+    ///
+    /// If the row's band was not read (a bug: [`Canvas::update`] reads every band it draws in).
+    fn row(&self, y: u32) -> &[u8] {
+        let (w, _) = self.size();
+        let line = w as usize * 4;
+        match self {
+            Layer::Whole(p) => &p.data()[y as usize * line..(y as usize + 1) * line],
+            Layer::Bands(b) => {
+                let band = b.rows[(y / bands::BAND_ROWS) as usize]
+                    .as_deref()
+                    .expect("the band of a drawn row was read");
+                let at = (y % bands::BAND_ROWS) as usize * line;
+                &band[at..at + line]
+            }
+        }
+    }
+}
+
+/// What a picture is drawn from: its size, the fixed palette, how to parse a piece and how to
+/// get the static layer's pixels.
 pub struct Canvas<'a> {
-    /// The static layer's pixels.
-    pub layer: &'a tiny_skia::Pixmap,
+    /// Width and height in pixels.
+    pub size: (u32, u32),
     /// The fixed palette at this scale.
     pub palette: &'a Palette,
     /// Pixels per user unit.
     pub scale: f32,
     /// Parses one piece (an SVG fragment) as a whole document.
     pub parse: &'a dyn Fn(&str) -> Result<usvg::Tree, PictureError>,
+    /// The static layer: whole (`None`), or at least the named bands of rows; of `size`.
+    pub layer: &'a dyn Fn(Option<&[usize]>) -> Result<Layer, PictureError>,
 }
 
 /// A picture: its pieces with their regions, and its PNG's bands.
@@ -93,11 +134,14 @@ pub struct Picture {
 
 impl Canvas<'_> {
     fn region(&self, tree: &usvg::Tree) -> Region {
-        if !tree.root().has_children() {
+        // An empty piece (a country box with no Influence, not highlighted) keeps its group, whose
+        // layer box is a made-up 1 × 1 at the origin; its stroke box is empty.
+        let stroke = tree.root().abs_stroke_bounding_box();
+        if !tree.root().has_children() || (stroke.width() <= 0.0 && stroke.height() <= 0.0) {
             return Region::default();
         }
         let b = tree.root().abs_layer_bounding_box();
-        let (w, h) = (self.layer.width(), self.layer.height());
+        let (w, h) = self.size;
         let lo = |v: f32, max: u32| {
             ((v * self.scale).floor().max(0.0) as u32)
                 .saturating_sub(MARGIN)
@@ -115,16 +159,15 @@ impl Canvas<'_> {
     /// The pixels of `r`: the static layer's, with `trees` drawn over them in order.
     fn draw_rect(
         &self,
+        layer: &Layer,
         r: Region,
         trees: &[&usvg::Tree],
     ) -> Result<tiny_skia::Pixmap, PictureError> {
         let (rw, rh) = (r.x1 - r.x0, r.y1 - r.y0);
         let mut crop = tiny_skia::Pixmap::new(rw, rh).ok_or(PictureError::Size(rw, rh))?;
-        let stride = self.layer.width() as usize * 4;
         let (from, len) = (r.x0 as usize * 4, rw as usize * 4);
         for (y, row) in crop.data_mut().chunks_exact_mut(len).enumerate() {
-            let at = (r.y0 as usize + y) * stride + from;
-            row.copy_from_slice(&self.layer.data()[at..at + len]);
+            row.copy_from_slice(&layer.row(r.y0 + y as u32)[from..from + len]);
         }
         let ts = tiny_skia::Transform::from_row(
             self.scale,
@@ -143,7 +186,7 @@ impl Canvas<'_> {
     /// Writes the palette indices of `crop` (the pixels of `r`) into the rows of the bands
     /// in `rows` (band index → its rows, filter bytes included).
     fn index_into(&self, r: Region, crop: &tiny_skia::Pixmap, rows: &mut [Option<Vec<u8>>]) {
-        let line = self.layer.width() as usize + 1;
+        let line = self.size.0 as usize + 1;
         for (dy, px) in crop
             .pixels()
             .chunks_exact(crop.width() as usize)
@@ -169,7 +212,11 @@ impl Canvas<'_> {
             .iter()
             .map(|p| (self.parse)(p))
             .collect::<Result<Vec<_>, _>>()?;
-        let (w, h) = (self.layer.width(), self.layer.height());
+        let (w, h) = self.size;
+        let layer = (self.layer)(None)?;
+        if layer.size() != self.size {
+            return Err(PictureError::Size(layer.size().0, layer.size().1));
+        }
         let all = Region {
             x0: 0,
             y0: 0,
@@ -177,7 +224,7 @@ impl Canvas<'_> {
             y1: h,
         };
         let refs: Vec<&usvg::Tree> = trees.iter().collect();
-        let crop = self.draw_rect(all, &refs)?;
+        let crop = self.draw_rect(&layer, all, &refs)?;
         let mut rows: Vec<Option<Vec<u8>>> = (0..bands::band_count(h))
             .map(|b| {
                 let (from, to) = bands::band_rows(b, h);
@@ -215,7 +262,7 @@ impl Canvas<'_> {
     ///
     /// As [`Canvas::draw`].
     pub fn update(&self, last: &Picture, pieces: Vec<String>) -> Result<Picture, PictureError> {
-        let (w, h) = (self.layer.width(), self.layer.height());
+        let (w, h) = self.size;
         if last.width != w || last.height != h || last.pieces.len() != pieces.len() {
             return self.draw(pieces);
         }
@@ -256,6 +303,7 @@ impl Canvas<'_> {
             }
         }
         let mut rows: Vec<Option<Vec<u8>>> = vec![None; last.bands.len()];
+        let mut wanted = Vec::new();
         for d in &dirty {
             for b in (d.y0 / bands::BAND_ROWS)..d.y1.div_ceil(bands::BAND_ROWS) {
                 let b = b as usize;
@@ -264,8 +312,13 @@ impl Canvas<'_> {
                         Some(raw) => rows[b] = Some(raw),
                         None => return self.draw(pieces),
                     }
+                    wanted.push(b);
                 }
             }
+        }
+        let layer = (self.layer)(Some(&wanted))?;
+        if layer.size() != self.size {
+            return Err(PictureError::Size(layer.size().0, layer.size().1));
         }
         for d in &dirty {
             let on: Vec<usize> = (0..pieces.len())
@@ -280,7 +333,7 @@ impl Canvas<'_> {
                 .iter()
                 .map(|&j| trees[j].as_ref().expect("parsed above"))
                 .collect();
-            let crop = self.draw_rect(*d, &refs)?;
+            let crop = self.draw_rect(&layer, *d, &refs)?;
             self.index_into(*d, &crop, &mut rows);
         }
         let mut c = Compressor::default();
@@ -394,7 +447,8 @@ impl Picture {
     }
 }
 
-const MAGIC: &[u8; 16] = b"twilight-pict01\n";
+/// Names the file layout and how regions are found; bump it when either changes.
+const MAGIC: &[u8; 16] = b"twilight-pict02\n";
 
 /// The cache file of the last picture of `slot` (a game's name for itself, any string) at
 /// `scale` in `dir`.

@@ -10,7 +10,7 @@ use resvg::{tiny_skia, usvg};
 use crate::data::Country;
 use crate::engine::view::View;
 
-use super::incremental::{Canvas, Picture};
+use super::incremental::{Canvas, Layer, Picture};
 use super::layout::Layout;
 use super::palette::Palette;
 use super::svg;
@@ -89,34 +89,91 @@ pub fn svg_to_png(svg: &str, scale: f32) -> Result<Vec<u8>, PictureError> {
     encode(&svg_to_pixmap(svg, scale)?)
 }
 
+/// A value per scale kept for the life of the process: `make`'s the first time.
+fn per_scale<T: Clone>(
+    kept: &'static OnceLock<Mutex<Vec<(u32, T)>>>,
+    scale: f32,
+    make: impl FnOnce() -> Result<T, PictureError>,
+) -> Result<T, PictureError> {
+    let kept = kept.get_or_init(|| Mutex::new(Vec::new()));
+    let bits = scale.to_bits();
+    let found = kept
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .find(|(k, _)| *k == bits)
+        .map(|(_, v)| v.clone());
+    if let Some(v) = found {
+        return Ok(v);
+    }
+    let v = make()?;
+    kept.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push((bits, v.clone()));
+    Ok(v)
+}
+
+/// The static layer's SVG ([`svg::static_svg`]), made once per process.
+fn static_svg() -> &'static str {
+    static SVG: OnceLock<String> = OnceLock::new();
+    SVG.get_or_init(|| svg::static_svg(Layout::standard()))
+}
+
+/// The cache key of the static layer at `scale` ([`super::layer_cache::key`]), once per scale
+/// and process.
+fn layer_key(scale: f32) -> [u8; 32] {
+    static KEYS: OnceLock<Mutex<Vec<(u32, [u8; 32])>>> = OnceLock::new();
+    per_scale(&KEYS, scale, || {
+        Ok(super::layer_cache::key(static_svg(), scale))
+    })
+    .expect("making a key does not fail")
+}
+
+static LAYERS: OnceLock<Mutex<Vec<(u32, Arc<tiny_skia::Pixmap>)>>> = OnceLock::new();
+
 /// The static layer ([`svg::static_svg`]) rendered at `scale`, once per scale and process:
 /// about three quarters of the work of a whole picture (every box's name and Stability, the
 /// lines, the tracks), which [`board_pixmap`] then only copies. Kept across processes in a
 /// cache file ([`super::layer_cache`]) when the cache folder can be written.
 fn static_pixmap(scale: f32) -> Result<Arc<tiny_skia::Pixmap>, PictureError> {
-    type Cache = Mutex<Vec<(u32, Arc<tiny_skia::Pixmap>)>>;
-    static CACHE: OnceLock<Cache> = OnceLock::new();
-    let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
-    let key = scale.to_bits();
-    if let Some((_, p)) = cache
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .iter()
-        .find(|(k, _)| *k == key)
-    {
-        return Ok(p.clone());
+    per_scale(&LAYERS, scale, || {
+        Ok(Arc::new(super::layer_cache::load_or_draw(
+            &layer_key(scale),
+            scale,
+            || svg_to_pixmap(static_svg(), scale),
+        )?))
+    })
+}
+
+/// The static layer at `scale` as a picture drawn by difference needs it: the rows of `bands`
+/// only (`None`: all), read from the cache file when this process has not the whole layer
+/// already; the whole layer ([`static_pixmap`]) when the file cannot give them.
+fn layer_rows(scale: f32, bands: Option<&[usize]>) -> Result<Layer, PictureError> {
+    let whole = LAYERS.get().and_then(|kept| {
+        kept.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .find(|(k, _)| *k == scale.to_bits())
+            .map(|(_, p)| p.clone())
+    });
+    if let (None, Some(bands), Some(dir)) = (&whole, bands, super::layer_cache::cache_dir()) {
+        let file = super::layer_cache::cache_file(&dir, scale);
+        if let Some(b) = super::layer_cache::load_bands(&file, &layer_key(scale), bands) {
+            if (b.width, b.height) == canvas_size(scale) {
+                return Ok(Layer::Bands(b));
+            }
+        }
     }
-    let static_svg = svg::static_svg(Layout::standard());
-    let pixmap = Arc::new(super::layer_cache::load_or_draw(
-        &static_svg,
-        scale,
-        || svg_to_pixmap(&static_svg, scale),
-    )?);
-    cache
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .push((key, pixmap.clone()));
-    Ok(pixmap)
+    Ok(Layer::Whole(match whole {
+        Some(p) => p,
+        None => static_pixmap(scale)?,
+    }))
+}
+
+/// The picture's size in pixels at `scale` (as [`blank`] makes it).
+fn canvas_size(scale: f32) -> (u32, u32) {
+    let [w, h] = Layout::standard().canvas;
+    ((w * scale).ceil() as u32, (h * scale).ceil() as u32)
 }
 
 /// The board picture of `v` as a pixmap at `scale`: a copy of the static layer with only the
@@ -212,38 +269,24 @@ pub fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, PictureError> {
 ///
 /// [`PictureError`] if the static layer or the reference picture cannot be drawn.
 pub fn palette(scale: f32) -> Result<Arc<Palette>, PictureError> {
-    type Cache = Mutex<Vec<(u32, Arc<Palette>)>>;
-    static CACHE: OnceLock<Cache> = OnceLock::new();
-    let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
-    let key = scale.to_bits();
-    if let Some((_, p)) = cache
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .iter()
-        .find(|(k, _)| *k == key)
-    {
-        return Ok(p.clone());
-    }
-    let l = Layout::standard();
-    let p = Arc::new(super::layer_cache::palette_or_make(
-        &svg::static_svg(l),
-        scale,
-        || {
-            let mut reference = (*static_pixmap(scale)?).clone();
-            let mut doc = svg::open_tag(l);
-            for p in super::palette::reference_pieces(l) {
-                doc.push_str(&p);
-            }
-            doc.push_str("</svg>\n");
-            draw(&parse(&doc)?, scale, &mut reference);
-            Ok::<_, PictureError>(Palette::of(&[&reference]))
-        },
-    )?);
-    cache
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .push((key, p.clone()));
-    Ok(p)
+    static PALETTES: OnceLock<Mutex<Vec<(u32, Arc<Palette>)>>> = OnceLock::new();
+    per_scale(&PALETTES, scale, || {
+        let l = Layout::standard();
+        Ok(Arc::new(super::layer_cache::palette_or_make(
+            &layer_key(scale),
+            scale,
+            || {
+                let mut reference = (*static_pixmap(scale)?).clone();
+                let mut doc = svg::open_tag(l);
+                for p in super::palette::reference_pieces(l) {
+                    doc.push_str(&p);
+                }
+                doc.push_str("</svg>\n");
+                draw(&parse(&doc)?, scale, &mut reference);
+                Ok::<_, PictureError>(Palette::of(&[&reference]))
+            },
+        )?))
+    })
 }
 
 /// One piece ([`svg::pieces`]) parsed as a document of its own.
@@ -257,18 +300,19 @@ fn parse_piece(piece: &str) -> Result<usvg::Tree, PictureError> {
     parse(&doc)
 }
 
-/// Draws `f` with the canvas at `scale`: the static layer, the palette, the piece parser.
+/// Draws `f` with the canvas at `scale`: its size, the palette, the piece parser and the
+/// static layer ([`layer_rows`]).
 fn with_canvas<T>(
     scale: f32,
     f: impl FnOnce(&Canvas<'_>) -> Result<T, PictureError>,
 ) -> Result<T, PictureError> {
-    let layer = static_pixmap(scale)?;
     let palette = palette(scale)?;
     f(&Canvas {
-        layer: &layer,
+        size: canvas_size(scale),
         palette: &palette,
         scale,
         parse: &parse_piece,
+        layer: &|bands| layer_rows(scale, bands),
     })
 }
 
@@ -332,8 +376,10 @@ pub fn board_png_for(
         .map(|(_, _, p)| p.clone());
     let file = slot.and_then(|s| {
         let dir = super::layer_cache::cache_dir()?;
-        let key = super::layer_cache::key(&svg::static_svg(Layout::standard()), scale);
-        Some((super::incremental::cache_file(&dir, s, scale), key))
+        Some((
+            super::incremental::cache_file(&dir, s, scale),
+            layer_key(scale),
+        ))
     });
     let base = same_slot
         .or_else(|| {
