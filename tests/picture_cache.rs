@@ -270,49 +270,49 @@ fn a_fifo_at_the_cache_path_is_passed_over() {
     assert!(layer_cache::load(&file, &key).is_none());
 }
 
-/// A picture drawn by difference reads only the bands of the layer it needs
-/// (`layer_cache::load_bands`): each is the drawn layer's rows, checked by its own CRC-32, so
-/// damage in one band refuses that band and no other.
+/// A picture drawn by difference reads only the rows of the layer it needs
+/// (`layer_cache::LayerFile`): they are the drawn layer's rows, each checked by its own CRC-32,
+/// so damage in one row refuses the reads that include it and no other.
 #[test]
-fn bands_of_the_layer_read_back_alone_and_each_is_checked() {
-    use twilight_pbem::picture::bands::BAND_ROWS;
+fn rows_of_the_layer_read_back_alone_and_each_is_checked() {
     let tmp = tempfile::tempdir().unwrap();
     let (s, drawn) = drawn_layer();
     let key = layer_cache::key(&s, MAIL_SCALE);
     let file = layer_cache::cache_file(tmp.path(), MAIL_SCALE);
     layer_cache::store(&file, &key, &drawn).unwrap();
     let line = drawn.width() as usize * 4;
-    let rows_of = |b: usize| {
-        let from = b * BAND_ROWS as usize * line;
-        let to = ((b + 1) * BAND_ROWS as usize).min(drawn.height() as usize) * line;
-        drawn.data()[from..to].to_vec()
-    };
-    let last = (drawn.height() as usize).div_ceil(BAND_ROWS as usize) - 1;
-    let got = layer_cache::load_bands(&file, &key, &[0, 5, last]).expect("whole bands");
-    assert_eq!((got.width, got.height), (drawn.width(), drawn.height()));
-    assert_eq!(got.rows.len(), last + 1);
-    for (b, rows) in got.rows.iter().enumerate() {
-        match b {
-            0 | 5 => assert_eq!(rows.as_deref(), Some(&rows_of(b)[..]), "band {b}"),
-            b if b == last => assert_eq!(rows.as_deref(), Some(&rows_of(b)[..]), "last band"),
-            _ => assert!(rows.is_none(), "band {b} was not asked for"),
-        }
+    let rows_of = |y0: u32, y1: u32| drawn.data()[y0 as usize * line..y1 as usize * line].to_vec();
+    let h = drawn.height();
+    let f = layer_cache::LayerFile::open(&file, &key).expect("a whole file");
+    assert_eq!((f.width, f.height), (drawn.width(), h));
+    let mut buf = vec![1, 2, 3];
+    for (y0, y1) in [(0, 1), (5, 48), (h - 3, h), (0, h), (7, 7)] {
+        assert!(f.read_rows(y0, y1, &mut buf).is_some(), "{y0}..{y1}");
+        assert_eq!(buf, rows_of(y0, y1), "{y0}..{y1}");
     }
     assert!(
-        layer_cache::load_bands(&file, &key, &[last + 1]).is_none(),
-        "no such band"
+        f.read_rows(h - 1, h + 1, &mut buf).is_none(),
+        "past the end"
     );
-    // One pixel byte of band 5 flipped: band 5 is refused, band 0 still reads.
+    assert!(f.read_rows(5, 4, &mut buf).is_none(), "backwards");
+    // One pixel byte of row 40 flipped: reads including row 40 are refused, others not.
     let mut bytes = std::fs::read(&file).unwrap();
     let header = bytes.len() - drawn.data().len();
-    bytes[header + 5 * BAND_ROWS as usize * line + 7] ^= 0x20;
+    bytes[header + 40 * line + 7] ^= 0x20;
     std::fs::write(&file, &bytes).unwrap();
-    assert!(layer_cache::load_bands(&file, &key, &[5]).is_none());
-    assert!(layer_cache::load_bands(&file, &key, &[0, 5]).is_none());
-    assert!(layer_cache::load_bands(&file, &key, &[0]).is_some());
+    let f = layer_cache::LayerFile::open(&file, &key).expect("the header is whole");
+    assert!(f.read_rows(40, 41, &mut buf).is_none());
+    assert!(f.read_rows(30, 50, &mut buf).is_none());
+    assert!(f.read_rows(0, 40, &mut buf).is_some());
+    assert!(f.read_rows(41, h, &mut buf).is_some());
     assert!(
         layer_cache::load(&file, &key).is_none(),
         "the whole layer is refused"
     );
-    assert!(layer_cache::load_bands(&file, &layer_cache::key(&s, 0.5), &[0]).is_none());
+    assert!(layer_cache::LayerFile::open(&file, &layer_cache::key(&s, 0.5)).is_none());
+    std::fs::write(&file, &bytes[..bytes.len() - 1]).unwrap();
+    assert!(
+        layer_cache::LayerFile::open(&file, &key).is_none(),
+        "cut short"
+    );
 }

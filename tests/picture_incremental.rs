@@ -86,7 +86,7 @@ fn a_picture_drawn_by_difference_from_another_game_is_the_fresh_picture() {
 #[test]
 fn the_fresh_png_is_the_drawn_picture_in_the_fixed_palette() {
     let palette = picture::png::palette(SCALE).unwrap();
-    assert!(palette.plte().len() <= 3 * 256 && palette.plte().len() % 3 == 0);
+    assert!(palette.plte().len() <= 3 * 256 && palette.plte().len().is_multiple_of(3));
     let steps = steps();
     for i in [0, steps.len() / 2, steps.len() - 1] {
         let (v, changed, caption) = &steps[i];
@@ -150,4 +150,103 @@ fn a_kept_picture_is_refused_when_damaged_and_the_picture_stays_right() {
     std::fs::create_dir(&file).unwrap();
     assert!(incremental::load(&file, &key).is_none(), "a folder");
     let _ = slot;
+}
+
+/// Through the binary, each command a process of its own (as `inbox` runs): a game's picture
+/// is drawn whole once, then by difference from the kept one, reading the static layer's rows
+/// from its cache file; every mailed picture is the fresh picture of the game at that point.
+#[test]
+fn pictures_mailed_by_new_processes_are_the_fresh_pictures() {
+    use assert_cmd::Command;
+    use mail_parser::MimeHeaders;
+    use twilight_pbem::engine::view::{view, Role};
+    let tmp = tempfile::tempdir().unwrap();
+    let (game, cache) = (tmp.path().join("example"), tmp.path().join("cache"));
+    std::fs::create_dir(&game).unwrap();
+    for f in ["log.yaml", "secret.yaml"] {
+        std::fs::copy(root().join("games/example").join(f), game.join(f)).unwrap();
+    }
+    let twilight = |args: &[&str]| {
+        let out = Command::cargo_bin("twilight")
+            .unwrap()
+            .args(args)
+            .env_remove("TWILIGHT_SMTP_URL")
+            .env("TWILIGHT_CACHE_DIR", &cache)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.code() == Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let g = game.to_str().unwrap();
+    let mut by_difference = 0;
+    for round in 0..6 {
+        let out = twilight(&["mail", g, "--outbox"]);
+        let files: Vec<&str> = out
+            .lines()
+            .filter_map(|l| l.split(" — outbox file ").nth(1))
+            .collect();
+        assert!(!files.is_empty(), "round {round}: {out}");
+        // A mail's picture is its recipient's view made public (`picture::mail::picture`):
+        // the fresh picture of one of the two players' views.
+        let s = Session::open(&game).unwrap();
+        let fresh: Vec<Vec<u8>> = [Role::Us, Role::Ussr]
+            .into_iter()
+            .map(|role| {
+                let v = view(s.game().unwrap(), role);
+                let (changed, caption) = picture::mail::last_move(&s, &v);
+                let public = View {
+                    role: Role::Public,
+                    hand: None,
+                    hands: None,
+                    deck: None,
+                    ..v
+                };
+                picture::board_png_fresh(&public, &changed, caption.as_deref(), SCALE).unwrap()
+            })
+            .collect();
+        for f in files {
+            let bytes = std::fs::read(f).unwrap();
+            let parsed = mail_parser::MessageParser::default().parse(&bytes).unwrap();
+            let png = parsed
+                .parts
+                .iter()
+                .find(|p| p.is_content_type("image", "png"))
+                .expect("a picture")
+                .contents();
+            assert!(fresh.iter().any(|f| f == png), "round {round}: {f}");
+        }
+        let kept = std::fs::read_dir(&cache)
+            .unwrap()
+            .filter(|e| {
+                let n = e.as_ref().unwrap().file_name();
+                n.to_string_lossy().starts_with("picture-")
+            })
+            .count();
+        assert_eq!(kept, 1, "round {round}: one kept picture for the one game");
+        by_difference += usize::from(round > 0);
+        // The side owed a decision plays the first move `moves` lists.
+        let mut played = false;
+        for side in ["us", "ussr"] {
+            let m = twilight(&["moves", g, "--as", side, "--format", "json"]);
+            let json: serde_json::Value = serde_json::from_str(&m).unwrap();
+            if let Some(first) = json["moves"].as_array().and_then(|a| a.first()) {
+                twilight(&[
+                    "play",
+                    g,
+                    "--as",
+                    side,
+                    first.as_str().unwrap(),
+                    "--no-mail",
+                ]);
+                played = true;
+                break;
+            }
+        }
+        assert!(played, "round {round}: nobody owes a move");
+    }
+    assert_eq!(by_difference, 5);
 }

@@ -84,17 +84,29 @@ impl Compressor {
     }
 }
 
-/// The rows of `band`, inflated, or `None` if its bytes do not inflate to exactly
-/// `band.raw_len` bytes with that Adler-32 (a damaged cache).
-pub fn inflate(band: &Band) -> Option<Vec<u8>> {
-    let mut inf = zlib_rs::Inflate::new(false, 15);
-    let mut raw = vec![0u8; band.raw_len as usize];
-    inf.decompress(&band.z, &mut raw, zlib_rs::InflateFlush::SyncFlush)
-        .ok()?;
-    (inf.total_out() == u64::from(band.raw_len)
-        && inf.total_in() == band.z.len() as u64
-        && zlib_rs::adler32::adler32(1, &raw) == band.adler)
-        .then_some(raw)
+/// An inflater for bands, reused from band to band.
+pub struct Inflater(zlib_rs::Inflate);
+
+impl Default for Inflater {
+    fn default() -> Self {
+        Inflater(zlib_rs::Inflate::new(false, 15))
+    }
+}
+
+impl Inflater {
+    /// The rows of `band`, inflated, or `None` if its bytes do not inflate to exactly
+    /// `band.raw_len` bytes with that Adler-32 (a damaged cache).
+    pub fn band(&mut self, band: &Band) -> Option<Vec<u8>> {
+        let inf = &mut self.0;
+        inf.reset(false);
+        let mut raw = vec![0u8; band.raw_len as usize];
+        inf.decompress(&band.z, &mut raw, zlib_rs::InflateFlush::SyncFlush)
+            .ok()?;
+        (inf.total_out() == u64::from(band.raw_len)
+            && inf.total_in() == band.z.len() as u64
+            && zlib_rs::adler32::adler32(1, &raw) == band.adler)
+            .then_some(raw)
+    }
 }
 
 /// The PNG of an indexed image `width` × `height` with palette `plte` (3 bytes a colour) whose

@@ -69,13 +69,13 @@ impl Region {
     }
 }
 
-/// The static layer's pixels (premultiplied RGBA): whole, or only some bands of rows
-/// ([`super::layer_cache::load_bands`]).
+/// The static layer's pixels (premultiplied RGBA): in memory, or in its cache file to be read
+/// row by row ([`super::layer_cache::LayerFile`]).
 pub enum Layer {
-    /// Every row.
+    /// Every row, in memory.
     Whole(std::sync::Arc<tiny_skia::Pixmap>),
-    /// The rows of some bands of [`bands::BAND_ROWS`].
-    Bands(super::layer_cache::LayerBands),
+    /// The cache file.
+    File(super::layer_cache::LayerFile),
 }
 
 impl Layer {
@@ -83,28 +83,30 @@ impl Layer {
     pub fn size(&self) -> (u32, u32) {
         match self {
             Layer::Whole(p) => (p.width(), p.height()),
-            Layer::Bands(b) => (b.width, b.height),
+            Layer::File(f) => (f.width, f.height),
         }
     }
 
-    /// The bytes of row `y`.
-    ///
-    /// # Panics
-    ///
-    /// If the row's band was not read (a bug: [`Canvas::update`] reads every band it draws in).
-    fn row(&self, y: u32) -> &[u8] {
-        let (w, _) = self.size();
-        let line = w as usize * 4;
-        match self {
-            Layer::Whole(p) => &p.data()[y as usize * line..(y as usize + 1) * line],
-            Layer::Bands(b) => {
-                let band = b.rows[(y / bands::BAND_ROWS) as usize]
-                    .as_deref()
-                    .expect("the band of a drawn row was read");
-                let at = (y % bands::BAND_ROWS) as usize * line;
-                &band[at..at + line]
-            }
+    /// Copies the layer's pixels of `r` into `crop` (a pixmap of `r`'s size), using `buf` for
+    /// rows read from the file; `false` if the file cannot give them (damaged).
+    fn copy_rect(&self, r: Region, crop: &mut tiny_skia::Pixmap, buf: &mut Vec<u8>) -> bool {
+        let line = self.size().0 as usize * 4;
+        let rows: &[u8] = match self {
+            Layer::Whole(p) => &p.data()[r.y0 as usize * line..r.y1 as usize * line],
+            Layer::File(f) => match f.read_rows(r.y0, r.y1, buf) {
+                Some(()) => buf,
+                None => return false,
+            },
+        };
+        let (from, len) = (r.x0 as usize * 4, (r.x1 - r.x0) as usize * 4);
+        for (row, src) in crop
+            .data_mut()
+            .chunks_exact_mut(len)
+            .zip(rows.chunks_exact(line))
+        {
+            row.copy_from_slice(&src[from..from + len]);
         }
+        true
     }
 }
 
@@ -119,8 +121,9 @@ pub struct Canvas<'a> {
     pub scale: f32,
     /// Parses one piece (an SVG fragment) as a whole document.
     pub parse: &'a dyn Fn(&str) -> Result<usvg::Tree, PictureError>,
-    /// The static layer: whole (`None`), or at least the named bands of rows; of `size`.
-    pub layer: &'a dyn Fn(Option<&[usize]>) -> Result<Layer, PictureError>,
+    /// The static layer, of `size`: in memory (`true`: a whole picture is drawn), or as it
+    /// comes (`false`: from its cache file when this process has not read it whole).
+    pub layer: &'a dyn Fn(bool) -> Result<Layer, PictureError>,
 }
 
 /// A picture: its pieces with their regions, and its PNG's bands.
@@ -156,18 +159,19 @@ impl Canvas<'_> {
         }
     }
 
-    /// The pixels of `r`: the static layer's, with `trees` drawn over them in order.
+    /// The pixels of `r`: the static layer's, with `trees` drawn over them in order; `None` if
+    /// the layer's file cannot give them.
     fn draw_rect(
         &self,
         layer: &Layer,
         r: Region,
         trees: &[&usvg::Tree],
-    ) -> Result<tiny_skia::Pixmap, PictureError> {
+        buf: &mut Vec<u8>,
+    ) -> Result<Option<tiny_skia::Pixmap>, PictureError> {
         let (rw, rh) = (r.x1 - r.x0, r.y1 - r.y0);
         let mut crop = tiny_skia::Pixmap::new(rw, rh).ok_or(PictureError::Size(rw, rh))?;
-        let (from, len) = (r.x0 as usize * 4, rw as usize * 4);
-        for (y, row) in crop.data_mut().chunks_exact_mut(len).enumerate() {
-            row.copy_from_slice(&layer.row(r.y0 + y as u32)[from..from + len]);
+        if !layer.copy_rect(r, &mut crop, buf) {
+            return Ok(None);
         }
         let ts = tiny_skia::Transform::from_row(
             self.scale,
@@ -180,7 +184,7 @@ impl Canvas<'_> {
         for t in trees {
             resvg::render(t, ts, &mut crop.as_mut());
         }
-        Ok(crop)
+        Ok(Some(crop))
     }
 
     /// Writes the palette indices of `crop` (the pixels of `r`) into the rows of the bands
@@ -213,7 +217,7 @@ impl Canvas<'_> {
             .map(|p| (self.parse)(p))
             .collect::<Result<Vec<_>, _>>()?;
         let (w, h) = self.size;
-        let layer = (self.layer)(None)?;
+        let layer = (self.layer)(true)?;
         if layer.size() != self.size {
             return Err(PictureError::Size(layer.size().0, layer.size().1));
         }
@@ -224,7 +228,9 @@ impl Canvas<'_> {
             y1: h,
         };
         let refs: Vec<&usvg::Tree> = trees.iter().collect();
-        let crop = self.draw_rect(&layer, all, &refs)?;
+        let crop = self
+            .draw_rect(&layer, all, &refs, &mut Vec::new())?
+            .ok_or(PictureError::Size(w, h))?;
         let mut rows: Vec<Option<Vec<u8>>> = (0..bands::band_count(h))
             .map(|b| {
                 let (from, to) = bands::band_rows(b, h);
@@ -303,23 +309,23 @@ impl Canvas<'_> {
             }
         }
         let mut rows: Vec<Option<Vec<u8>>> = vec![None; last.bands.len()];
-        let mut wanted = Vec::new();
+        let mut inflater = bands::Inflater::default();
         for d in &dirty {
             for b in (d.y0 / bands::BAND_ROWS)..d.y1.div_ceil(bands::BAND_ROWS) {
                 let b = b as usize;
                 if rows[b].is_none() {
-                    match bands::inflate(&last.bands[b]) {
+                    match inflater.band(&last.bands[b]) {
                         Some(raw) => rows[b] = Some(raw),
                         None => return self.draw(pieces),
                     }
-                    wanted.push(b);
                 }
             }
         }
-        let layer = (self.layer)(Some(&wanted))?;
+        let layer = (self.layer)(false)?;
         if layer.size() != self.size {
             return Err(PictureError::Size(layer.size().0, layer.size().1));
         }
+        let mut buf = Vec::new();
         for d in &dirty {
             let on: Vec<usize> = (0..pieces.len())
                 .filter(|&j| regions[j].meets(*d))
@@ -333,7 +339,10 @@ impl Canvas<'_> {
                 .iter()
                 .map(|&j| trees[j].as_ref().expect("parsed above"))
                 .collect();
-            let crop = self.draw_rect(&layer, *d, &refs)?;
+            let Some(crop) = self.draw_rect(&layer, *d, &refs, &mut buf)? else {
+                // A damaged layer file: drawn whole from the layer drawn afresh.
+                return self.draw(pieces);
+            };
             self.index_into(*d, &crop, &mut rows);
         }
         let mut c = Compressor::default();

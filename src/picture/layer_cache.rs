@@ -18,11 +18,11 @@
 //! | 16 | magic `twilight-layer3\n` |
 //! | 32 | key: SHA-256 of the format, the crate version, the scale and the static layer's SVG |
 //! | 4 + 4 | width, height in pixels (little-endian) |
-//! | 4 × bands | per band of [`super::bands::BAND_ROWS`] rows, the CRC-32 (ISO-HDLC, as zlib's) of its pixel bytes, little-endian |
+//! | 4 × height | per row, the CRC-32 (ISO-HDLC, as zlib's) of its pixel bytes, little-endian |
 //! | width × height × 4 | the pixels, row by row |
 //!
 //! A picture drawn by difference ([`super::incremental`]) needs the layer only under the boxes
-//! that changed: [`load_bands`] reads and checks just the bands of rows it names.
+//! that changed: a [`LayerFile`] reads and checks just the rows it is asked for.
 //!
 //! A changed layout, font, renderer or version changes the key (the SVG names the font; a new
 //! resvg comes with a new crate version in practice, and [`FORMAT`] is bumped by hand), so an old
@@ -38,21 +38,18 @@ use sha2::{Digest, Sha256};
 const FORMAT: &str = "twilight-pbem static layer v3, resvg 0.49";
 
 const MAGIC: &[u8; 16] = b"twilight-layer3\n";
-/// The fixed part of the header, before the bands' CRC-32s.
+/// The fixed part of the header, before the rows' CRC-32s.
 const HEAD: usize = 16 + 32 + 8;
 
 /// The bytes before the pixels of a layer `height` rows high.
 fn header_len(height: u32) -> usize {
-    HEAD + 4 * super::bands::band_count(height)
+    HEAD + 4 * height as usize
 }
 
-/// The pixel bytes of each band of rows of a `width` × `height` RGBA layer, in order.
-fn band_ranges(width: u32, height: u32) -> impl Iterator<Item = std::ops::Range<usize>> {
+/// The pixel bytes of each row of a `width` × `height` RGBA layer, in order.
+fn row_ranges(width: u32, height: u32) -> impl Iterator<Item = std::ops::Range<usize>> {
     let line = width as usize * 4;
-    (0..super::bands::band_count(height)).map(move |b| {
-        let (from, to) = super::bands::band_rows(b, height);
-        from as usize * line..to as usize * line
-    })
+    (0..height as usize).map(move |y| y * line..(y + 1) * line)
 }
 
 /// The cache folder: `$TWILIGHT_CACHE_DIR`, `$XDG_CACHE_HOME/twilight-pbem` or
@@ -124,8 +121,10 @@ pub fn unblob<'a>(bytes: &'a [u8], magic: &[u8; 16], key: &[u8; 32]) -> Option<&
     .then_some(body)
 }
 
-/// Writes a [`blob`] to `path`: a temporary file in the same folder renamed over it, not synced
-/// (a cache: a torn file fails its CRC-32), creating the folder.
+/// Writes a [`blob`] to `path`, creating the folder: over the file in place, not synced, never
+/// following a link, and only into a plain file (a FIFO or device there is an error, never a
+/// wait). A cache: a reader that meets a torn or half-written file finds its CRC-32 wrong and
+/// draws afresh; writing in place spares the rename a temporary file costs on every mail.
 pub fn store_blob(
     path: &Path,
     magic: &[u8; 16],
@@ -135,13 +134,24 @@ pub fn store_blob(
     use std::io::Write;
     let dir = path.parent().ok_or("no folder")?;
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".tmp-cache-")
-        .tempfile_in(dir)
+    let mut open = std::fs::OpenOptions::new();
+    open.write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        open.custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
+            .mode(0o600);
+    }
+    let mut file = open
+        .open(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if !file.metadata().map_err(|e| e.to_string())?.is_file() {
+        return Err(format!("{}: not a plain file", path.display()));
+    }
+    let bytes = blob(magic, key, body);
+    file.write_all(&bytes).map_err(|e| e.to_string())?;
+    file.set_len(bytes.len() as u64)
         .map_err(|e| e.to_string())?;
-    tmp.write_all(&blob(magic, key, body))
-        .map_err(|e| e.to_string())?;
-    tmp.persist(path).map_err(|e| e.error.to_string())?;
     Ok(())
 }
 
@@ -217,7 +227,7 @@ fn open_layer(path: &Path, key: &[u8; 32]) -> Option<(std::fs::File, u32, u32, V
 }
 
 /// The pixmap kept in `path` under `key`, or `None` if the file is missing, unreadable, of
-/// another key, of the wrong size or damaged (a band's pixels do not match its CRC-32: a check
+/// another key, of the wrong size or damaged (a row's pixels do not match its CRC-32: a check
 /// against damage, not tampering; whoever can write the file can only spoil their own picture).
 pub fn load(path: &Path, key: &[u8; 32]) -> Option<tiny_skia::Pixmap> {
     use std::io::Read;
@@ -229,7 +239,7 @@ pub fn load(path: &Path, key: &[u8; 32]) -> Option<tiny_skia::Pixmap> {
     if data.len() != len {
         return None;
     }
-    if band_ranges(w, h)
+    if row_ranges(w, h)
         .zip(&crcs)
         .any(|(r, c)| crc32fast::hash(&data[r]) != *c)
     {
@@ -238,54 +248,57 @@ pub fn load(path: &Path, key: &[u8; 32]) -> Option<tiny_skia::Pixmap> {
     tiny_skia::Pixmap::from_vec(data, tiny_skia::IntSize::from_wh(w, h)?)
 }
 
-/// Some bands of rows of the layer kept in `path` under `key`: its width and height, and for
-/// each band (of [`super::bands::BAND_ROWS`] rows) the premultiplied RGBA bytes of its rows if
-/// `bands` names it. `None` if the file is missing, of another key, or any band read is damaged.
-pub fn load_bands(path: &Path, key: &[u8; 32], bands: &[usize]) -> Option<LayerBands> {
-    let (file, w, h, crcs) = open_layer(path, key)?;
-    let ranges: Vec<_> = band_ranges(w, h).collect();
-    let mut rows: Vec<Option<Vec<u8>>> = vec![None; ranges.len()];
-    let at = header_len(h) as u64;
-    for &b in bands {
-        let r = ranges.get(b)?;
-        if rows[b].is_some() {
-            continue;
-        }
-        let mut data = vec![0u8; r.len()];
-        read_at(&file, &mut data, at + r.start as u64)?;
-        if crc32fast::hash(&data) != crcs[b] {
-            return None;
-        }
-        rows[b] = Some(data);
-    }
-    Some(LayerBands {
-        width: w,
-        height: h,
-        rows,
-    })
-}
-
-#[cfg(unix)]
-fn read_at(file: &std::fs::File, buf: &mut [u8], at: u64) -> Option<()> {
-    std::os::unix::fs::FileExt::read_exact_at(file, buf, at).ok()
-}
-
-#[cfg(not(unix))]
-fn read_at(mut file: &std::fs::File, buf: &mut [u8], at: u64) -> Option<()> {
-    use std::io::{Read, Seek, SeekFrom};
-    file.seek(SeekFrom::Start(at)).ok()?;
-    file.read_exact(buf).ok()
-}
-
-/// Bands of rows of the static layer ([`load_bands`]).
-#[derive(Debug, Clone)]
-pub struct LayerBands {
+/// The layer kept in a cache file, open for reading rows on demand: a picture drawn by
+/// difference needs only the rows under the boxes that changed.
+#[derive(Debug)]
+pub struct LayerFile {
+    file: std::fs::File,
     /// Width in pixels.
     pub width: u32,
     /// Height in pixels.
     pub height: u32,
-    /// Each band's premultiplied RGBA rows, where read.
-    pub rows: Vec<Option<Vec<u8>>>,
+    crcs: Vec<u32>,
+}
+
+impl LayerFile {
+    /// The layer kept in `path` under `key`, if the file is there, of this key, and of the
+    /// length its size names (its rows are checked as they are read).
+    pub fn open(path: &Path, key: &[u8; 32]) -> Option<LayerFile> {
+        let (file, width, height, crcs) = open_layer(path, key)?;
+        Some(LayerFile {
+            file,
+            width,
+            height,
+            crcs,
+        })
+    }
+
+    /// Reads rows `y0..y1` (premultiplied RGBA, row after row) into `buf`, replacing its
+    /// contents; `None` if a row is past the end, cannot be read or does not match its CRC-32.
+    pub fn read_rows(&self, y0: u32, y1: u32, buf: &mut Vec<u8>) -> Option<()> {
+        use std::io::{Read, Seek, SeekFrom};
+        if y0 > y1 || y1 > self.height {
+            return None;
+        }
+        let line = self.width as u64 * 4;
+        let len = (y1 - y0) as u64 * line;
+        buf.clear();
+        buf.reserve(len as usize);
+        let mut f = &self.file;
+        f.seek(SeekFrom::Start(
+            header_len(self.height) as u64 + y0 as u64 * line,
+        ))
+        .ok()?;
+        // Into the buffer's spare room, never zeroed first.
+        f.take(len).read_to_end(buf).ok()?;
+        if buf.len() as u64 != len {
+            return None;
+        }
+        let rows = buf.chunks_exact(line as usize);
+        rows.zip(&self.crcs[y0 as usize..y1 as usize])
+            .all(|(row, crc)| crc32fast::hash(row) == *crc)
+            .then_some(())
+    }
 }
 
 /// Writes `pixmap` to `path` under `key`, atomically, creating the folder. Errors are returned
@@ -297,7 +310,7 @@ pub fn store(path: &Path, key: &[u8; 32], pixmap: &tiny_skia::Pixmap) -> Result<
     bytes.extend_from_slice(key);
     bytes.extend_from_slice(&pixmap.width().to_le_bytes());
     bytes.extend_from_slice(&pixmap.height().to_le_bytes());
-    for r in band_ranges(pixmap.width(), pixmap.height()) {
+    for r in row_ranges(pixmap.width(), pixmap.height()) {
         bytes.extend_from_slice(&crc32fast::hash(&data[r]).to_le_bytes());
     }
     bytes.extend_from_slice(data);

@@ -93,9 +93,12 @@ pub fn svg_to_png(svg: &str, scale: f32) -> Result<Vec<u8>, PictureError> {
     encode(&svg_to_pixmap(svg, scale)?)
 }
 
+/// Values kept per scale (by the scale's bits) for the life of the process.
+type PerScale<T> = OnceLock<Mutex<Vec<(u32, T)>>>;
+
 /// A value per scale kept for the life of the process: `make`'s the first time.
 fn per_scale<T: Clone>(
-    kept: &'static OnceLock<Mutex<Vec<(u32, T)>>>,
+    kept: &'static PerScale<T>,
     scale: f32,
     make: impl FnOnce() -> Result<T, PictureError>,
 ) -> Result<T, PictureError> {
@@ -126,14 +129,14 @@ fn static_svg() -> &'static str {
 /// The cache key of the static layer at `scale` ([`super::layer_cache::key`]), once per scale
 /// and process.
 fn layer_key(scale: f32) -> [u8; 32] {
-    static KEYS: OnceLock<Mutex<Vec<(u32, [u8; 32])>>> = OnceLock::new();
+    static KEYS: PerScale<[u8; 32]> = OnceLock::new();
     per_scale(&KEYS, scale, || {
         Ok(super::layer_cache::key(static_svg(), scale))
     })
     .expect("making a key does not fail")
 }
 
-static LAYERS: OnceLock<Mutex<Vec<(u32, Arc<tiny_skia::Pixmap>)>>> = OnceLock::new();
+static LAYERS: PerScale<Arc<tiny_skia::Pixmap>> = OnceLock::new();
 
 /// The static layer ([`svg::static_svg`]) rendered at `scale`, once per scale and process:
 /// about three quarters of the work of a whole picture (every box's name and Stability, the
@@ -149,26 +152,26 @@ fn static_pixmap(scale: f32) -> Result<Arc<tiny_skia::Pixmap>, PictureError> {
     })
 }
 
-/// The static layer at `scale` as a picture drawn by difference needs it: the rows of `bands`
-/// only (`None`: all), read from the cache file when this process has not the whole layer
-/// already; the whole layer ([`static_pixmap`]) when the file cannot give them.
-fn layer_rows(scale: f32, bands: Option<&[usize]>) -> Result<Layer, PictureError> {
-    let whole = LAYERS.get().and_then(|kept| {
+/// The static layer at `scale` as a picture needs it: in memory when this process has it or
+/// `whole` is asked ([`static_pixmap`]), else its cache file, read row by row as needed (a
+/// picture drawn by difference reads only the rows under what changed).
+fn layer_rows(scale: f32, whole: bool) -> Result<Layer, PictureError> {
+    let kept = LAYERS.get().and_then(|kept| {
         kept.lock()
             .unwrap_or_else(|e| e.into_inner())
             .iter()
             .find(|(k, _)| *k == scale.to_bits())
             .map(|(_, p)| p.clone())
     });
-    if let (None, Some(bands), Some(dir)) = (&whole, bands, super::layer_cache::cache_dir()) {
+    if let (None, false, Some(dir)) = (&kept, whole, super::layer_cache::cache_dir()) {
         let file = super::layer_cache::cache_file(&dir, scale);
-        if let Some(b) = super::layer_cache::load_bands(&file, &layer_key(scale), bands) {
-            if (b.width, b.height) == canvas_size(scale) {
-                return Ok(Layer::Bands(b));
+        if let Some(f) = super::layer_cache::LayerFile::open(&file, &layer_key(scale)) {
+            if (f.width, f.height) == canvas_size(scale) {
+                return Ok(Layer::File(f));
             }
         }
     }
-    Ok(Layer::Whole(match whole {
+    Ok(Layer::Whole(match kept {
         Some(p) => p,
         None => static_pixmap(scale)?,
     }))
@@ -273,7 +276,7 @@ pub fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, PictureError> {
 ///
 /// [`PictureError`] if the static layer or the reference picture cannot be drawn.
 pub fn palette(scale: f32) -> Result<Arc<Palette>, PictureError> {
-    static PALETTES: OnceLock<Mutex<Vec<(u32, Arc<Palette>)>>> = OnceLock::new();
+    static PALETTES: PerScale<Arc<Palette>> = OnceLock::new();
     per_scale(&PALETTES, scale, || {
         let l = Layout::standard();
         Ok(Arc::new(super::layer_cache::palette_or_make(
@@ -316,7 +319,7 @@ fn with_canvas<T>(
         palette: &palette,
         scale,
         parse: &parse_piece,
-        layer: &|bands| layer_rows(scale, bands),
+        layer: &|whole| layer_rows(scale, whole),
     })
 }
 
