@@ -7,9 +7,10 @@
 #
 # TWILIGHT is the binary measured (default target/release/twilight); OLD_TWILIGHT, if given, is
 # measured too (a build of the code before the snapshot; snapshot.json means nothing to it).
-# Build both with `--no-default-features` to leave the mail's PNG picture (its own work:
-# benches/picture.rs; about 90 M instructions, once per reply) out of `inbox`. Set
-# TWILIGHT_CACHE_DIR to a folder of your own to keep the picture's static layer warm there.
+# Build both with `--no-default-features` to leave the mail's PNG picture out of `inbox`. The
+# cache folder (TWILIGHT_CACHE_DIR: the picture's static layer, palette and each game's last
+# picture) is the script's own: each `inbox` run starts from the cache as the prompt's mail left
+# it, so the reply's picture is drawn by difference from the picture the player last saw.
 # The games are copies of games/example-complete cut after $CUTS (default 20, 160 and 340) of
 # its 343 decisions — about 50, 350 and 750 entries — each with a decision owed. Results go to
 # $OUT (default /tmp/command-cost) as hyperfine JSON, and a summary table on stdout.
@@ -46,6 +47,9 @@ EOF
 }
 
 summary=()
+# Every measured command's cache folder (the picture's static layer, palette and each game's last
+# picture): a copy of the cut's own, made before each `inbox` run (see below).
+export TWILIGHT_CACHE_DIR="$out/cache-run"
 for n in ${CUTS:-20 160 340}; do
     g=g$n
     entries=$(cut_game "$n" "$out/base/$g")
@@ -58,7 +62,10 @@ for n in ${CUTS:-20 160 340}; do
     done
     # A reply mail carrying that move with the prompt's token (from `twilight mail`).
     rm -rf "$out/base/$g/outbox"
-    "$bin" mail "$out/base/$g" --outbox >/dev/null
+    # The prompt's mail draws the game's picture as that player saw it: kept in this cut's own
+    # cache folder (with the static layer and palette), which every `inbox` run starts from, as
+    # the host's cache stands when a reply comes in.
+    TWILIGHT_CACHE_DIR="$out/cache-base/$g" "$bin" mail "$out/base/$g" --outbox >/dev/null
     token=$(grep -rhoE 'Token: [A-Za-z0-9_-]+' "$out/base/$g/outbox" | head -1 | cut -d' ' -f2)
     # The mail state stays: the prompt this reply answers was mailed, as in a game in play (without
     # it `inbox` would write each player's first mail, with the whole history).
@@ -101,7 +108,7 @@ EOF2
             -n "moves $g $variant" "$b moves $out/run/$g --as $side" \
             --setup "$fresh" >/dev/null
         hyperfine --runs "$runs" --warmup 3 --export-json "$out/$g-$variant-w.json" \
-            --prepare "$fresh && rm -f $out/maildir/new/* $out/maildir/cur/* && cp $out/reply-$g.eml $out/maildir/new/1.eml" \
+            --prepare "$fresh && rm -f $out/maildir/new/* $out/maildir/cur/* && cp $out/reply-$g.eml $out/maildir/new/1.eml && rm -rf $out/cache-run && cp -a $out/cache-base/$g $out/cache-run" \
             -n "play $g $variant" "$b play $out/run/$g --as $side '$line' --no-mail" \
             -n "inbox $g $variant" "$b inbox --games $out/run $out/maildir --outbox" >/dev/null
         for f in "$out/$g-$variant.json" "$out/$g-$variant-w.json"; do

@@ -15,15 +15,41 @@ fn game() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("games/example-complete")
 }
 
-/// The final position of the bundled complete game, drawn and encoded as the mail's PNG: the
-/// pieces drawn over the static layer (rendered once per process, by the warm-up call) and
-/// the indexed PNG.
+/// A reply's picture: the last two positions of the bundled complete game drawn in turn, each
+/// by difference from the other (the pieces the last decision changed, the title, the counts),
+/// as `inbox` draws a game's next picture from its last one; the static layer is in memory
+/// (a process reads only the bands it needs from the cache file).
 #[divan::bench(sample_count = 30)]
 fn board_png_mail(bencher: divan::Bencher) {
     let (_, steps) = Session::open_public_traced(&game()).unwrap();
+    let [.., a, b] = &steps[..] else {
+        panic!("a complete game has steps")
+    };
+    let changed = picture::changed_countries(&a.view, &b.view);
+    let views = [(&a.view, Vec::new()), (&b.view, changed)];
+    picture::board_png(views[0].0, &views[0].1, Some("a"), MAIL_SCALE).unwrap();
+    let mut i = 0;
+    bencher.bench_local(|| {
+        i += 1;
+        let (v, changed) = &views[i % 2];
+        picture::board_png(
+            v,
+            changed,
+            Some(if i % 2 == 0 { "a" } else { "b" }),
+            MAIL_SCALE,
+        )
+        .unwrap()
+    });
+}
+
+/// The final position drawn whole and encoded (what a game's first picture costs, or one
+/// whose last picture is not kept), the static layer in memory.
+#[divan::bench(sample_count = 30)]
+fn board_png_fresh_mail(bencher: divan::Bencher) {
+    let (_, steps) = Session::open_public_traced(&game()).unwrap();
     let v = steps.last().unwrap().view.clone();
-    picture::board_png(&v, &[], None, MAIL_SCALE).unwrap();
-    bencher.bench_local(|| picture::board_png(&v, &[], None, MAIL_SCALE).unwrap());
+    picture::board_png_fresh(&v, &[], None, MAIL_SCALE).unwrap();
+    bencher.bench_local(|| picture::board_png_fresh(&v, &[], None, MAIL_SCALE).unwrap());
 }
 
 /// The static layer alone at the mail's scale: what the first picture of a process costs on
@@ -49,7 +75,7 @@ fn whole_svg_png_mail(bencher: divan::Bencher) {
 fn board_png_full(bencher: divan::Bencher) {
     let (_, steps) = Session::open_public_traced(&game()).unwrap();
     let v = steps.last().unwrap().view.clone();
-    bencher.bench_local(|| picture::board_png(&v, &[], None, 1.0).unwrap());
+    bencher.bench_local(|| picture::board_png_fresh(&v, &[], None, 1.0).unwrap());
 }
 
 /// `export --html` of the complete game: replay from the log and write the page.

@@ -87,10 +87,8 @@ fn both_players_mail_pictures_are_the_public_picture_throughout_a_game() {
         let pv = view(public.game().unwrap(), Role::Public);
         let (changed, caption) = picture::mail::last_move(&public, &pv);
         let want_svg = svg::overlay_svg(Layout::standard(), &pv, &changed, caption.as_deref());
-        let fresh = picture::png::encode(
-            &picture::board_pixmap(&pv, &changed, caption.as_deref(), MAIL_SCALE).unwrap(),
-        )
-        .unwrap();
+        let fresh =
+            picture::board_png_fresh(&pv, &changed, caption.as_deref(), MAIL_SCALE).unwrap();
         let mut state = MailState::default();
         for side in [Side::Us, Side::Ussr] {
             // What the mail draws: the player's view, made public.

@@ -39,10 +39,7 @@ fn public_picture(dir: &std::path::Path) -> Vec<u8> {
     let s = Session::open_public(dir).unwrap();
     let v = view(s.game().unwrap(), Role::Public);
     let (changed, caption) = picture::mail::last_move(&s, &v);
-    picture::png::encode(
-        &picture::board_pixmap(&v, &changed, caption.as_deref(), MAIL_SCALE).unwrap(),
-    )
-    .unwrap()
+    picture::board_png_fresh(&v, &changed, caption.as_deref(), MAIL_SCALE).unwrap()
 }
 
 #[test]

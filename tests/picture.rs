@@ -354,10 +354,7 @@ fn the_kept_picture_is_returned_only_for_the_same_pieces() {
     let s = Session::open_public(&root().join("games/example")).unwrap();
     let v = view(s.game().unwrap(), Role::Public);
     let fresh = |caption: &str| {
-        picture::png::encode(
-            &picture::board_pixmap(&v, &[], Some(caption), picture::MAIL_SCALE).unwrap(),
-        )
-        .unwrap()
+        picture::board_png_fresh(&v, &[], Some(caption), picture::MAIL_SCALE).unwrap()
     };
     let png =
         |caption: &str| picture::board_png(&v, &[], Some(caption), picture::MAIL_SCALE).unwrap();

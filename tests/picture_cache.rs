@@ -154,7 +154,22 @@ fn the_mailed_picture_is_the_same_with_and_without_the_cache() {
     bytes[at] ^= 0xff;
     std::fs::write(&file, &bytes).unwrap();
     assert!(layer_cache::load(&file, &key).is_none());
+    // The game's last picture is kept too (`picture-*.bin`): the same picture again needs no
+    // layer at all, and a picture drawn by difference reads only the bands it needs, each
+    // checked; either way the picture is right.
     assert_eq!(mailed_pictures(Some(&cache)), without, "damaged cache");
+    // Drawn whole (no picture kept), the damage is found and the layer drawn and rewritten.
+    for e in std::fs::read_dir(&cache).unwrap() {
+        let e = e.unwrap();
+        if e.file_name().to_string_lossy().starts_with("picture-") {
+            std::fs::remove_file(e.path()).unwrap();
+        }
+    }
+    assert_eq!(
+        mailed_pictures(Some(&cache)),
+        without,
+        "damaged cache, drawn whole"
+    );
     assert_eq!(
         layer_cache::load(&file, &key).expect("rewritten").data(),
         drawn.data()
@@ -230,14 +245,14 @@ fn a_cache_file_of_the_previous_layout_is_refused_and_rewritten() {
     );
     std::env::set_var("TWILIGHT_CACHE_DIR", tmp.path());
     let mut drew = 0;
-    let got = layer_cache::load_or_draw(&s, MAIL_SCALE, || {
+    let got = layer_cache::load_or_draw(&key, MAIL_SCALE, || {
         drew += 1;
         Ok::<_, ()>(drawn.clone())
     })
     .unwrap();
     assert_eq!((drew, got.data()), (1, drawn.data()));
     assert_eq!(layer_cache::load(&file, &key).unwrap().data(), drawn.data());
-    let again = layer_cache::load_or_draw(&s, MAIL_SCALE, || Err(())).unwrap();
+    let again = layer_cache::load_or_draw(&key, MAIL_SCALE, || Err(())).unwrap();
     assert_eq!(again.data(), drawn.data(), "read back, not drawn");
 }
 
@@ -253,4 +268,51 @@ fn a_fifo_at_the_cache_path_is_passed_over() {
     let c = std::ffi::CString::new(file.to_str().unwrap()).unwrap();
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
     assert!(layer_cache::load(&file, &key).is_none());
+}
+
+/// A picture drawn by difference reads only the rows of the layer it needs
+/// (`layer_cache::LayerFile`): they are the drawn layer's rows, each checked by its own CRC-32,
+/// so damage in one row refuses the reads that include it and no other.
+#[test]
+fn rows_of_the_layer_read_back_alone_and_each_is_checked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (s, drawn) = drawn_layer();
+    let key = layer_cache::key(&s, MAIL_SCALE);
+    let file = layer_cache::cache_file(tmp.path(), MAIL_SCALE);
+    layer_cache::store(&file, &key, &drawn).unwrap();
+    let line = drawn.width() as usize * 4;
+    let rows_of = |y0: u32, y1: u32| drawn.data()[y0 as usize * line..y1 as usize * line].to_vec();
+    let h = drawn.height();
+    let f = layer_cache::LayerFile::open(&file, &key).expect("a whole file");
+    assert_eq!((f.width, f.height), (drawn.width(), h));
+    let mut buf = vec![1, 2, 3];
+    for (y0, y1) in [(0, 1), (5, 48), (h - 3, h), (0, h), (7, 7)] {
+        assert!(f.read_rows(y0, y1, &mut buf).is_some(), "{y0}..{y1}");
+        assert_eq!(buf, rows_of(y0, y1), "{y0}..{y1}");
+    }
+    assert!(
+        f.read_rows(h - 1, h + 1, &mut buf).is_none(),
+        "past the end"
+    );
+    assert!(f.read_rows(5, 4, &mut buf).is_none(), "backwards");
+    // One pixel byte of row 40 flipped: reads including row 40 are refused, others not.
+    let mut bytes = std::fs::read(&file).unwrap();
+    let header = bytes.len() - drawn.data().len();
+    bytes[header + 40 * line + 7] ^= 0x20;
+    std::fs::write(&file, &bytes).unwrap();
+    let f = layer_cache::LayerFile::open(&file, &key).expect("the header is whole");
+    assert!(f.read_rows(40, 41, &mut buf).is_none());
+    assert!(f.read_rows(30, 50, &mut buf).is_none());
+    assert!(f.read_rows(0, 40, &mut buf).is_some());
+    assert!(f.read_rows(41, h, &mut buf).is_some());
+    assert!(
+        layer_cache::load(&file, &key).is_none(),
+        "the whole layer is refused"
+    );
+    assert!(layer_cache::LayerFile::open(&file, &layer_cache::key(&s, 0.5)).is_none());
+    std::fs::write(&file, &bytes[..bytes.len() - 1]).unwrap();
+    assert!(
+        layer_cache::LayerFile::open(&file, &key).is_none(),
+        "cut short"
+    );
 }

@@ -212,7 +212,7 @@ pub fn compose(
 
     let view_yaml = serde_yaml::to_string(&v).map_err(|e| MailError::Build(e.to_string()))?;
     let (changed, caption) = last_move(session, &v);
-    let picture_png = crate::picture::mail::picture(&v, &changed, caption.as_deref())?;
+    let picture_png = crate::picture::mail::picture(gid, &v, &changed, caption.as_deref())?;
     let n = rec.sent + 1;
     let (message_id, root, references) =
         thread_ids(&rec, gid, side, &from, token.as_deref(), n, seq);

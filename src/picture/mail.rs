@@ -9,15 +9,16 @@ use crate::mail::outbound::Outgoing;
 use crate::mail::MailError;
 use crate::session::Session;
 
-/// The board picture for a mail whose recipient sees `v`, as PNG at [`super::MAIL_SCALE`]
+/// The board picture for a mail of the game `game` (its id) whose recipient sees `v`, as PNG at [`super::MAIL_SCALE`]
 /// (about 90 KB), or `None` when the binary is built without the `png` feature. A rendering
 /// failure is an error, never a silently missing picture.
 ///
 /// The picture is the public one: a player's picture shows nothing the public cannot see and
 /// differs from it only in the line naming the view (`tests/picture.rs`), so the mails of one
-/// reply carry one picture, drawn once ([`super::board_png`] keeps the last), titled "public
-/// view" (issue 15 target 3).
+/// reply carry one picture, drawn once, titled "public view"; and it is drawn by difference
+/// from the game's last picture ([`super::board_png_for`], issue 15 target 3).
 pub fn picture(
+    game: &str,
     v: &View,
     changed: &[Country],
     caption: Option<&str>,
@@ -31,13 +32,13 @@ pub fn picture(
             deck: None,
             ..v.clone()
         };
-        super::board_png(&public, changed, caption, super::MAIL_SCALE)
+        super::board_png_for(Some(game), &public, changed, caption, super::MAIL_SCALE)
             .map(Some)
             .map_err(|e| MailError::Build(e.to_string()))
     }
     #[cfg(not(feature = "png"))]
     {
-        let _ = (v, changed, caption);
+        let _ = (game, v, changed, caption);
         Ok(None)
     }
 }

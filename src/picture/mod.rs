@@ -7,9 +7,15 @@
 //! so a player's picture can show nothing the player may not see.
 
 #[cfg(feature = "png")]
+pub mod bands;
+#[cfg(feature = "png")]
+pub mod incremental;
+#[cfg(feature = "png")]
 pub mod layer_cache;
 pub mod layout;
 pub mod mail;
+#[cfg(feature = "png")]
+pub mod palette;
 #[cfg(feature = "png")]
 pub mod png;
 pub mod replay;
@@ -42,4 +48,7 @@ pub fn changed_countries(before: &View, after: &View) -> Vec<Country> {
 }
 
 #[cfg(feature = "png")]
-pub use png::{board_pixmap, board_png, svg_to_pixmap, svg_to_png, PictureError, MAIL_SCALE};
+pub use png::{
+    board_pixmap, board_png, board_png_for, board_png_fresh, svg_to_pixmap, svg_to_png,
+    PictureError, MAIL_SCALE,
+};

@@ -10,7 +10,9 @@ use resvg::{tiny_skia, usvg};
 use crate::data::Country;
 use crate::engine::view::View;
 
+use super::incremental::{Canvas, Layer, Picture};
 use super::layout::Layout;
+use super::palette::Palette;
 use super::svg;
 
 /// The scale of the picture in a mail: 1780 × 1180 user units become 1068 × 708 pixels, which a
@@ -35,10 +37,14 @@ fn options() -> &'static usvg::Options<'static> {
     static O: OnceLock<usvg::Options<'static>> = OnceLock::new();
     O.get_or_init(|| {
         let mut db = usvg::fontdb::Database::new();
-        db.load_font_data(include_bytes!("../../assets/fonts/DejaVuSansCondensed.ttf").to_vec());
-        db.load_font_data(
-            include_bytes!("../../assets/fonts/DejaVuSansCondensed-Bold.ttf").to_vec(),
-        );
+        // The faces are read where the binary holds them, never copied (1.4 MB a process).
+        let face = |bytes: &'static [u8]| usvg::fontdb::Source::Binary(Arc::new(bytes));
+        db.load_font_source(face(include_bytes!(
+            "../../assets/fonts/DejaVuSansCondensed.ttf"
+        )));
+        db.load_font_source(face(include_bytes!(
+            "../../assets/fonts/DejaVuSansCondensed-Bold.ttf"
+        )));
         let family = svg::FONT_FAMILY.to_string();
         db.set_sans_serif_family(family.clone());
         let mut o = usvg::Options {
@@ -87,34 +93,94 @@ pub fn svg_to_png(svg: &str, scale: f32) -> Result<Vec<u8>, PictureError> {
     encode(&svg_to_pixmap(svg, scale)?)
 }
 
+/// Values kept per scale (by the scale's bits) for the life of the process.
+type PerScale<T> = OnceLock<Mutex<Vec<(u32, T)>>>;
+
+/// A value per scale kept for the life of the process: `make`'s the first time.
+fn per_scale<T: Clone>(
+    kept: &'static PerScale<T>,
+    scale: f32,
+    make: impl FnOnce() -> Result<T, PictureError>,
+) -> Result<T, PictureError> {
+    let kept = kept.get_or_init(|| Mutex::new(Vec::new()));
+    let bits = scale.to_bits();
+    let found = kept
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .find(|(k, _)| *k == bits)
+        .map(|(_, v)| v.clone());
+    if let Some(v) = found {
+        return Ok(v);
+    }
+    let v = make()?;
+    kept.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push((bits, v.clone()));
+    Ok(v)
+}
+
+/// The static layer's SVG ([`svg::static_svg`]), made once per process.
+fn static_svg() -> &'static str {
+    static SVG: OnceLock<String> = OnceLock::new();
+    SVG.get_or_init(|| svg::static_svg(Layout::standard()))
+}
+
+/// The cache key of the static layer at `scale` ([`super::layer_cache::key`]), once per scale
+/// and process.
+fn layer_key(scale: f32) -> [u8; 32] {
+    static KEYS: PerScale<[u8; 32]> = OnceLock::new();
+    per_scale(&KEYS, scale, || {
+        Ok(super::layer_cache::key(static_svg(), scale))
+    })
+    .expect("making a key does not fail")
+}
+
+static LAYERS: PerScale<Arc<tiny_skia::Pixmap>> = OnceLock::new();
+
 /// The static layer ([`svg::static_svg`]) rendered at `scale`, once per scale and process:
 /// about three quarters of the work of a whole picture (every box's name and Stability, the
 /// lines, the tracks), which [`board_pixmap`] then only copies. Kept across processes in a
 /// cache file ([`super::layer_cache`]) when the cache folder can be written.
 fn static_pixmap(scale: f32) -> Result<Arc<tiny_skia::Pixmap>, PictureError> {
-    type Cache = Mutex<Vec<(u32, Arc<tiny_skia::Pixmap>)>>;
-    static CACHE: OnceLock<Cache> = OnceLock::new();
-    let cache = CACHE.get_or_init(|| Mutex::new(Vec::new()));
-    let key = scale.to_bits();
-    if let Some((_, p)) = cache
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .iter()
-        .find(|(k, _)| *k == key)
-    {
-        return Ok(p.clone());
+    per_scale(&LAYERS, scale, || {
+        Ok(Arc::new(super::layer_cache::load_or_draw(
+            &layer_key(scale),
+            scale,
+            || svg_to_pixmap(static_svg(), scale),
+        )?))
+    })
+}
+
+/// The static layer at `scale` as a picture needs it: in memory when this process has it or
+/// `whole` is asked ([`static_pixmap`]), else its cache file, read row by row as needed (a
+/// picture drawn by difference reads only the rows under what changed).
+fn layer_rows(scale: f32, whole: bool) -> Result<Layer, PictureError> {
+    let kept = LAYERS.get().and_then(|kept| {
+        kept.lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .find(|(k, _)| *k == scale.to_bits())
+            .map(|(_, p)| p.clone())
+    });
+    if let (None, false, Some(dir)) = (&kept, whole, super::layer_cache::cache_dir()) {
+        let file = super::layer_cache::cache_file(&dir, scale);
+        if let Some(f) = super::layer_cache::LayerFile::open(&file, &layer_key(scale)) {
+            if (f.width, f.height) == canvas_size(scale) {
+                return Ok(Layer::File(f));
+            }
+        }
     }
-    let static_svg = svg::static_svg(Layout::standard());
-    let pixmap = Arc::new(super::layer_cache::load_or_draw(
-        &static_svg,
-        scale,
-        || svg_to_pixmap(&static_svg, scale),
-    )?);
-    cache
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .push((key, pixmap.clone()));
-    Ok(pixmap)
+    Ok(Layer::Whole(match kept {
+        Some(p) => p,
+        None => static_pixmap(scale)?,
+    }))
+}
+
+/// The picture's size in pixels at `scale` (as [`blank`] makes it).
+fn canvas_size(scale: f32) -> (u32, u32) {
+    let [w, h] = Layout::standard().canvas;
+    ((w * scale).ceil() as u32, (h * scale).ceil() as u32)
 }
 
 /// The board picture of `v` as a pixmap at `scale`: a copy of the static layer with only the
@@ -203,29 +269,162 @@ pub fn encode(pixmap: &tiny_skia::Pixmap) -> Result<Vec<u8>, PictureError> {
     Ok(out)
 }
 
-/// The board picture of `v` as PNG at `scale`, the countries in `changed` highlighted and
-/// `caption` (the last move) under the title: [`board_pixmap`], encoded by [`encode`].
+/// The fixed palette at `scale` ([`super::palette`]): computed once per scale from the
+/// reference picture drawn over the static layer, kept in the cache folder beside the layer.
 ///
-/// The last picture made in this process is kept with the pieces' SVG it was drawn from: a
-/// picture whose pieces are byte-identical (the two mails of one `inbox` reply, which both show
-/// the public picture: [`super::mail::picture`]) is the same PNG, returned without drawing it
-/// again (issue 15 target 3).
+/// # Errors
+///
+/// [`PictureError`] if the static layer or the reference picture cannot be drawn.
+pub fn palette(scale: f32) -> Result<Arc<Palette>, PictureError> {
+    static PALETTES: PerScale<Arc<Palette>> = OnceLock::new();
+    per_scale(&PALETTES, scale, || {
+        let l = Layout::standard();
+        Ok(Arc::new(super::layer_cache::palette_or_make(
+            &layer_key(scale),
+            scale,
+            || {
+                let mut reference = (*static_pixmap(scale)?).clone();
+                let mut doc = svg::open_tag(l);
+                for p in super::palette::reference_pieces(l) {
+                    doc.push_str(&p);
+                }
+                doc.push_str("</svg>\n");
+                draw(&parse(&doc)?, scale, &mut reference);
+                Ok::<_, PictureError>(Palette::of(&[&reference]))
+            },
+        )?))
+    })
+}
+
+/// One piece ([`svg::pieces`]) parsed as a document of its own.
+fn parse_piece(piece: &str) -> Result<usvg::Tree, PictureError> {
+    static OPEN: OnceLock<String> = OnceLock::new();
+    let open = OPEN.get_or_init(|| svg::open_tag(Layout::standard()));
+    let mut doc = String::with_capacity(open.len() + piece.len() + 8);
+    doc.push_str(open);
+    doc.push_str(piece);
+    doc.push_str("</svg>\n");
+    parse(&doc)
+}
+
+/// Draws `f` with the canvas at `scale`: its size, the palette, the piece parser and the
+/// static layer ([`layer_rows`]).
+fn with_canvas<T>(
+    scale: f32,
+    f: impl FnOnce(&Canvas<'_>) -> Result<T, PictureError>,
+) -> Result<T, PictureError> {
+    let palette = palette(scale)?;
+    f(&Canvas {
+        size: canvas_size(scale),
+        palette: &palette,
+        scale,
+        parse: &parse_piece,
+        layer: &|whole| layer_rows(scale, whole),
+    })
+}
+
+/// The board picture of `v` at `scale`, drawn whole, with nothing kept: its pieces and its
+/// PNG's bands ([`Picture`]).
+///
+/// # Errors
+///
+/// [`PictureError`] if a piece does not parse or the encoding fails.
+pub fn board_picture(
+    v: &View,
+    changed: &[Country],
+    caption: Option<&str>,
+    scale: f32,
+) -> Result<Picture, PictureError> {
+    with_canvas(scale, |c| {
+        c.draw(svg::pieces(Layout::standard(), v, changed, caption))
+    })
+}
+
+/// The board picture of `v` as PNG at `scale`, drawn whole, with nothing kept: what
+/// [`board_png`] must return, byte for byte (`tests/picture_incremental.rs`).
+///
+/// # Errors
+///
+/// As [`board_picture`].
+pub fn board_png_fresh(
+    v: &View,
+    changed: &[Country],
+    caption: Option<&str>,
+    scale: f32,
+) -> Result<Vec<u8>, PictureError> {
+    board_picture(v, changed, caption, scale)?.png(&*palette(scale)?)
+}
+
+/// [`board_png`] for the game named `slot` (any string that names one game, e.g. its id):
+/// drawn by difference from the last picture of that game ([`super::incremental`]) — kept
+/// in this process, else in the cache folder — and kept in turn. The PNG is byte for byte
+/// [`board_png_fresh`]'s.
+///
+/// # Errors
+///
+/// [`PictureError`] if a piece does not parse or the encoding fails; a cache that cannot be
+/// read or written is never an error.
+pub fn board_png_for(
+    slot: Option<&str>,
+    v: &View,
+    changed: &[Country],
+    caption: Option<&str>,
+    scale: f32,
+) -> Result<Vec<u8>, PictureError> {
+    type Last = Mutex<Option<(u32, Option<String>, Arc<Picture>)>>;
+    static LAST: OnceLock<Last> = OnceLock::new();
+    let last = LAST.get_or_init(|| Mutex::new(None));
+    let pieces = svg::pieces(Layout::standard(), v, changed, caption);
+    let kept = last.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let kept = kept.filter(|(s, _, _)| *s == scale.to_bits());
+    let same_slot = kept
+        .as_ref()
+        .filter(|(_, s, _)| s.as_deref() == slot)
+        .map(|(_, _, p)| p.clone());
+    let file = slot.and_then(|s| {
+        let dir = super::layer_cache::cache_dir()?;
+        Some((
+            super::incremental::cache_file(&dir, s, scale),
+            layer_key(scale),
+        ))
+    });
+    let base = same_slot
+        .or_else(|| {
+            let (path, key) = file.as_ref()?;
+            super::incremental::load(path, key).map(Arc::new)
+        })
+        .or_else(|| kept.map(|(_, _, p)| p));
+    let (picture, png) = with_canvas(scale, |c| {
+        let p = match &base {
+            Some(b) if b.pieces().eq(pieces.iter().map(String::as_str)) => b.clone(),
+            Some(b) => Arc::new(c.update(b, pieces)?),
+            None => Arc::new(c.draw(pieces)?),
+        };
+        let png = p.png(c.palette)?;
+        Ok((p, png))
+    })?;
+    if let Some((path, key)) = &file {
+        if !base.as_ref().is_some_and(|b| Arc::ptr_eq(b, &picture)) {
+            let _ = super::incremental::store(path, key, &picture);
+        }
+    }
+    *last.lock().unwrap_or_else(|e| e.into_inner()) =
+        Some((scale.to_bits(), slot.map(str::to_string), picture));
+    Ok(png)
+}
+
+/// The board picture of `v` as PNG at `scale`, the countries in `changed` highlighted and
+/// `caption` (the last move) under the title: [`board_png_for`] with no game named, so drawn
+/// by difference from the last picture made in this process only.
+///
+/// # Errors
+///
+/// As [`board_png_for`].
 pub fn board_png(
     v: &View,
     changed: &[Country],
     caption: Option<&str>,
     scale: f32,
 ) -> Result<Vec<u8>, PictureError> {
-    type Last = Mutex<Option<(u32, String, Vec<u8>)>>;
-    static LAST: OnceLock<Last> = OnceLock::new();
-    let last = LAST.get_or_init(|| Mutex::new(None));
-    let overlay = svg::overlay_svg(Layout::standard(), v, changed, caption);
-    if let Some((s, o, png)) = &*last.lock().unwrap_or_else(|e| e.into_inner()) {
-        if *s == scale.to_bits() && *o == overlay {
-            return Ok(png.clone());
-        }
-    }
-    let png = encode(&overlay_pixmap(&overlay, scale)?)?;
-    *last.lock().unwrap_or_else(|e| e.into_inner()) = Some((scale.to_bits(), overlay, png.clone()));
-    Ok(png)
+    board_png_for(None, v, changed, caption, scale)
 }

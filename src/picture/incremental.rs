@@ -1,0 +1,484 @@
+//! The mail picture drawn and encoded by difference (issue 15 target 3): a [`Picture`] keeps
+//! each piece's SVG ([`super::svg::pieces`]) with the pixels it covers, and the PNG's
+//! compressed bands ([`super::bands`]). The next picture of the same game compares its pieces
+//! with those: only the rectangles where a piece changed are drawn again (the static layer's
+//! pixels there, then every piece that covers them, in order) and only the bands they cross
+//! compressed again. The result is byte for byte the PNG that drawing the whole picture gives
+//! ([`Picture::draw`]; `tests/picture_incremental.rs`).
+//!
+//! Exactness rests on two facts, both tested: a piece draws nothing outside its region (its
+//! layer bounding box at the scale, grown by [`MARGIN`] pixels for anti-aliasing), and drawing
+//! a piece into a rectangle of the canvas moved by whole pixels gives the same pixels as drawing
+//! it on the canvas (the move is exact in floating point and in tiny-skia's fixed point). A
+//! rectangle is grown until it holds every piece that touches it whole, so no piece is ever
+//! clipped differently.
+//!
+//! The last picture of each game is kept in the cache folder ([`super::layer_cache::cache_dir`])
+//! as `picture-<slot>-<scale bits>.bin`, checked by a CRC-32 and keyed like the static layer;
+//! a missing, damaged or stale file only means drawing the whole picture.
+
+use std::path::{Path, PathBuf};
+
+use resvg::{tiny_skia, usvg};
+
+use super::bands::{self, Band, Compressor};
+use super::palette::Palette;
+use super::png::PictureError;
+
+/// Pixels added on each side of a piece's bounding box for its anti-aliased edges.
+pub const MARGIN: u32 = 2;
+
+/// A rectangle of pixels `[x0, x1) × [y0, y1)`; empty when `x0 >= x1` or `y0 >= y1`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Region {
+    /// Left column.
+    pub x0: u32,
+    /// Top row.
+    pub y0: u32,
+    /// One past the right column.
+    pub x1: u32,
+    /// One past the bottom row.
+    pub y1: u32,
+}
+
+impl Region {
+    fn is_empty(self) -> bool {
+        self.x0 >= self.x1 || self.y0 >= self.y1
+    }
+
+    fn union(self, o: Region) -> Region {
+        match (self.is_empty(), o.is_empty()) {
+            (true, _) => o,
+            (_, true) => self,
+            _ => Region {
+                x0: self.x0.min(o.x0),
+                y0: self.y0.min(o.y0),
+                x1: self.x1.max(o.x1),
+                y1: self.y1.max(o.y1),
+            },
+        }
+    }
+
+    fn meets(self, o: Region) -> bool {
+        !self.is_empty()
+            && !o.is_empty()
+            && self.x0 < o.x1
+            && o.x0 < self.x1
+            && self.y0 < o.y1
+            && o.y0 < self.y1
+    }
+}
+
+/// The static layer's pixels (premultiplied RGBA): in memory, or in its cache file to be read
+/// row by row ([`super::layer_cache::LayerFile`]).
+pub enum Layer {
+    /// Every row, in memory.
+    Whole(std::sync::Arc<tiny_skia::Pixmap>),
+    /// The cache file.
+    File(super::layer_cache::LayerFile),
+}
+
+impl Layer {
+    /// Width and height in pixels.
+    pub fn size(&self) -> (u32, u32) {
+        match self {
+            Layer::Whole(p) => (p.width(), p.height()),
+            Layer::File(f) => (f.width, f.height),
+        }
+    }
+
+    /// Copies the layer's pixels of `r` into `crop` (a pixmap of `r`'s size), using `buf` for
+    /// rows read from the file; `false` if the file cannot give them (damaged).
+    fn copy_rect(&self, r: Region, crop: &mut tiny_skia::Pixmap, buf: &mut Vec<u8>) -> bool {
+        let line = self.size().0 as usize * 4;
+        let rows: &[u8] = match self {
+            Layer::Whole(p) => &p.data()[r.y0 as usize * line..r.y1 as usize * line],
+            Layer::File(f) => match f.read_rows(r.y0, r.y1, buf) {
+                Some(()) => buf,
+                None => return false,
+            },
+        };
+        let (from, len) = (r.x0 as usize * 4, (r.x1 - r.x0) as usize * 4);
+        for (row, src) in crop
+            .data_mut()
+            .chunks_exact_mut(len)
+            .zip(rows.chunks_exact(line))
+        {
+            row.copy_from_slice(&src[from..from + len]);
+        }
+        true
+    }
+}
+
+/// What a picture is drawn from: its size, the fixed palette, how to parse a piece and how to
+/// get the static layer's pixels.
+pub struct Canvas<'a> {
+    /// Width and height in pixels.
+    pub size: (u32, u32),
+    /// The fixed palette at this scale.
+    pub palette: &'a Palette,
+    /// Pixels per user unit.
+    pub scale: f32,
+    /// Parses one piece (an SVG fragment) as a whole document.
+    pub parse: &'a dyn Fn(&str) -> Result<usvg::Tree, PictureError>,
+    /// The static layer, of `size`: in memory (`true`: a whole picture is drawn), or as it
+    /// comes (`false`: from its cache file when this process has not read it whole).
+    pub layer: &'a dyn Fn(bool) -> Result<Layer, PictureError>,
+}
+
+/// A picture: its pieces with their regions, and its PNG's bands.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Picture {
+    width: u32,
+    height: u32,
+    pieces: Vec<(String, Region)>,
+    bands: Vec<Band>,
+}
+
+impl Canvas<'_> {
+    fn region(&self, tree: &usvg::Tree) -> Region {
+        // An empty piece (a country box with no Influence, not highlighted) keeps its group, whose
+        // layer box is a made-up 1 × 1 at the origin; its stroke box is empty.
+        let stroke = tree.root().abs_stroke_bounding_box();
+        if !tree.root().has_children() || (stroke.width() <= 0.0 && stroke.height() <= 0.0) {
+            return Region::default();
+        }
+        let b = tree.root().abs_layer_bounding_box();
+        let (w, h) = self.size;
+        let lo = |v: f32, max: u32| {
+            ((v * self.scale).floor().max(0.0) as u32)
+                .saturating_sub(MARGIN)
+                .min(max)
+        };
+        let hi = |v: f32, max: u32| (((v * self.scale).ceil().max(0.0) as u32) + MARGIN).min(max);
+        Region {
+            x0: lo(b.left(), w),
+            y0: lo(b.top(), h),
+            x1: hi(b.right(), w),
+            y1: hi(b.bottom(), h),
+        }
+    }
+
+    /// The pixels of `r`: the static layer's, with `trees` drawn over them in order; `None` if
+    /// the layer's file cannot give them.
+    fn draw_rect(
+        &self,
+        layer: &Layer,
+        r: Region,
+        trees: &[&usvg::Tree],
+        buf: &mut Vec<u8>,
+    ) -> Result<Option<tiny_skia::Pixmap>, PictureError> {
+        let (rw, rh) = (r.x1 - r.x0, r.y1 - r.y0);
+        let mut crop = tiny_skia::Pixmap::new(rw, rh).ok_or(PictureError::Size(rw, rh))?;
+        if !layer.copy_rect(r, &mut crop, buf) {
+            return Ok(None);
+        }
+        let ts = tiny_skia::Transform::from_row(
+            self.scale,
+            0.0,
+            0.0,
+            self.scale,
+            -(r.x0 as f32),
+            -(r.y0 as f32),
+        );
+        for t in trees {
+            resvg::render(t, ts, &mut crop.as_mut());
+        }
+        Ok(Some(crop))
+    }
+
+    /// Writes the palette indices of `crop` (the pixels of `r`) into the rows of the bands
+    /// in `rows` (band index → its rows, filter bytes included).
+    fn index_into(&self, r: Region, crop: &tiny_skia::Pixmap, rows: &mut [Option<Vec<u8>>]) {
+        let line = self.size.0 as usize + 1;
+        for (dy, px) in crop
+            .pixels()
+            .chunks_exact(crop.width() as usize)
+            .enumerate()
+        {
+            let y = r.y0 + dy as u32;
+            let b = (y / bands::BAND_ROWS) as usize;
+            let raw = rows[b].as_mut().expect("the band of a drawn row is open");
+            let at = (y % bands::BAND_ROWS) as usize * line + 1 + r.x0 as usize;
+            for (o, &p) in raw[at..at + px.len()].iter_mut().zip(px) {
+                *o = self.palette.index(p);
+            }
+        }
+    }
+
+    /// The whole picture of `pieces` (each an SVG fragment, in drawing order).
+    ///
+    /// # Errors
+    ///
+    /// A piece that does not parse, or a failed compression: [`PictureError`].
+    pub fn draw(&self, pieces: Vec<String>) -> Result<Picture, PictureError> {
+        let trees = pieces
+            .iter()
+            .map(|p| (self.parse)(p))
+            .collect::<Result<Vec<_>, _>>()?;
+        let (w, h) = self.size;
+        let layer = (self.layer)(true)?;
+        if layer.size() != self.size {
+            return Err(PictureError::Size(layer.size().0, layer.size().1));
+        }
+        let all = Region {
+            x0: 0,
+            y0: 0,
+            x1: w,
+            y1: h,
+        };
+        let refs: Vec<&usvg::Tree> = trees.iter().collect();
+        let crop = self
+            .draw_rect(&layer, all, &refs, &mut Vec::new())?
+            .ok_or(PictureError::Size(w, h))?;
+        let mut rows: Vec<Option<Vec<u8>>> = (0..bands::band_count(h))
+            .map(|b| {
+                let (from, to) = bands::band_rows(b, h);
+                Some(vec![0u8; (to - from) as usize * (w as usize + 1)])
+            })
+            .collect();
+        self.index_into(all, &crop, &mut rows);
+        let mut c = Compressor::default();
+        let bands = rows
+            .iter()
+            .map(|r| c.band(r.as_deref().expect("every band drawn")))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| PictureError::Encode(e.to_string()))?;
+        let pieces = pieces
+            .into_iter()
+            .zip(&trees)
+            .map(|(p, t)| {
+                let r = self.region(t);
+                (p, r)
+            })
+            .collect();
+        Ok(Picture {
+            width: w,
+            height: h,
+            pieces,
+            bands,
+        })
+    }
+
+    /// The picture of `pieces`, drawn by difference from `last` (see the module docs); the
+    /// whole picture when `last` is of another size or another number of pieces, or a band
+    /// of it does not inflate.
+    ///
+    /// # Errors
+    ///
+    /// As [`Canvas::draw`].
+    pub fn update(&self, last: &Picture, pieces: Vec<String>) -> Result<Picture, PictureError> {
+        let (w, h) = self.size;
+        if last.width != w || last.height != h || last.pieces.len() != pieces.len() {
+            return self.draw(pieces);
+        }
+        let mut trees: Vec<Option<usvg::Tree>> = (0..pieces.len()).map(|_| None).collect();
+        let mut regions = Vec::with_capacity(pieces.len());
+        let mut dirty = Vec::new();
+        for (i, (p, (old, old_r))) in pieces.iter().zip(&last.pieces).enumerate() {
+            if p == old {
+                regions.push(*old_r);
+                continue;
+            }
+            let t = (self.parse)(p)?;
+            let r = self.region(&t);
+            trees[i] = Some(t);
+            regions.push(r);
+            let d = old_r.union(r);
+            if !d.is_empty() {
+                dirty.push(d);
+            }
+        }
+        if dirty.is_empty() {
+            return Ok(Picture {
+                pieces: pieces.into_iter().zip(regions).collect(),
+                ..last.clone()
+            });
+        }
+        // Grow each rectangle until every piece that touches it lies in it whole.
+        for d in &mut dirty {
+            loop {
+                let grown = regions
+                    .iter()
+                    .filter(|r| r.meets(*d))
+                    .fold(*d, |a, r| a.union(*r));
+                if grown == *d {
+                    break;
+                }
+                *d = grown;
+            }
+        }
+        let mut rows: Vec<Option<Vec<u8>>> = vec![None; last.bands.len()];
+        let mut inflater = bands::Inflater::default();
+        for d in &dirty {
+            for b in (d.y0 / bands::BAND_ROWS)..d.y1.div_ceil(bands::BAND_ROWS) {
+                let b = b as usize;
+                if rows[b].is_none() {
+                    match inflater.band(&last.bands[b]) {
+                        Some(raw) => rows[b] = Some(raw),
+                        None => return self.draw(pieces),
+                    }
+                }
+            }
+        }
+        let layer = (self.layer)(false)?;
+        if layer.size() != self.size {
+            return Err(PictureError::Size(layer.size().0, layer.size().1));
+        }
+        let mut buf = Vec::new();
+        for d in &dirty {
+            let on: Vec<usize> = (0..pieces.len())
+                .filter(|&j| regions[j].meets(*d))
+                .collect();
+            for &j in &on {
+                if trees[j].is_none() {
+                    trees[j] = Some((self.parse)(&pieces[j])?);
+                }
+            }
+            let refs: Vec<&usvg::Tree> = on
+                .iter()
+                .map(|&j| trees[j].as_ref().expect("parsed above"))
+                .collect();
+            let Some(crop) = self.draw_rect(&layer, *d, &refs, &mut buf)? else {
+                // A damaged layer file: drawn whole from the layer drawn afresh.
+                return self.draw(pieces);
+            };
+            self.index_into(*d, &crop, &mut rows);
+        }
+        let mut c = Compressor::default();
+        let bands = rows
+            .iter()
+            .zip(&last.bands)
+            .map(|(r, old)| match r {
+                Some(raw) => c.band(raw),
+                None => Ok(old.clone()),
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| PictureError::Encode(e.to_string()))?;
+        Ok(Picture {
+            width: w,
+            height: h,
+            pieces: pieces.into_iter().zip(regions).collect(),
+            bands,
+        })
+    }
+}
+
+impl Picture {
+    /// The PNG of this picture with `palette`'s colours.
+    ///
+    /// # Errors
+    ///
+    /// [`PictureError::Encode`] if the png crate refuses a chunk.
+    pub fn png(&self, palette: &Palette) -> Result<Vec<u8>, PictureError> {
+        bands::png(self.width, self.height, palette.plte(), &self.bands)
+            .map_err(|e| PictureError::Encode(e.to_string()))
+    }
+
+    /// The pieces this picture was drawn from.
+    pub fn pieces(&self) -> impl Iterator<Item = &str> {
+        self.pieces.iter().map(|(p, _)| p.as_str())
+    }
+
+    fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(self.bands.iter().map(|x| x.z.len() + 12).sum::<usize>());
+        let u32le = |b: &mut Vec<u8>, v: u32| b.extend_from_slice(&v.to_le_bytes());
+        u32le(&mut b, self.width);
+        u32le(&mut b, self.height);
+        u32le(&mut b, self.pieces.len() as u32);
+        for (p, r) in &self.pieces {
+            u32le(&mut b, p.len() as u32);
+            b.extend_from_slice(p.as_bytes());
+            for v in [r.x0, r.y0, r.x1, r.y1] {
+                u32le(&mut b, v);
+            }
+        }
+        u32le(&mut b, self.bands.len() as u32);
+        for band in &self.bands {
+            u32le(&mut b, band.adler);
+            u32le(&mut b, band.raw_len);
+            u32le(&mut b, band.z.len() as u32);
+            b.extend_from_slice(&band.z);
+        }
+        b
+    }
+
+    fn from_bytes(mut b: &[u8]) -> Option<Picture> {
+        fn take<'a>(b: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
+            let (head, rest) = (b.get(..n)?, b.get(n..)?);
+            *b = rest;
+            Some(head)
+        }
+        fn u32le(b: &mut &[u8]) -> Option<u32> {
+            Some(u32::from_le_bytes(take(b, 4)?.try_into().ok()?))
+        }
+        let (width, height) = (u32le(&mut b)?, u32le(&mut b)?);
+        let n = u32le(&mut b)? as usize;
+        let mut pieces = Vec::with_capacity(n.min(1024));
+        for _ in 0..n {
+            let len = u32le(&mut b)? as usize;
+            let p = std::str::from_utf8(take(&mut b, len)?).ok()?.to_string();
+            let r = Region {
+                x0: u32le(&mut b)?,
+                y0: u32le(&mut b)?,
+                x1: u32le(&mut b)?,
+                y1: u32le(&mut b)?,
+            };
+            if r.x1 > width || r.y1 > height {
+                return None;
+            }
+            pieces.push((p, r));
+        }
+        let nb = u32le(&mut b)? as usize;
+        if nb != bands::band_count(height) {
+            return None;
+        }
+        let mut bs = Vec::with_capacity(nb);
+        for i in 0..nb {
+            let (adler, raw_len) = (u32le(&mut b)?, u32le(&mut b)?);
+            let (from, to) = bands::band_rows(i, height);
+            if u64::from(raw_len) != u64::from(to - from) * (u64::from(width) + 1) {
+                return None;
+            }
+            let len = u32le(&mut b)? as usize;
+            bs.push(Band {
+                adler,
+                raw_len,
+                z: take(&mut b, len)?.to_vec(),
+            });
+        }
+        b.is_empty().then_some(Picture {
+            width,
+            height,
+            pieces,
+            bands: bs,
+        })
+    }
+}
+
+/// Names the file layout and how regions are found; bump it when either changes.
+const MAGIC: &[u8; 16] = b"twilight-pict02\n";
+
+/// The cache file of the last picture of `slot` (a game's name for itself, any string) at
+/// `scale` in `dir`.
+pub fn cache_file(dir: &Path, slot: &str, scale: f32) -> PathBuf {
+    use sha2::{Digest, Sha256};
+    let h = Sha256::digest(slot.as_bytes());
+    let hex: String = h[..8].iter().map(|b| format!("{b:02x}")).collect();
+    dir.join(format!("picture-{hex}-{:08x}.bin", scale.to_bits()))
+}
+
+/// The picture kept in `path` under `key`, or `None` if the file is missing, unreadable, not a
+/// plain file, of another key, or damaged (its CRC-32 does not match, or its contents do not
+/// parse). A check against damage, not tampering: whoever can write the file can only spoil
+/// their own pictures.
+pub fn load(path: &Path, key: &[u8; 32]) -> Option<Picture> {
+    let bytes = super::layer_cache::read_plain(path, 64 << 20)?;
+    Picture::from_bytes(super::layer_cache::unblob(&bytes, MAGIC, key)?)
+}
+
+/// Writes `picture` to `path` under `key` ([`super::layer_cache::store_blob`]: renamed into
+/// place, not synced). Errors are returned for tests; the picture code ignores them.
+pub fn store(path: &Path, key: &[u8; 32], picture: &Picture) -> Result<(), String> {
+    super::layer_cache::store_blob(path, MAGIC, key, &picture.to_bytes())
+}
