@@ -66,6 +66,55 @@ pub fn cache_dir() -> Option<PathBuf> {
     var("HOME").map(|h| PathBuf::from(h).join(".cache").join("twilight-pbem"))
 }
 
+const KEY_MAGIC: &[u8; 16] = b"twilight-lkey01\n";
+
+/// The identity of the running binary: SHA-256 of its path, device, inode, length and
+/// modification time. A rebuilt or replaced binary has another; `None` if the system does not
+/// say.
+fn binary_identity() -> Option<[u8; 32]> {
+    let exe = std::env::current_exe().ok()?;
+    let meta = std::fs::metadata(&exe).ok()?;
+    let mut h = Sha256::new();
+    h.update(exe.as_os_str().as_encoded_bytes());
+    h.update([0]);
+    h.update(meta.len().to_le_bytes());
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        for v in [
+            meta.dev(),
+            meta.ino(),
+            meta.mtime() as u64,
+            meta.mtime_nsec() as u64,
+        ] {
+            h.update(v.to_le_bytes());
+        }
+    }
+    #[cfg(not(unix))]
+    h.update(format!("{:?}", meta.modified().ok()?).as_bytes());
+    Some(h.finalize().into())
+}
+
+/// The key of the static layer at `scale` ([`key`]), which `make` computes from the layer's SVG
+/// (making that SVG and hashing it is most of the work of a picture drawn by difference): kept
+/// in the cache folder as `key-<scale bits>.bin` under this binary's identity (path, device,
+/// inode, length, modification time), so the same binary makes it once; another binary, or a
+/// missing or damaged file, makes it again.
+pub fn key_for_this_binary(scale: f32, make: impl FnOnce() -> [u8; 32]) -> [u8; 32] {
+    let (Some(dir), Some(id)) = (cache_dir(), binary_identity()) else {
+        return make();
+    };
+    let path = dir.join(format!("key-{:08x}.bin", scale.to_bits()));
+    let kept = read_plain(&path, 1024)
+        .and_then(|b| <[u8; 32]>::try_from(unblob(&b, KEY_MAGIC, &id)?).ok());
+    if let Some(k) = kept {
+        return k;
+    }
+    let k = make();
+    let _ = store_blob(&path, KEY_MAGIC, &id, &k);
+    k
+}
+
 /// The cache file of the static layer at `scale` in `dir`.
 pub fn cache_file(dir: &Path, scale: f32) -> PathBuf {
     dir.join(format!("static-layer-{:08x}.rgba", scale.to_bits()))

@@ -127,11 +127,13 @@ fn static_svg() -> &'static str {
 }
 
 /// The cache key of the static layer at `scale` ([`super::layer_cache::key`]), once per scale
-/// and process.
+/// and process, and once per binary ([`super::layer_cache::key_for_this_binary`]).
 fn layer_key(scale: f32) -> [u8; 32] {
     static KEYS: PerScale<[u8; 32]> = OnceLock::new();
     per_scale(&KEYS, scale, || {
-        Ok(super::layer_cache::key(static_svg(), scale))
+        Ok(super::layer_cache::key_for_this_binary(scale, || {
+            super::layer_cache::key(static_svg(), scale)
+        }))
     })
     .expect("making a key does not fail")
 }
