@@ -26,6 +26,7 @@ use crate::notation::{self, NotationError};
 
 pub use crate::recorded::RULES_REVISION;
 
+mod reopen;
 pub mod seats;
 mod snapshot;
 mod standing;

@@ -454,6 +454,21 @@ impl Log {
         })
     }
 
+    /// Whether the file at [`Log::path`] holds exactly the bytes this log holds, no more and
+    /// no fewer, with nothing staged: read whole (a symbolic link refused) and compared byte
+    /// for byte, never parsed or hashed. False if it cannot be read.
+    pub fn matches_file(&self) -> bool {
+        if self.staged() > 0 || self.prefix.len() != self.base {
+            return false;
+        }
+        let Ok(disk) = read_log(&self.path) else {
+            return false;
+        };
+        disk.len() == self.written
+            && disk[..self.base] == self.prefix[..]
+            && disk[self.base..] == self.bytes[..]
+    }
+
     /// The file's path.
     pub fn path(&self) -> &Path {
         &self.path
