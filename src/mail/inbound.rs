@@ -818,8 +818,18 @@ fn judge(
                 at: opts.now,
                 entry: Some(session.log().head()),
             });
-            state.save(&dir)?;
+            // The record's new name needs its folder synced before the move's first write:
+            // the commit's journal, written atomically in the same folder, syncs it (a move
+            // with nothing staged writes no journal: then here). Killed at any point, the
+            // renamed file stays as written.
+            state.save_unsynced(&dir)?;
             crate::gamefs::crash_point("mail-state-ahead");
+            if session.log().staged() == 0 {
+                crate::gamefs::sync_dir(&dir).map_err(|e| MailError::File {
+                    path: dir.clone(),
+                    message: e.to_string(),
+                })?;
+            }
             if let Err(e) = session.commit() {
                 state.applied.pop();
                 state.save(&dir)?;
