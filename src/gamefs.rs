@@ -149,6 +149,36 @@ pub fn link_or_io(path: &Path, action: &'static str, source: io::Error) -> FsErr
 ///
 /// [`FsError::Io`] naming the step; `path` is then unchanged.
 pub fn atomic_write(path: &Path, bytes: &[u8], point: &str) -> Result<(), FsError> {
+    atomic_replace(path, bytes, &format!("{point}-temp"))?;
+    sync_dir(&parent_of(path)).map_err(|e| FsError::Io {
+        path: path.into(),
+        action: "sync the folder",
+        source: e,
+    })?;
+    crash_point(point);
+    Ok(())
+}
+
+/// [`atomic_write`] but for the folder's fsync, which the caller owes before anything that
+/// must come after the new name on a power loss ([`sync_dir`] of [`parent_of`] `path`, or
+/// another [`atomic_write`] in the same folder, which syncs every name in it): several writes
+/// share one fsync of their folder. The file's bytes are on disk before the rename, so the
+/// name, if it survives, never names a cut file; a process killed after the rename leaves the
+/// new file in place (only a power loss can undo a rename not yet synced). `point` names the
+/// write boundary before the rename ([`crash_point`]).
+///
+/// # Errors
+///
+/// [`FsError::Io`] naming the step; `path` is then unchanged.
+pub fn atomic_write_unsynced(path: &Path, bytes: &[u8], point: &str) -> Result<(), FsError> {
+    atomic_replace(path, bytes, &format!("{point}-temp"))?;
+    crash_point(point);
+    Ok(())
+}
+
+/// The temporary file (mode 0600), written, fsynced and renamed over `path`; `temp_point` is
+/// the [`crash_point`] before the rename.
+fn atomic_replace(path: &Path, bytes: &[u8], temp_point: &str) -> Result<(), FsError> {
     let dir = parent_of(path);
     let io = |action, source| FsError::Io {
         path: path.into(),
@@ -168,10 +198,8 @@ pub fn atomic_write(path: &Path, bytes: &[u8], point: &str) -> Result<(), FsErro
     }
     tmp.write_all(bytes).map_err(|e| io("write", e))?;
     tmp.as_file().sync_all().map_err(|e| io("sync", e))?;
-    crash_point(&format!("{point}-temp"));
+    crash_point(temp_point);
     tmp.persist(path).map_err(|e| io("rename", e.error))?;
-    sync_dir(&dir).map_err(|e| io("sync the folder", e))?;
-    crash_point(point);
     Ok(())
 }
 

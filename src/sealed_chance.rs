@@ -132,6 +132,25 @@ pub struct DiceLedger {
     pub resolutions: Vec<(u64, u32, Vec<u8>)>,
     /// Published dice keys by turn, with the entry that published each.
     pub keys: BTreeMap<u32, (u64, [u8; 32])>,
+    /// What [`DiceLedger::check`] already found in this process (a cache, never serialized:
+    /// a ledger read back starts without it).
+    #[serde(skip)]
+    pub verified: Verified,
+}
+
+/// The leading resolutions of a [`DiceLedger`] whose dice [`DiceLedger::check`] re-derived
+/// and found equal to the log's, with the mix and the keys it derived them from: a later check
+/// of the same ledger, grown by new resolutions and keys, starts after them while the ledger
+/// still begins with those resolutions and the mix and their keys are unchanged (issue 15: a
+/// command checks at the end of every replay).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Verified {
+    /// The leading resolutions found sound.
+    resolutions: Vec<(u64, u32, Vec<u8>)>,
+    /// The mix they were derived with.
+    mix: [u8; 32],
+    /// The keys they were derived from, by turn.
+    keys: BTreeMap<u32, [u8; 32]>,
 }
 
 impl DiceLedger {
@@ -174,24 +193,48 @@ impl DiceLedger {
     /// Re-derives every recorded die of every turn whose key is published, from public data
     /// only. Returns the findings and the turns checked, `1..=N` when turns 1 to N all have
     /// their key (`None`: no turn yet).
-    pub fn check(&self) -> (Vec<String>, Option<u32>) {
+    ///
+    /// The resolutions a previous check of this ledger found sound ([`Verified`]) are not
+    /// derived again while the mix and their keys are unchanged: the result is the same.
+    pub fn check(&mut self) -> (Vec<String>, Option<u32>) {
         let mut findings = Vec::new();
         let Some(mix) = self.mix else {
             return (findings, None);
         };
-        for (r, turn, dice) in &self.resolutions {
+        let v = &self.verified;
+        let still = self.resolutions.starts_with(&v.resolutions)
+            && v.mix == mix
+            && v.keys
+                .iter()
+                .all(|(t, k)| self.keys.get(t).map(|(_, key)| key) == Some(k));
+        let mut verified = if still {
+            v.clone()
+        } else {
+            Verified {
+                mix,
+                ..Verified::default()
+            }
+        };
+        let mut sound = true;
+        for (r, turn, dice) in &self.resolutions[verified.resolutions.len()..] {
             let Some((_, key)) = self.keys.get(&dice_turn(*turn)) else {
+                sound = false;
                 continue;
             };
             let want: Vec<u8> = (0..dice.len() as u64)
                 .map(|k| fairness::die_roll(key, &mix, LABEL_DIE, *r, k))
                 .collect();
             if want != *dice {
+                sound = false;
                 findings.push(format!(
                     "resolution {r} (turn {turn}): the log's dice {dice:?} are not the dice {want:?} of the turn's published key"
                 ));
+            } else if sound {
+                verified.resolutions.push((*r, *turn, dice.clone()));
+                verified.keys.insert(dice_turn(*turn), *key);
             }
         }
+        self.verified = verified;
         let mut n = 0;
         while self.keys.contains_key(&(n + 1)) {
             n += 1;
@@ -202,7 +245,67 @@ impl DiceLedger {
 
 #[cfg(test)]
 mod tests {
-    use super::dice_checked_text;
+    use super::*;
+
+    /// A ledger of `n` resolutions of three dice each, in turns 1–3, every die as the turn's
+    /// key draws it; keys published for turns 1..=`keys`.
+    fn ledger(seed: u8, n: u64, keys: u32) -> DiceLedger {
+        let seed = [seed; 32];
+        let mix = [7u8; 32];
+        let mut l = DiceLedger {
+            chain_end: Some(fairness::dice_chain_end(&seed)),
+            mix: Some(mix),
+            ..Default::default()
+        };
+        for r in 1..=n {
+            let turn = 1 + (r * 3 / (n + 1)) as u32;
+            let key = fairness::dice_key(&seed, turn);
+            let dice = (0..3)
+                .map(|k| fairness::die_roll(&key, &mix, LABEL_DIE, r, k))
+                .collect();
+            l.resolutions.push((r, turn, dice));
+        }
+        for t in 1..=keys {
+            assert_eq!(
+                l.publish(100 + u64::from(t), t, fairness::dice_key(&seed, t)),
+                None
+            );
+        }
+        l
+    }
+
+    /// A check carried on from an earlier one of the same ledger (grown since) says what a
+    /// first check says, and one whose earlier keys or dice changed derives them again.
+    #[test]
+    fn a_check_carried_on_equals_a_fresh_check() {
+        let mut l = ledger(3, 12, 1);
+        assert_eq!(l.check(), (vec![], Some(1)));
+        let first = l.verified.resolutions.len();
+        assert!(first > 0 && first < 12, "{first}");
+        // Grown: a later turn's key published.
+        let grown = ledger(3, 12, 2);
+        l.keys = grown.keys.clone();
+        assert_eq!(l.check(), ledger(3, 12, 2).check());
+        assert!(l.verified.resolutions.len() > first);
+        // A die of a resolution already checked, changed in place: derived and found again.
+        let (r, turn, dice) = l.resolutions[0].clone();
+        l.resolutions[0] = (r, turn, dice.iter().map(|d| d % 6 + 1).collect());
+        let mut fresh = l.clone();
+        fresh.verified = Verified::default();
+        let (found, checked) = l.check();
+        assert_eq!((found.clone(), checked), fresh.check());
+        assert_eq!(found.len(), 1, "{found:?}");
+        l.resolutions[0] = (r, turn, dice);
+        assert_eq!(l.check(), (vec![], Some(2)));
+        // Another turn-1 key than the one checked with: the memo is dropped.
+        let other = ledger(4, 12, 1);
+        l.keys.insert(1, other.keys[&1]);
+        fresh = l.clone();
+        fresh.verified = Verified::default();
+        let (found, _) = l.check();
+        assert_eq!(found, fresh.check().0);
+        assert!(!found.is_empty());
+    }
 
     #[test]
     fn the_dice_checked_line_says_turn_1_alone_and_a_range_from_two_turns() {

@@ -26,6 +26,7 @@ use crate::notation::{self, NotationError};
 
 pub use crate::recorded::RULES_REVISION;
 
+mod reopen;
 pub mod seats;
 mod snapshot;
 mod standing;
@@ -1151,6 +1152,11 @@ impl Session {
             );
         }
         let (dice_findings, checked) = self.dice.check();
+        // What the check found sound spares the next replay carried on from the checkpoint
+        // (within this process) deriving those dice again.
+        if let Some(cp) = self.checkpoint.as_mut() {
+            Arc::make_mut(cp).dice.verified = self.dice.verified.clone();
+        }
         self.findings.extend(dice_findings);
         if let Some(f) = self.bid.check_draw(&self.dice) {
             self.findings.push(f);

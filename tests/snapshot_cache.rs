@@ -791,3 +791,87 @@ fn a_format_1_snapshot_without_the_last_answer_is_ignored_and_the_news_still_tol
     assert_eq!(told(&old), told(&s));
     assert_eq!(fingerprint(&old), fingerprint(&s));
 }
+
+/// `Session::reopen` after each move of a random game (as one `inbox` reply does for its
+/// receipt and prompts) is the game a fresh replay of the log gives, made from the replay held
+/// in memory: with the snapshot deleted it still replays no entry, so it read none.
+#[test]
+fn reopening_after_a_move_equals_a_fresh_replay_without_reading_the_log_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    for seed in [31u8, 32] {
+        let dir = new_game(tmp.path(), &format!("reopen-{seed}"), seed);
+        for step in 0..60u64 {
+            let (_lock, _) = Session::lock(&dir).unwrap();
+            let mut s = Session::open(&dir).unwrap();
+            let Some((side, line)) = next_line(&s, u64::from(seed) * 4099 + step) else {
+                break;
+            };
+            s.play(side, std::slice::from_ref(&line), t0())
+                .unwrap_or_else(|e| panic!("`{line}`: {e}"));
+            let revealed = s.is_revealed();
+            std::fs::remove_file(dir.join(SNAPSHOT_FILE)).ok();
+            let again = s.reopen().unwrap();
+            let what = format!("seed {seed} step {step} `{line}`");
+            if revealed {
+                // Past the reveal no replay is kept: a full opening.
+                assert_eq!(again.entries_replayed(), again.log().len(), "{what}");
+            } else {
+                assert_eq!(again.entries_replayed(), 0, "{what}: replayed again");
+            }
+            assert_eq!(fingerprint(&again), fingerprint(&fresh(&dir)), "{what}");
+            // Reopened twice over: the same.
+            assert_eq!(
+                fingerprint(&again.reopen().unwrap()),
+                fingerprint(&fresh(&dir)),
+                "{what}: twice"
+            );
+            if revealed {
+                break;
+            }
+        }
+    }
+}
+
+/// `Session::reopen` never stands for files that changed since: a log with another move
+/// appended, an old entry edited in place (same length), or a `secret.yaml` gone give what
+/// `Session::open` gives on them, never the replay held.
+#[test]
+fn reopening_files_changed_behind_the_session_opens_them_anew() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = played(tmp.path(), "reopen-changed", 33, 12);
+    let held = open_locked(&dir);
+    assert!(!held.is_revealed());
+    // Another command's move.
+    assert!(play_one(&dir, 77));
+    let again = held.reopen().unwrap();
+    assert_eq!(again.log().len(), fresh(&dir).log().len());
+    assert_eq!(fingerprint(&again), fingerprint(&fresh(&dir)), "appended");
+
+    // An old entry edited in place, its length kept: `open` refuses the log, so does reopen.
+    let bytes = std::fs::read(dir.join("log.yaml")).unwrap();
+    let at = bytes
+        .windows(6)
+        .position(|w| w == b"\nseq: ")
+        .expect("a seq line")
+        + 200;
+    let mut edited = bytes.clone();
+    edited[at] = if edited[at] == b'a' { b'b' } else { b'a' };
+    std::fs::write(dir.join("log.yaml"), &edited).unwrap();
+    let open_err = Session::open(&dir).err().map(|e| e.to_string());
+    assert!(open_err.is_some(), "the edited log opens");
+    std::fs::write(dir.join("log.yaml"), &bytes).unwrap();
+    let held = open_locked(&dir);
+    std::fs::write(dir.join("log.yaml"), &edited).unwrap();
+    assert_eq!(held.reopen().err().map(|e| e.to_string()), open_err);
+    std::fs::write(dir.join("log.yaml"), &bytes).unwrap();
+
+    // The secret gone: the public replay `open` gives.
+    let held = open_locked(&dir);
+    let secret = std::fs::read(dir.join("secret.yaml")).unwrap();
+    std::fs::remove_file(dir.join("secret.yaml")).unwrap();
+    let public = Session::open(&dir).unwrap();
+    let again = held.reopen().unwrap();
+    assert_eq!(again.mode(), public.mode());
+    assert_eq!(fingerprint(&again), fingerprint(&public), "no secret");
+    std::fs::write(dir.join("secret.yaml"), secret).unwrap();
+}

@@ -110,6 +110,9 @@ pub struct Log {
     /// The file's bytes before `base` (empty for a log read whole): read, and checked against
     /// [`LogPoint::prefix`], in a log opened at a known point, but not parsed.
     prefix: Vec<u8>,
+    /// SHA-256 fed with exactly `prefix` (none for a log read whole): the digest of a later
+    /// point's prefix ([`Log::point`]) carries on from it instead of hashing the file again.
+    prefix_hash: Option<sha2::Sha256>,
     /// The whole log (bytes and entries), read on first demand in a log opened at a known
     /// point; reset whenever the log in memory changes.
     whole: std::sync::OnceLock<(Vec<u8>, Vec<StoredEntry>)>,
@@ -146,14 +149,10 @@ pub struct LogPoint {
     pub prefix: Hex32,
 }
 
-/// SHA-256 of `a` then `b` (a file's bytes before some offset, held in two parts).
-fn prefix_digest(a: &[u8], b: &[u8]) -> Hex32 {
+/// SHA-256 of the bytes `hashed` was fed, then `more`.
+fn prefix_digest(hashed: &sha2::Sha256, more: &[u8]) -> Hex32 {
     use sha2::Digest;
-    let d: [u8; 32] = sha2::Sha256::new()
-        .chain_update(a)
-        .chain_update(b)
-        .finalize()
-        .into();
+    let d: [u8; 32] = hashed.clone().chain_update(more).finalize().into();
     Hex32::from(d)
 }
 
@@ -206,6 +205,7 @@ impl Log {
             skipped: 0,
             first: None,
             prefix: Vec::new(),
+            prefix_hash: None,
             whole: std::sync::OnceLock::new(),
         }
     }
@@ -330,8 +330,14 @@ impl Log {
         if bytes.len() < at.end
             || at.first_end > bytes.len()
             || entry_hash(&bytes[..at.first_end]) != at.first
-            || prefix_digest(&bytes[..at.recent_start], &[]) != at.prefix
         {
+            return Ok(None);
+        }
+        let prefix_hash = {
+            use sha2::Digest;
+            sha2::Sha256::new().chain_update(&bytes[..at.recent_start])
+        };
+        if prefix_digest(&prefix_hash, &[]) != at.prefix {
             return Ok(None);
         }
         let prefix = bytes[..at.recent_start].to_vec();
@@ -379,6 +385,7 @@ impl Log {
             skipped: at.recent_seq,
             first: Some((at.first_end, at.first)),
             prefix,
+            prefix_hash: Some(prefix_hash),
             whole: std::sync::OnceLock::new(),
         }))
     }
@@ -395,7 +402,17 @@ impl Log {
             None => self.entries.first().map(|e| (e.range.end, e.hash))?,
         };
         let recent = &self.entries[self.entries.len().saturating_sub(RECENT)];
-        let prefix = prefix_digest(&self.prefix, &self.bytes[..recent.range.start - self.base]);
+        let recent_bytes = &self.bytes[..recent.range.start - self.base];
+        let prefix = match &self.prefix_hash {
+            Some(h) => prefix_digest(h, recent_bytes),
+            None => {
+                use sha2::Digest;
+                prefix_digest(
+                    &sha2::Sha256::new().chain_update(&self.prefix),
+                    recent_bytes,
+                )
+            }
+        };
         Some(LogPoint {
             len: self.len(),
             end: last.range.end,
@@ -452,6 +469,21 @@ impl Log {
                 )
             })
         })
+    }
+
+    /// Whether the file at [`Log::path`] holds exactly the bytes this log holds, no more and
+    /// no fewer, with nothing staged: read whole (a symbolic link refused) and compared byte
+    /// for byte, never parsed or hashed. False if it cannot be read.
+    pub fn matches_file(&self) -> bool {
+        if self.staged() > 0 || self.prefix.len() != self.base {
+            return false;
+        }
+        let Ok(disk) = read_log(&self.path) else {
+            return false;
+        };
+        disk.len() == self.written
+            && disk[..self.base] == self.prefix[..]
+            && disk[self.base..] == self.bytes[..]
     }
 
     /// The file's path.

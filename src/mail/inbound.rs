@@ -302,6 +302,9 @@ struct Context {
     gone: bool,
     /// What the lock's recovery set aside, to tell.
     recovered: Option<String>,
+    /// The game after an accepted move, as this process replayed it: opened again from it
+    /// ([`Session::reopen`]) for the receipt and the prompts instead of from the disk.
+    session: Option<Session>,
 }
 
 /// The reply tokens a mail's `In-Reply-To`/`References` stand for: each names a prompt of
@@ -815,13 +818,24 @@ fn judge(
                 at: opts.now,
                 entry: Some(session.log().head()),
             });
-            state.save(&dir)?;
+            // The record's new name needs its folder synced before the move's first write:
+            // the commit's journal, written atomically in the same folder, syncs it (a move
+            // with nothing staged writes no journal: then here). Killed at any point, the
+            // renamed file stays as written.
+            state.save_unsynced(&dir)?;
             crate::gamefs::crash_point("mail-state-ahead");
+            if session.log().staged() == 0 {
+                crate::gamefs::sync_dir(&dir).map_err(|e| MailError::File {
+                    path: dir.clone(),
+                    message: e.to_string(),
+                })?;
+            }
             if let Err(e) = session.commit() {
                 state.applied.pop();
                 state.save(&dir)?;
                 return Err(e.into());
             }
+            ctx.session = Some(session);
             Ok(Ok((id, Some(side), done)))
         }
         Err(r) => Ok(Err(r)),
@@ -830,15 +844,27 @@ fn judge(
 
 /// Mails the receipt of `side`'s move starting at log entry `from` (issue 20 point 5).
 fn send_receipt(
-    dir: &Path,
+    session: &Session,
     side: Side,
     from: u64,
     force_outbox: bool,
 ) -> Result<Option<String>, MailError> {
-    let session = Session::open(dir)?;
-    let transport = Transport::choose(&dir.join("outbox"), force_outbox)?;
-    super::receipt::send_move_receipt(&session, side, from, &transport)
+    let transport = Transport::choose(&session.dir().join("outbox"), force_outbox)?;
+    super::receipt::send_move_receipt(session, side, from, &transport)
 }
+
+/// The game in `dir` opened again after a move: from `held`, this process's replay of it,
+/// when the files are unchanged ([`Session::reopen`]), else from the disk.
+fn reopen(dir: &Path, held: Option<Session>) -> Result<Session, SessionError> {
+    match held {
+        Some(s) if s.dir() == dir => s.reopen(),
+        _ => Session::open(dir),
+    }
+}
+
+/// The games whose prompts are due after the mails, each with this process's latest replay
+/// of it, if any ([`reopen`]).
+type Touched = Vec<(PathBuf, Option<Session>)>;
 
 /// The sides `address` plays in the game of `session`.
 fn sides_of(session: &Session, address: &str) -> Vec<Side> {
@@ -923,7 +949,7 @@ fn process(
     raw: &[u8],
     opts: &InboxOptions,
     report: &mut InboxReport,
-    touched: &mut Vec<PathBuf>,
+    touched: &mut Touched,
     file: &Path,
     still_there: &dyn Fn() -> bool,
     held: &mut Option<crate::gamefs::GameLock>,
@@ -956,11 +982,23 @@ fn process(
     Ok(Some(match judged? {
         Ok((game, side, applied)) => {
             if let Some(d) = &ctx.game_dir {
-                if !touched.contains(d) {
-                    touched.push(d.clone());
-                }
+                let i = match touched.iter().position(|(t, _)| t == d) {
+                    Some(i) => i,
+                    None => {
+                        touched.push((d.clone(), None));
+                        touched.len() - 1
+                    }
+                };
+                // This move's replay stands for the game from now on (an earlier mail's no more).
+                touched[i].1 = None;
                 if let (Some(from), Some(side)) = (ctx.receipt_from, side) {
-                    match send_receipt(d, side, from, opts.force_outbox) {
+                    let sent = reopen(d, ctx.session.take()).map_err(MailError::from);
+                    let sent = sent.and_then(|session| {
+                        let line = send_receipt(&session, side, from, opts.force_outbox);
+                        touched[i].1 = Some(session);
+                        line
+                    });
+                    match sent {
                         Ok(Some(line)) => report.receipts.push(line),
                         Ok(None) => {}
                         Err(e) => report
@@ -1015,7 +1053,7 @@ fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
 /// Mail errors are collected, not fatal.
 pub fn run(opts: &InboxOptions, sources: &[PathBuf]) -> Result<InboxReport, MailError> {
     let mut report = InboxReport::default();
-    let mut touched: Vec<PathBuf> = Vec::new();
+    let mut touched: Touched = Vec::new();
     for src in list_sources(sources)? {
         let file = match &src {
             Source::Maildir(_, f) | Source::Eml(f) => f.clone(),
@@ -1085,7 +1123,7 @@ pub fn run(opts: &InboxOptions, sources: &[PathBuf]) -> Result<InboxReport, Mail
             verdict,
         });
     }
-    for dir in touched {
+    for (dir, held) in touched {
         // Each game's lock in turn: sending updates its mail state.
         let (_lock, recovered) = match Session::lock(&dir) {
             Ok(l) => l,
@@ -1105,7 +1143,7 @@ pub fn run(opts: &InboxOptions, sources: &[PathBuf]) -> Result<InboxReport, Mail
             }
         };
         report.recovered.extend(recovered);
-        let session = match Session::open(&dir) {
+        let session = match reopen(&dir, held) {
             Ok(s) => s,
             Err(e) => {
                 report

@@ -195,11 +195,25 @@ impl MailState {
     /// Replaces `GAME_DIR/mail-state.yaml` atomically, mode 0600 (temporary file, fsync,
     /// rename, fsync of the folder).
     pub fn save(&self, game_dir: &Path) -> Result<(), MailError> {
+        self.write(game_dir, crate::gamefs::atomic_write)
+    }
+
+    /// [`MailState::save`] but for the folder's fsync, which the caller owes before anything
+    /// that must follow the new state on a power loss
+    /// ([`crate::gamefs::atomic_write_unsynced`]).
+    pub fn save_unsynced(&self, game_dir: &Path) -> Result<(), MailError> {
+        self.write(game_dir, crate::gamefs::atomic_write_unsynced)
+    }
+
+    fn write(
+        &self,
+        game_dir: &Path,
+        how: fn(&Path, &[u8], &str) -> Result<(), crate::gamefs::FsError>,
+    ) -> Result<(), MailError> {
         let path = game_dir.join("mail-state.yaml");
         let err = file_err(&path);
         let text = serde_yaml::to_string(self).map_err(|e| err(e.to_string()))?;
-        crate::gamefs::atomic_write(&path, text.as_bytes(), "mail-state")
-            .map_err(|e| err(e.to_string()))?;
+        how(&path, text.as_bytes(), "mail-state").map_err(|e| err(e.to_string()))?;
         Ok(())
     }
 

@@ -629,8 +629,12 @@ fn only_sealed_headline_since(session: &Session, side: Side, since: u64) -> bool
     })
 }
 
-/// Composes and sends the mails `due` names, saving the threading record after each one sent.
-/// Returns the mails sent.
+/// Composes and sends the mails `due` names, and saves the threading record of those sent:
+/// over SMTP after each one; to the outbox once, after the mail files, whose folder is synced
+/// first (one fsync of each folder for all the mails, and the record never names a mail a
+/// power loss could undo). A process killed before the record is saved leaves the mails
+/// written and the record as before them: the next run mails them again (a duplicate, never a
+/// loss), as a kill between a mail and its record always could. Returns the mails sent.
 pub fn send_due(
     session: &Session,
     transport: &Transport,
@@ -641,15 +645,30 @@ pub fn send_due(
     let config = MailConfig::load(dir)?;
     let mut state = MailState::load(dir)?;
     let mut sent = Vec::new();
-    for (side, purpose) in due(session, &config, &state, resend) {
-        let mut next = state.clone();
-        let mut o = compose(session, &config, &mut next, side, purpose, now)?;
-        o.delivered = Some(transport.deliver(&to_message(&o, session.game_id())?)?);
-        state = next;
+    let mut composed = || -> Result<(), MailError> {
+        for (side, purpose) in due(session, &config, &state, resend) {
+            let mut next = state.clone();
+            let mut o = compose(session, &config, &mut next, side, purpose, now)?;
+            let message = to_message(&o, session.game_id())?;
+            o.delivered = Some(if transport.is_smtp() {
+                let d = transport.deliver(&message)?;
+                next.save(dir)?;
+                d
+            } else {
+                transport.deliver_unsynced(&message)?
+            });
+            state = next;
+            sent.push(o);
+        }
+        Ok(())
+    };
+    let result = composed();
+    // What was delivered is recorded, even when a later mail failed.
+    if !transport.is_smtp() && !sent.is_empty() {
+        transport.sync()?;
         state.save(dir)?;
-        sent.push(o);
     }
-    Ok(sent)
+    result.map(|()| sent)
 }
 
 /// Reminders: a prompt mail again to each player who has owed the same decision for longer than

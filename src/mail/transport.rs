@@ -272,6 +272,37 @@ impl Transport {
 
     /// Sends one message and says where it went: `outbox file PATH` or `SMTP host:port (…)`.
     pub fn deliver(&self, message: &Message) -> Result<String, MailError> {
+        self.deliver_with(message, crate::gamefs::atomic_write)
+    }
+
+    /// [`Transport::deliver`], but an outbox file's name is not yet synced to the disk:
+    /// [`Transport::sync`] does that for every mail delivered so, and is owed before anything
+    /// that must follow them on a power loss (the mail state recording them as sent). A
+    /// process killed in between leaves every delivered file in place.
+    pub fn deliver_unsynced(&self, message: &Message) -> Result<String, MailError> {
+        self.deliver_with(message, crate::gamefs::atomic_write_unsynced)
+    }
+
+    /// Syncs the outbox folder: the names of the mails [`Transport::deliver_unsynced`] wrote
+    /// survive a power loss from here on (nothing to do over SMTP).
+    pub fn sync(&self) -> Result<(), MailError> {
+        match self {
+            Transport::Outbox(dir) => crate::gamefs::sync_dir(dir)
+                .map_err(|e| MailError::Send(format!("{}: sync the folder: {e}", dir.display()))),
+            Transport::Smtp(..) => Ok(()),
+        }
+    }
+
+    /// Whether mails go over SMTP (each one sent for good as it is delivered).
+    pub fn is_smtp(&self) -> bool {
+        matches!(self, Transport::Smtp(..))
+    }
+
+    fn deliver_with(
+        &self,
+        message: &Message,
+        write: fn(&std::path::Path, &[u8], &str) -> Result<(), crate::gamefs::FsError>,
+    ) -> Result<String, MailError> {
         match self {
             Transport::Outbox(dir) => {
                 // Outbox mails hold live reply tokens: the folder is 0700, each file 0600.
@@ -288,7 +319,7 @@ impl Transport {
                 // crash never leaves a cut mail, nor one readable by others for a moment.
                 crate::gamefs::remove_stale_temps(dir);
                 let file = dir.join(format!("{}.eml", outbox_name()?));
-                crate::gamefs::atomic_write(&file, &message.formatted(), "outbox-mail")
+                write(&file, &message.formatted(), "outbox-mail")
                     .map_err(|e| MailError::Send(e.to_string()))?;
                 Ok(format!("outbox file {}", file.display()))
             }
