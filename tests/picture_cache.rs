@@ -316,3 +316,197 @@ fn rows_of_the_layer_read_back_alone_and_each_is_checked() {
         "cut short"
     );
 }
+
+/// The game's kept picture replaced by a picture of another game (a late position of
+/// `games/de-game-14`, many boxes highlighted, a long non-ASCII caption: valid, under the
+/// key), so the mail is drawn by difference in a fresh process that reads the layer's bands
+/// from the file; then the same with the layer file, the palette file and the kept picture
+/// damaged in turn (a band flipped, cut short, a FIFO, a folder, the palette of another
+/// scale, a link to `/dev/zero`). Every mail's picture is the one mailed with no cache.
+#[test]
+fn a_mail_drawn_by_difference_from_a_stale_or_damaged_cache_is_the_fresh_picture() {
+    use twilight_pbem::picture::{self, incremental};
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let without = mailed_pictures(None);
+    assert_eq!(mailed_pictures(Some(&cache)), without, "cold cache");
+    let kept: Vec<PathBuf> = std::fs::read_dir(&cache)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("picture-")
+        })
+        .collect();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    let kept = &kept[0];
+    // The kept picture's key (the layer's and the palette's reference pieces).
+    let key = picture::png::picture_key(MAIL_SCALE);
+    let (_, steps) =
+        twilight_pbem::session::Session::open_public_traced(&root().join("games/de-game-14"))
+            .unwrap();
+    let other = &steps[steps.len() * 2 / 3].view;
+    let changed: Vec<_> = other.board.iter().map(|c| c.country).take(30).collect();
+    let stale = picture::png::board_picture(
+        other,
+        &changed,
+        Some("ＵＳＳＲ：Ölkrise 東京 ☭ ★ — a very long caption that goes on past seventy chars"),
+        MAIL_SCALE,
+    )
+    .unwrap();
+    let layer = layer_cache::cache_file(&cache, MAIL_SCALE);
+    let palette = layer_cache::palette_file(&cache, MAIL_SCALE);
+    let layer_bytes = std::fs::read(&layer).unwrap();
+    let palette_bytes = std::fs::read(&palette).unwrap();
+    let restore = || {
+        for p in [&layer, &palette, kept] {
+            let _ = std::fs::remove_dir(p);
+            let _ = std::fs::remove_file(p);
+        }
+        std::fs::write(&layer, &layer_bytes).unwrap();
+        std::fs::write(&palette, &palette_bytes).unwrap();
+        incremental::store(kept, &key, &stale).unwrap();
+    };
+    let fifo = |p: &Path| {
+        let c = std::ffi::CString::new(p.to_str().unwrap()).unwrap();
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    };
+    type Spoil<'a> = Box<dyn Fn() + 'a>;
+    let spoils: Vec<(&str, Spoil)> = vec![
+        ("stale picture only", Box::new(|| {})),
+        (
+            "a layer band flipped",
+            Box::new(|| {
+                let mut b = layer_bytes.clone();
+                for at in (b.len() / 8..b.len()).step_by(b.len() / 8) {
+                    b[at] ^= 0x40;
+                }
+                std::fs::write(&layer, b).unwrap();
+            }),
+        ),
+        (
+            "layer cut short",
+            Box::new(|| std::fs::write(&layer, &layer_bytes[..layer_bytes.len() / 2]).unwrap()),
+        ),
+        (
+            "layer a FIFO",
+            Box::new(|| {
+                std::fs::remove_file(&layer).unwrap();
+                fifo(&layer);
+            }),
+        ),
+        (
+            "palette of another scale",
+            Box::new(|| {
+                // The palette file another scale writes, put at this scale's path.
+                let mut b = palette_bytes.clone();
+                let other_key = layer_cache::key(&svg::static_svg(Layout::standard()), 0.5);
+                b[16..48].copy_from_slice(&other_key);
+                std::fs::write(&palette, b).unwrap();
+            }),
+        ),
+        (
+            "palette a link to /dev/zero",
+            Box::new(|| {
+                std::fs::remove_file(&palette).unwrap();
+                std::os::unix::fs::symlink("/dev/zero", &palette).unwrap();
+            }),
+        ),
+        (
+            "palette a FIFO",
+            Box::new(|| {
+                std::fs::remove_file(&palette).unwrap();
+                fifo(&palette);
+            }),
+        ),
+        (
+            "kept picture a folder",
+            Box::new(|| {
+                std::fs::remove_file(kept).unwrap();
+                std::fs::create_dir(kept).unwrap();
+            }),
+        ),
+        (
+            "kept picture a FIFO",
+            Box::new(|| {
+                std::fs::remove_file(kept).unwrap();
+                fifo(kept);
+            }),
+        ),
+    ];
+    for (what, spoil) in &spoils {
+        restore();
+        spoil();
+        assert_eq!(mailed_pictures(Some(&cache)), without, "{what}");
+        // The picture drawn (from the stale one) is kept in its place, unless a folder holds it.
+        if *what != "kept picture a folder" {
+            let now = incremental::load(kept, &key);
+            assert!(
+                now.is_some_and(|p| !p.pieces().eq(stale.pieces())),
+                "{what}"
+            );
+        }
+    }
+}
+
+/// Four `twilight mail` processes at once, each on its own copy of `games/example` (the same
+/// game, the same folder name), writing one cold cache folder, three rounds, while the game's
+/// kept picture is rewritten all the while with pictures of other positions (as a process
+/// mailing another copy of the game at another move would): every mail's picture is the one
+/// mailed with no cache.
+#[test]
+fn mails_of_one_game_in_two_folders_at_once_share_a_cache_and_stay_right() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use twilight_pbem::picture::{self, incremental};
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let without = mailed_pictures(None);
+    assert_eq!(mailed_pictures(Some(&cache)), without, "cold cache");
+    let kept = std::fs::read_dir(&cache)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("picture-")
+        })
+        .unwrap();
+    // The kept picture's key (the layer's and the palette's reference pieces).
+    let key = picture::png::picture_key(MAIL_SCALE);
+    let (_, steps) =
+        twilight_pbem::session::Session::open_public_traced(&root().join("games/de-game-14"))
+            .unwrap();
+    let others: Vec<_> = [steps.len() / 3, steps.len() - 1]
+        .iter()
+        .map(|&i| {
+            let v = &steps[i].view;
+            let changed: Vec<_> = v.board.iter().map(|c| c.country).step_by(3).collect();
+            picture::png::board_picture(v, &changed, Some("US: Ölkrise"), MAIL_SCALE).unwrap()
+        })
+        .collect();
+    for round in 0..3 {
+        let done = AtomicBool::new(false);
+        let got: Vec<Vec<Vec<u8>>> = std::thread::scope(|s| {
+            s.spawn(|| {
+                for p in others.iter().cycle() {
+                    if done.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    incremental::store(&kept, &key, p).unwrap();
+                }
+            });
+            let runs: Vec<_> = (0..4)
+                .map(|_| s.spawn(|| mailed_pictures(Some(&cache))))
+                .collect();
+            let got = runs.into_iter().map(|r| r.join().unwrap()).collect();
+            done.store(true, Ordering::Relaxed);
+            got
+        });
+        for (i, g) in got.iter().enumerate() {
+            assert_eq!(*g, without, "round {round}, process {i}");
+        }
+    }
+}

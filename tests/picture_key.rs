@@ -15,7 +15,7 @@ fn the_layer_key_is_made_once_per_binary_and_again_when_its_file_is_bad() {
     let real = layer_cache::key(&svg::static_svg(Layout::standard()), MAIL_SCALE);
     let made = Cell::new(0);
     let key = || {
-        layer_cache::key_for_this_binary(MAIL_SCALE, || {
+        layer_cache::key_for_this_binary("key", MAIL_SCALE, || {
             made.set(made.get() + 1);
             real
         })
@@ -41,7 +41,7 @@ fn the_layer_key_is_made_once_per_binary_and_again_when_its_file_is_bad() {
     let before = made.get();
     assert_eq!((key(), made.get()), (real, before + 1), "cut short");
     // Another scale has its own key file.
-    let other = layer_cache::key_for_this_binary(0.5, || [7; 32]);
+    let other = layer_cache::key_for_this_binary("key", 0.5, || [7; 32]);
     assert_eq!(other, [7; 32]);
     assert_eq!(key(), real);
     // No cache folder: made every time.

@@ -7,11 +7,14 @@
 //! ([`Picture::draw`]; `tests/picture_incremental.rs`).
 //!
 //! Exactness rests on two facts, both tested: a piece draws nothing outside its region (its
-//! layer bounding box at the scale, grown by [`MARGIN`] pixels for anti-aliasing), and drawing
-//! a piece into a rectangle of the canvas moved by whole pixels gives the same pixels as drawing
-//! it on the canvas (the move is exact in floating point and in tiny-skia's fixed point). A
-//! rectangle is grown until it holds every piece that touches it whole, so no piece is ever
-//! clipped differently.
+//! layer bounding box at the scale, grown by [`MARGIN`] pixels for anti-aliasing), and a piece
+//! drawn with the whole picture's transform into a pixmap that holds it gives the same pixels
+//! whatever else that pixmap holds. A rectangle is drawn in a pixmap from the origin to its
+//! far corner, not moved to the origin: moving by whole pixels is not exact in floating point
+//! (Finland's highlight frame came out a shade different at scales 0.5 and 1:
+//! `tests/picture_incremental_attack.rs`). The pixmap's memory outside the rectangle is never
+//! touched, so it costs little more than the rectangle. A rectangle is grown until it holds
+//! every piece that touches it whole, so no piece is ever clipped differently.
 //!
 //! The last picture of each game is kept in the cache folder ([`super::layer_cache::cache_dir`])
 //! as `picture-<slot>-<scale bits>.bin`, checked by a CRC-32 and keyed like the static layer;
@@ -87,8 +90,9 @@ impl Layer {
         }
     }
 
-    /// Copies the layer's pixels of `r` into `crop` (a pixmap of `r`'s size), using `buf` for
-    /// rows read from the file; `false` if the file cannot give them (damaged).
+    /// Copies the layer's pixels of `r` into the same place of `crop` (a pixmap from the origin
+    /// to `r`'s far corner), using `buf` for rows read from the file; `false` if the file cannot
+    /// give them (damaged).
     fn copy_rect(&self, r: Region, crop: &mut tiny_skia::Pixmap, buf: &mut Vec<u8>) -> bool {
         let line = self.size().0 as usize * 4;
         let rows: &[u8] = match self {
@@ -98,13 +102,11 @@ impl Layer {
                 None => return false,
             },
         };
-        let (from, len) = (r.x0 as usize * 4, (r.x1 - r.x0) as usize * 4);
-        for (row, src) in crop
-            .data_mut()
-            .chunks_exact_mut(len)
-            .zip(rows.chunks_exact(line))
-        {
-            row.copy_from_slice(&src[from..from + len]);
+        let (from, to) = (r.x0 as usize * 4, r.x1 as usize * 4);
+        let width = crop.width() as usize * 4;
+        let dst = crop.data_mut().chunks_exact_mut(width);
+        for (row, src) in dst.skip(r.y0 as usize).zip(rows.chunks_exact(line)) {
+            row[from..to].copy_from_slice(&src[from..to]);
         }
         true
     }
@@ -159,8 +161,10 @@ impl Canvas<'_> {
         }
     }
 
-    /// The pixels of `r`: the static layer's, with `trees` drawn over them in order; `None` if
-    /// the layer's file cannot give them.
+    /// The pixels of `r`: the static layer's, with `trees` drawn over them in order, in a
+    /// pixmap from the origin to `r`'s far corner of which only `r` is meant (the pieces are
+    /// drawn with the whole picture's transform: see the module docs); `None` if the layer's
+    /// file cannot give them.
     fn draw_rect(
         &self,
         layer: &Layer,
@@ -168,38 +172,31 @@ impl Canvas<'_> {
         trees: &[&usvg::Tree],
         buf: &mut Vec<u8>,
     ) -> Result<Option<tiny_skia::Pixmap>, PictureError> {
-        let (rw, rh) = (r.x1 - r.x0, r.y1 - r.y0);
-        let mut crop = tiny_skia::Pixmap::new(rw, rh).ok_or(PictureError::Size(rw, rh))?;
+        // Zeroed lazily by the allocator: rows above `r` and columns left of it are never
+        // touched.
+        let mut crop = tiny_skia::Pixmap::new(r.x1, r.y1).ok_or(PictureError::Size(r.x1, r.y1))?;
         if !layer.copy_rect(r, &mut crop, buf) {
             return Ok(None);
         }
-        let ts = tiny_skia::Transform::from_row(
-            self.scale,
-            0.0,
-            0.0,
-            self.scale,
-            -(r.x0 as f32),
-            -(r.y0 as f32),
-        );
+        let ts = tiny_skia::Transform::from_scale(self.scale, self.scale);
         for t in trees {
             resvg::render(t, ts, &mut crop.as_mut());
         }
         Ok(Some(crop))
     }
 
-    /// Writes the palette indices of `crop` (the pixels of `r`) into the rows of the bands
-    /// in `rows` (band index → its rows, filter bytes included).
+    /// Writes the palette indices of `r` in `crop` (a pixmap from the origin to `r`'s far
+    /// corner, [`Canvas::draw_rect`]) into the rows of the bands in `rows` (band index → its
+    /// rows, filter bytes included).
     fn index_into(&self, r: Region, crop: &tiny_skia::Pixmap, rows: &mut [Option<Vec<u8>>]) {
         let line = self.size.0 as usize + 1;
-        for (dy, px) in crop
-            .pixels()
-            .chunks_exact(crop.width() as usize)
-            .enumerate()
-        {
-            let y = r.y0 + dy as u32;
+        let lines = crop.pixels().chunks_exact(crop.width() as usize);
+        for (y, px) in lines.enumerate().skip(r.y0 as usize) {
+            let y = y as u32;
             let b = (y / bands::BAND_ROWS) as usize;
             let raw = rows[b].as_mut().expect("the band of a drawn row is open");
             let at = (y % bands::BAND_ROWS) as usize * line + 1 + r.x0 as usize;
+            let px = &px[r.x0 as usize..];
             for (o, &p) in raw[at..at + px.len()].iter_mut().zip(px) {
                 *o = self.palette.index(p);
             }
@@ -457,7 +454,7 @@ impl Picture {
 }
 
 /// Names the file layout and how regions are found; bump it when either changes.
-const MAGIC: &[u8; 16] = b"twilight-pict02\n";
+const MAGIC: &[u8; 16] = b"twilight-pict03\n";
 
 /// The cache file of the last picture of `slot` (a game's name for itself, any string) at
 /// `scale` in `dir`.

@@ -95,16 +95,16 @@ fn binary_identity() -> Option<[u8; 32]> {
     Some(h.finalize().into())
 }
 
-/// The key of the static layer at `scale` ([`key`]), which `make` computes from the layer's SVG
-/// (making that SVG and hashing it is most of the work of a picture drawn by difference): kept
-/// in the cache folder as `key-<scale bits>.bin` under this binary's identity (path, device,
-/// inode, length, modification time), so the same binary makes it once; another binary, or a
-/// missing or damaged file, makes it again.
-pub fn key_for_this_binary(scale: f32, make: impl FnOnce() -> [u8; 32]) -> [u8; 32] {
+/// A cache key at `scale` that `make` computes from SVG it draws (the static layer's: [`key`];
+/// making that SVG and hashing it is most of the work of a picture drawn by difference): kept
+/// in the cache folder as `<name>-<scale bits>.bin` under this binary's identity (path,
+/// device, inode, length, modification time), so the same binary makes it once; another
+/// binary, or a missing or damaged file, makes it again.
+pub fn key_for_this_binary(name: &str, scale: f32, make: impl FnOnce() -> [u8; 32]) -> [u8; 32] {
     let (Some(dir), Some(id)) = (cache_dir(), binary_identity()) else {
         return make();
     };
-    let path = dir.join(format!("key-{:08x}.bin", scale.to_bits()));
+    let path = dir.join(format!("{name}-{:08x}.bin", scale.to_bits()));
     let kept = read_plain(&path, 1024)
         .and_then(|b| <[u8; 32]>::try_from(unblob(&b, KEY_MAGIC, &id)?).ok());
     if let Some(k) = kept {
@@ -171,9 +171,10 @@ pub fn unblob<'a>(bytes: &'a [u8], magic: &[u8; 16], key: &[u8; 32]) -> Option<&
 }
 
 /// Writes a [`blob`] to `path`, creating the folder: over the file in place, not synced, never
-/// following a link, and only into a plain file (a FIFO or device there is an error, never a
-/// wait). A cache: a reader that meets a torn or half-written file finds its CRC-32 wrong and
-/// draws afresh; writing in place spares the rename a temporary file costs on every mail.
+/// following a link and never waiting on a FIFO. A cache: a reader that meets a torn or
+/// half-written file finds its CRC-32 wrong and draws afresh; writing in place spares the
+/// rename a temporary file costs on every mail. Anything but a plain file at `path` (a link, a
+/// FIFO, a device) is replaced by a temporary file renamed over it; a folder stays.
 pub fn store_blob(
     path: &Path,
     magic: &[u8; 16],
@@ -183,6 +184,7 @@ pub fn store_blob(
     use std::io::Write;
     let dir = path.parent().ok_or("no folder")?;
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let bytes = blob(magic, key, body);
     let mut open = std::fs::OpenOptions::new();
     open.write(true).create(true).truncate(false);
     #[cfg(unix)]
@@ -191,16 +193,18 @@ pub fn store_blob(
         open.custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW)
             .mode(0o600);
     }
-    let mut file = open
-        .open(path)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    if !file.metadata().map_err(|e| e.to_string())?.is_file() {
-        return Err(format!("{}: not a plain file", path.display()));
+    if let Ok(mut file) = open.open(path) {
+        if file.metadata().is_ok_and(|m| m.is_file()) {
+            file.write_all(&bytes).map_err(|e| e.to_string())?;
+            return file.set_len(bytes.len() as u64).map_err(|e| e.to_string());
+        }
     }
-    let bytes = blob(magic, key, body);
-    file.write_all(&bytes).map_err(|e| e.to_string())?;
-    file.set_len(bytes.len() as u64)
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".tmp-cache-")
+        .tempfile_in(dir)
         .map_err(|e| e.to_string())?;
+    tmp.write_all(&bytes).map_err(|e| e.to_string())?;
+    tmp.persist(path).map_err(|e| e.error.to_string())?;
     Ok(())
 }
 

@@ -131,9 +131,37 @@ fn static_svg() -> &'static str {
 fn layer_key(scale: f32) -> [u8; 32] {
     static KEYS: PerScale<[u8; 32]> = OnceLock::new();
     per_scale(&KEYS, scale, || {
-        Ok(super::layer_cache::key_for_this_binary(scale, || {
-            super::layer_cache::key(static_svg(), scale)
-        }))
+        Ok(super::layer_cache::key_for_this_binary(
+            "key",
+            scale,
+            || super::layer_cache::key(static_svg(), scale),
+        ))
+    })
+    .expect("making a key does not fail")
+}
+
+/// The key of the palette and of each game's kept picture at `scale`
+/// ([`super::incremental::load`]): the static layer's key
+/// and the reference pieces the palette is drawn from ([`super::palette::reference_pieces`]),
+/// so new words in a piece make a new palette and no kept picture of the old one is used. Once
+/// per scale and process, and once per binary.
+pub fn picture_key(scale: f32) -> [u8; 32] {
+    static KEYS: PerScale<[u8; 32]> = OnceLock::new();
+    per_scale(&KEYS, scale, || {
+        Ok(super::layer_cache::key_for_this_binary(
+            "pkey",
+            scale,
+            || {
+                let mut reference: String = layer_key(scale)
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect();
+                for p in super::palette::reference_pieces(Layout::standard()) {
+                    reference.push_str(&p);
+                }
+                super::layer_cache::key(&reference, scale)
+            },
+        ))
     })
     .expect("making a key does not fail")
 }
@@ -282,7 +310,7 @@ pub fn palette(scale: f32) -> Result<Arc<Palette>, PictureError> {
     per_scale(&PALETTES, scale, || {
         let l = Layout::standard();
         Ok(Arc::new(super::layer_cache::palette_or_make(
-            &layer_key(scale),
+            &picture_key(scale),
             scale,
             || {
                 let mut reference = (*static_pixmap(scale)?).clone();
@@ -387,7 +415,7 @@ pub fn board_png_for(
         let dir = super::layer_cache::cache_dir()?;
         Some((
             super::incremental::cache_file(&dir, s, scale),
-            layer_key(scale),
+            picture_key(scale),
         ))
     });
     let base = same_slot
