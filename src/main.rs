@@ -20,6 +20,7 @@ use twilight_pbem::mail::{inbound, outbound, transport::Transport};
 use twilight_pbem::render::{render_moves, render_view};
 use twilight_pbem::selfplay;
 use twilight_pbem::session::{Session, SessionError};
+use twilight_pbem::wording;
 
 // Output that never panics: `println!` panics when stdout is a closed pipe
 // (`twilight status G | head`). These shadow the std macros in this file; a write error on a
@@ -882,8 +883,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let me: Side = side.into();
             if let Some(p) = s.pending_takeback().filter(|p| p.side != me) {
                 text.push_str(&format!(
-                    "The {} asks to take back {} decision(s) (entry {}): answer `accept takeback` or `decline takeback`.\n",
-                    p.side, p.decisions, p.request
+                    "The {} asks to take back {} (entry {}): answer `accept takeback` or `decline takeback`.\n",
+                    p.side,
+                    wording::count(p.decisions as u64, "decision", "decisions"),
+                    p.request
                 ));
             }
             if let Some((by, seq)) = s.correspondence().draw_offer.filter(|(by, _)| *by != me) {
@@ -939,21 +942,25 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let report = inbound::run(&opts, &sources)?;
             print_inbox_report(&report);
             println!(
-                "inbox: {} message(s), {} applied, {} refused, {} held, {} failed, {} mail(s) sent, {} ms",
-                report.processed.len(),
+                "inbox: {}, {} applied, {} refused, {} held, {} failed, {} sent, {} ms",
+                wording::count(report.processed.len() as u64, "message", "messages"),
                 report.count(|v| matches!(v, inbound::Verdict::Accepted { .. })),
                 report.count(|v| matches!(v, inbound::Verdict::Refused { .. })),
                 report.count(|v| matches!(v, inbound::Verdict::Held { .. })),
                 report.count(|v| matches!(v, inbound::Verdict::Failed { .. })),
-                report.sent.len()
-                    + report.receipts.len()
-                    + report.count(|v| matches!(
-                        v,
-                        inbound::Verdict::Refused {
-                            answered: Some(_),
-                            ..
-                        }
-                    )),
+                wording::count(
+                    (report.sent.len()
+                        + report.receipts.len()
+                        + report.count(|v| matches!(
+                            v,
+                            inbound::Verdict::Refused {
+                                answered: Some(_),
+                                ..
+                            }
+                        ))) as u64,
+                    "mail",
+                    "mails"
+                ),
                 start.elapsed().as_millis()
             );
             return Ok(ExitCode::from(report.exit_code()));
@@ -1076,10 +1083,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check { mails } => {
             let r = twilight_pbem::mail::check::check_mails(&mails)?;
             println!(
-                "{} mail(s) of game {} · log entries 0–{} re-assembled",
-                r.mails,
+                "{} of game {} · log {} re-assembled",
+                wording::count(r.mails as u64, "mail", "mails"),
                 r.game.as_deref().unwrap_or("?"),
-                r.entries.saturating_sub(1)
+                wording::first_entries(r.entries)
             );
             // The same confirmation or finding from several mails is said once, with its count.
             for (c, n) in counted(&r.confirmed) {
@@ -1088,12 +1095,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             for (f, n) in counted(&r.findings) {
                 println!("  - {f}{}", times(n));
             }
+            if let Some(note) = r.beyond_break() {
+                println!("  - {note}");
+            }
             println!(
                 "{}",
                 if r.findings.is_empty() {
                     "OK".to_string()
                 } else {
-                    format!("{} finding(s)", r.findings.len())
+                    wording::count(r.findings.len() as u64, "finding", "findings")
                 }
             );
             return Ok(if r.findings.is_empty() {
@@ -1263,7 +1273,8 @@ fn print_status(s: &Session) {
     }
     let last = s.log().next_seq().saturating_sub(1);
     println!(
-        "log: entries 0–{last} · head (hash of entry {last}) {}",
+        "log: {} · head (hash of entry {last}) {}",
+        wording::first_entries(s.log().next_seq()),
         s.log().head()
     );
 }

@@ -126,7 +126,11 @@ pub fn render_view(game: &Game, v: &View) -> String {
     let _ = writeln!(o, "  (* Battleground; number = Stability)");
     let _ = writeln!(o);
     if let Some(hand) = &v.hand {
-        let _ = writeln!(o, "Your hand ({} cards):", hand.len());
+        let _ = writeln!(
+            o,
+            "Your hand ({}):",
+            crate::wording::count(hand.len() as u64, "card", "cards")
+        );
         for c in hand {
             let _ = writeln!(o, "  {}", card_line(*c));
         }

@@ -652,7 +652,7 @@ fn inbox_time_for_one_reply_outbox_transport() {
     let out = stdout(&o);
     let internal: u128 = out
         .lines()
-        .find_map(|l| l.strip_prefix("inbox: 1 message(s), "))
+        .find_map(|l| l.strip_prefix("inbox: 1 message, "))
         .and_then(|r| r.rsplit(", ").next())
         .and_then(|r| r.strip_suffix(" ms"))
         .and_then(|r| r.parse().ok())
@@ -728,5 +728,5 @@ fn one_bad_mail_never_stops_the_loop() {
     // A second run finds nothing to do: the failed mails are not retried.
     let o = t.inbox(&["--outbox"]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
-    assert!(stdout(&o).contains("inbox: 0 message(s)"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("inbox: 0 messages"), "{}", stdout(&o));
 }

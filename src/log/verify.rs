@@ -215,7 +215,12 @@ impl Report {
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let last_seq = self.documents.last().and_then(|d| d.seq);
-        write!(f, "{} entries, head {}", self.documents.len(), self.head())?;
+        write!(
+            f,
+            "{}, head {}",
+            crate::wording::count(self.documents.len() as u64, "entry", "entries"),
+            self.head()
+        )?;
         if let Some(seq) = last_seq {
             write!(f, " (seq {seq})")?;
         }
