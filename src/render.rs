@@ -29,22 +29,13 @@ fn card_line(c: Card) -> String {
 /// The text view of a game for a role: tracks, board by region, cards, decisions owed.
 pub fn render_view(game: &Game, v: &View) -> String {
     let mut o = String::new();
-    use crate::engine::flow::Activity;
-    let setup = matches!(
-        game.activity(),
-        Activity::Deal | Activity::SetupPlacement(_) | Activity::SetupBonus(_)
+    let _ = writeln!(
+        o,
+        "Turn {} · {} · {}",
+        v.turn,
+        v.phase_name(),
+        v.mover_words()
     );
-    let turn_zero = matches!(game.activity(), Activity::TurnZero { .. });
-    let phase = if turn_zero {
-        "Turn Zero".to_string()
-    } else if setup {
-        "Setup".to_string()
-    } else if v.action_round == 0 {
-        "Headline Phase".to_string()
-    } else {
-        format!("Action Round {}", v.action_round)
-    };
-    let _ = writeln!(o, "Turn {} · {phase} · phasing {}", v.turn, v.phasing);
     let _ = writeln!(o, "VP {} · DEFCON {}", vp_text(v.vp), v.defcon);
     let _ = writeln!(o, "Options: {}", game.state().options.describe());
     if let Some(tz) = crate::engine::turn_zero::describe(game.state()) {

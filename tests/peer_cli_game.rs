@@ -303,6 +303,13 @@ fn play_one(root: &Path, rng: &mut SeededChance, options: &[&str]) -> Played {
             );
             commands += 1;
             moved |= delivered > 0;
+            // Counts and entry ranges in words: "1 appended (entry 7)", "entries 0–6", never
+            // Rust's `7..=7` or "1 entries" (a new-user trial).
+            assert!(
+                !said.contains("..") && !said.contains(" 1 entries"),
+                "{}:\n{said}",
+                p.name
+            );
             while said.contains("Your decision.") {
                 let shown = printed_moves(&said);
                 assert!(

@@ -84,7 +84,8 @@ pub enum Refusal {
     /// A token that is no token of this player in this game.
     WrongToken,
     /// The token the player typed (on a `Token:` line of their own text) is no token of this
-    /// player in this game; any token quoted from the prompt is not tried in its place.
+    /// player in this game, and the mail carried others (quoted from the prompt, or the
+    /// prompt's Message-ID in `In-Reply-To`), which are not tried in its place.
     WrongTypedToken {
         /// The token as typed.
         typed: String,
@@ -177,7 +178,7 @@ impl Refusal {
                 "The reply token in your mail is not the token of your prompt in game {g} (mistyped, or from another game or player). Reply to your latest prompt mail and keep its `Token:` line."
             ),
             Refusal::WrongTypedToken { typed } => format!(
-                "The token you typed, `{typed}`, is not the token of your prompt in game {g} (mistyped, or from another game or player). A token quoted from the prompt below does not count when you type one: copy the `Token:` line of your latest prompt mail exactly, or leave your own `Token:` line out."
+                "The token you typed, `{typed}`, is not the token of your prompt in game {g} (mistyped, or from another game or player). The token of the prompt you answer (quoted in your mail or named by its reply header) does not count when you type one: copy the `Token:` line of your latest prompt mail exactly, or leave your own `Token:` line out."
             ),
             Refusal::GameTokenForDecision => format!(
                 "Your mail carries your game token of game {g}, which is good only for lines about the game itself (resign, draw offers and answers, leave, takeback lines, standing orders), not for a move of the game. Reply to your latest prompt mail of game {g} and keep its `Token:` line."
@@ -782,15 +783,15 @@ fn judge(
         }));
     }
     let mut tokens = ex.tokens.clone();
-    if ex.typed > 0 {
-        // What the player typed is what they mean: a quoted or bound token never stands in.
-        tokens.truncate(ex.typed);
-    } else {
-        for t in bound_tokens(&session, &sides, &received.answers) {
-            if !tokens.contains(&t) {
-                tokens.push(t);
-            }
+    for t in bound_tokens(&session, &sides, &received.answers) {
+        if !tokens.contains(&t) {
+            tokens.push(t);
         }
+    }
+    // What the player typed is what they mean: a quoted or bound token never stands in.
+    let set_aside = ex.typed > 0 && tokens.len() > ex.typed;
+    if ex.typed > 0 {
+        tokens.truncate(ex.typed);
     }
     if !seats.is_empty() {
         return super::bid_mail::judge_bid(
@@ -830,7 +831,7 @@ fn judge(
             {
                 return Ok(Err(Refusal::GameTokenForDecision))
             }
-            None if matches!(r, Refusal::WrongToken) && ex.typed > 0 => {
+            None if matches!(r, Refusal::WrongToken) && set_aside => {
                 return Ok(Err(Refusal::WrongTypedToken {
                     typed: tokens[0].clone(),
                 }))
