@@ -124,13 +124,18 @@ pub fn open_nofollow(path: &Path) -> Result<File, FsError> {
 pub fn read_private(path: &Path) -> Result<(Vec<u8>, Option<String>), FsError> {
     let mut f = open_nofollow(path)?;
     let note = tighten(&f, path);
+    Ok((read_all(&mut f, path)?, note))
+}
+
+/// The rest of the open file `f` (at `path`, for the error).
+fn read_all(f: &mut File, path: &Path) -> Result<Vec<u8>, FsError> {
     let mut out = Vec::new();
-    io::Read::read_to_end(&mut f, &mut out).map_err(|source| FsError::Io {
+    io::Read::read_to_end(f, &mut out).map_err(|source| FsError::Io {
         path: path.into(),
         action: "read",
         source,
     })?;
-    Ok((out, note))
+    Ok(out)
 }
 
 #[cfg(unix)]
@@ -169,14 +174,7 @@ fn tighten(_: &File, _: &Path) -> Option<String> {
 ///
 /// As [`open_nofollow`], or [`FsError::Io`] if reading fails.
 pub fn read_nofollow(path: &Path) -> Result<Vec<u8>, FsError> {
-    let mut f = open_nofollow(path)?;
-    let mut out = Vec::new();
-    io::Read::read_to_end(&mut f, &mut out).map_err(|source| FsError::Io {
-        path: path.into(),
-        action: "read",
-        source,
-    })?;
-    Ok(out)
+    read_all(&mut open_nofollow(path)?, path)
 }
 
 /// `ELOOP` from `O_NOFOLLOW` is a symlink; anything else stays an I/O error.
