@@ -1142,7 +1142,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     stop_after,
                     now(),
                 )?;
-                println!("Recorded {made} decisions in {}.", dir.display());
+                println!(
+                    "Recorded {} in {}.",
+                    wording::count(made as u64, "decision", "decisions"),
+                    dir.display()
+                );
                 return Ok(ExitCode::SUCCESS);
             }
             let start = Instant::now();
@@ -1191,9 +1195,9 @@ fn import_digital_edition(log: &Path, out: &Path) -> Result<ExitCode> {
         .map_err(|e| anyhow::anyhow!("{}: {e}", log.display()))?;
     twilight_pbem::import::write_game(out, &imported, now())?;
     println!(
-        "{}: {} decisions imported into {}; {}.",
+        "{}: {} imported into {}; {}.",
         log.display(),
-        imported.decisions.len(),
+        wording::count(imported.decisions.len() as u64, "decision", "decisions"),
         out.display(),
         imported.stopped
     );
@@ -1201,8 +1205,8 @@ fn import_digital_edition(log: &Path, out: &Path) -> Result<ExitCode> {
         println!("  note: {n}");
     }
     println!(
-        "{} finding(s) comparing with the source:",
-        imported.findings.len()
+        "{} comparing with the source:",
+        wording::count(imported.findings.len() as u64, "finding", "findings")
     );
     for f in &imported.findings {
         println!("  - {f}");
@@ -1423,9 +1427,9 @@ fn verify(
     }
     let peer_note = (!peer.is_empty()).then(|| {
         format!(
-            "not verified here: {} peer folder(s), each verified on its own (`twilight verify \
+            "not verified here: {}, each verified on its own (`twilight verify \
              FOLDER`): {}",
-            peer.len(),
+            wording::count(peer.len() as u64, "peer folder", "peer folders"),
             peer.iter()
                 .map(|p| p.display().to_string())
                 .collect::<Vec<_>>()
@@ -1501,9 +1505,9 @@ fn verify(
         } else {
             bad += 1;
             println!(
-                "{}: {} finding(s) {}",
+                "{}: {} {}",
                 r.dir.display(),
-                r.findings.len(),
+                wording::count(r.findings.len() as u64, "finding", "findings"),
                 r.summary()
             );
             for f in &r.findings {
@@ -1516,14 +1520,18 @@ fn verify(
         .filter(|r| r.findings.is_empty() && !r.source_findings.is_empty())
         .count();
     let differing = if differing > 0 {
-        format!(", {differing} recorded game(s) differing from their source (the `source:` lines)")
+        format!(
+            ", {} differing from their source (the `source:` lines)",
+            wording::count(differing as u64, "recorded game", "recorded games")
+        )
     } else {
         String::new()
     };
     println!(
-        "{} game(s) verified, {bad} with findings{differing}, in {:.0} ms on {jobs} thread(s).",
-        reports.len(),
-        secs * 1000.0
+        "{} verified, {bad} with findings{differing}, in {:.0} ms on {}.",
+        wording::count(reports.len() as u64, "game", "games"),
+        secs * 1000.0,
+        wording::count(jobs as u64, "thread", "threads")
     );
     for (n, count) in note_count.iter().filter(|(_, c)| **c >= 2) {
         println!("note, for {count} of these games: {n}");

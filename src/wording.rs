@@ -3,8 +3,9 @@
 //! gives "4" / "1–3", [`entries`] gives "entry 4" / "entries 1–3".
 
 /// `n` and the noun in its number: `count(1, "entry", "entries")` is "1 entry",
-/// `count(0, "entry", "entries")` is "0 entries".
-pub fn count(n: impl Into<u64>, one: &str, many: &str) -> String {
+/// `count(0, "entry", "entries")` is "0 entries" (any integer type but `usize`, which callers
+/// convert with `as u64`).
+pub fn count(n: impl Into<i128>, one: &str, many: &str) -> String {
     let n = n.into();
     format!("{n} {}", if n == 1 { one } else { many })
 }

@@ -532,10 +532,10 @@ fn verify_of_a_folder_names_the_peer_folders_it_leaves_out() {
         std::fs::copy(root.join("games/example").join(f), example.join(f)).unwrap();
     }
     let said = run(&[os("verify"), games.as_os_str()], 0);
-    assert!(said.contains("1 game(s) verified"), "{said}");
+    assert!(said.contains("1 game verified"), "{said}");
     assert!(
         said.contains(&format!(
-            "not verified here: 1 peer folder(s), each verified on its own (`twilight verify \
+            "not verified here: 1 peer folder, each verified on its own (`twilight verify \
              FOLDER`): {}",
             peer.display()
         )),
