@@ -238,8 +238,13 @@ impl fmt::Display for Report {
         if self.omitted > 0 {
             writeln!(
                 f,
-                "  … and {} more not listed",
-                crate::wording::count(self.omitted as u64, "finding", "findings")
+                "  … and {} more {} not listed",
+                self.omitted,
+                if self.omitted == 1 {
+                    "finding"
+                } else {
+                    "findings"
+                }
             )?;
         }
         Ok(())
