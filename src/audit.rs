@@ -81,15 +81,19 @@ impl GameReport {
             (None, None) => String::new(),
         };
         let mut line = format!(
-            "US {us} vs USSR {ussr} · {result} · VP {} · turn {} · {} decisions checked · {mode}",
+            "US {us} vs USSR {ussr} · {result} · VP {} · turn {} · {} checked · {mode}",
             crate::engine::vp_text(self.vp),
             self.turn,
-            self.decisions
+            crate::wording::count(self.decisions, "decision", "decisions")
         );
         if self.recorded_from.is_some() {
             line.push_str(&format!(
-                " · {} source comparison finding(s) (import-report.yaml)",
-                self.source_findings.len()
+                " · {} (import-report.yaml)",
+                crate::wording::count(
+                    self.source_findings.len() as u64,
+                    "source comparison finding",
+                    "source comparison findings"
+                )
             ));
         }
         match self.dice_checked {

@@ -111,20 +111,70 @@ pub fn open_nofollow(path: &Path) -> Result<File, FsError> {
         .map_err(|source| link_or_io(path, "open", source))
 }
 
+/// Reads a secret file (a game's `secret.yaml`) as [`read_nofollow`] does, and makes it
+/// private: a file that group or others may read or write (git keeps no mode but the
+/// executable bit, so a fresh clone of a bundled game has 0644) is set to 0600 when this
+/// process owns it. Returns the bytes and, when the mode was open, the sentence to show the
+/// user once (what it was, and that it is now 0600, or the `chmod` to run when the file is
+/// not this process's to change).
+///
+/// # Errors
+///
+/// As [`read_nofollow`]; a failed mode change is reported in the sentence, not as an error.
+pub fn read_private(path: &Path) -> Result<(Vec<u8>, Option<String>), FsError> {
+    let mut f = open_nofollow(path)?;
+    let note = tighten(&f, path);
+    Ok((read_all(&mut f, path)?, note))
+}
+
+/// The rest of the open file `f` (at `path`, for the error).
+fn read_all(f: &mut File, path: &Path) -> Result<Vec<u8>, FsError> {
+    let mut out = Vec::new();
+    io::Read::read_to_end(f, &mut out).map_err(|source| FsError::Io {
+        path: path.into(),
+        action: "read",
+        source,
+    })?;
+    Ok(out)
+}
+
+#[cfg(unix)]
+fn tighten(f: &File, path: &Path) -> Option<String> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = f.metadata().ok()?.permissions().mode() & 0o777;
+    if mode & 0o077 == 0 {
+        return None;
+    }
+    let what = format!(
+        "{} was readable by group or others (mode {mode:04o}; git keeps no file mode)",
+        path.display()
+    );
+    // Only the owner (or root) may change a file's mode: anyone else gets EPERM.
+    Some(match f.set_permissions(fs::Permissions::from_mode(0o600)) {
+        Ok(()) => format!("{what}: now 0600, for the moderator alone"),
+        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => format!(
+            "{what}, and it is not this user's to change: its owner should run `chmod 600 {}`",
+            path.display()
+        ),
+        Err(e) => format!(
+            "{what}, and setting 0600 failed ({e}): run `chmod 600 {}`",
+            path.display()
+        ),
+    })
+}
+
+#[cfg(not(unix))]
+fn tighten(_: &File, _: &Path) -> Option<String> {
+    None
+}
+
 /// Reads a whole file, refusing a symbolic link.
 ///
 /// # Errors
 ///
 /// As [`open_nofollow`], or [`FsError::Io`] if reading fails.
 pub fn read_nofollow(path: &Path) -> Result<Vec<u8>, FsError> {
-    let mut f = open_nofollow(path)?;
-    let mut out = Vec::new();
-    io::Read::read_to_end(&mut f, &mut out).map_err(|source| FsError::Io {
-        path: path.into(),
-        action: "read",
-        source,
-    })?;
-    Ok(out)
+    read_all(&mut open_nofollow(path)?, path)
 }
 
 /// `ELOOP` from `O_NOFOLLOW` is a symlink; anything else stays an I/O error.

@@ -25,3 +25,4 @@ pub mod sealed_choice;
 pub mod selfplay;
 pub mod session;
 pub mod takeback;
+pub mod wording;

@@ -20,6 +20,7 @@ use twilight_pbem::mail::{inbound, outbound, transport::Transport};
 use twilight_pbem::render::{render_moves, render_view};
 use twilight_pbem::selfplay;
 use twilight_pbem::session::{Session, SessionError};
+use twilight_pbem::wording;
 
 // Output that never panics: `println!` panics when stdout is a closed pipe
 // (`twilight status G | head`). These shadow the std macros in this file; a write error on a
@@ -882,8 +883,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let me: Side = side.into();
             if let Some(p) = s.pending_takeback().filter(|p| p.side != me) {
                 text.push_str(&format!(
-                    "The {} asks to take back {} decision(s) (entry {}): answer `accept takeback` or `decline takeback`.\n",
-                    p.side, p.decisions, p.request
+                    "The {} asks to take back {} (entry {}): answer `accept takeback` or `decline takeback`.\n",
+                    p.side,
+                    wording::count(p.decisions as u64, "decision", "decisions"),
+                    p.request
                 ));
             }
             if let Some((by, seq)) = s.correspondence().draw_offer.filter(|(by, _)| *by != me) {
@@ -939,21 +942,25 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let report = inbound::run(&opts, &sources)?;
             print_inbox_report(&report);
             println!(
-                "inbox: {} message(s), {} applied, {} refused, {} held, {} failed, {} mail(s) sent, {} ms",
-                report.processed.len(),
+                "inbox: {}, {} applied, {} refused, {} held, {} failed, {} sent, {} ms",
+                wording::count(report.processed.len() as u64, "message", "messages"),
                 report.count(|v| matches!(v, inbound::Verdict::Accepted { .. })),
                 report.count(|v| matches!(v, inbound::Verdict::Refused { .. })),
                 report.count(|v| matches!(v, inbound::Verdict::Held { .. })),
                 report.count(|v| matches!(v, inbound::Verdict::Failed { .. })),
-                report.sent.len()
-                    + report.receipts.len()
-                    + report.count(|v| matches!(
-                        v,
-                        inbound::Verdict::Refused {
-                            answered: Some(_),
-                            ..
-                        }
-                    )),
+                wording::count(
+                    (report.sent.len()
+                        + report.receipts.len()
+                        + report.count(|v| matches!(
+                            v,
+                            inbound::Verdict::Refused {
+                                answered: Some(_),
+                                ..
+                            }
+                        ))) as u64,
+                    "mail",
+                    "mails"
+                ),
                 start.elapsed().as_millis()
             );
             return Ok(ExitCode::from(report.exit_code()));
@@ -1084,10 +1091,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Check { mails } => {
             let r = twilight_pbem::mail::check::check_mails(&mails)?;
             println!(
-                "{} mail(s) of game {} · log entries 0–{} re-assembled",
-                r.mails,
+                "{} of game {} · log {} re-assembled",
+                wording::count(r.mails as u64, "mail", "mails"),
                 r.game.as_deref().unwrap_or("?"),
-                r.entries.saturating_sub(1)
+                wording::first_entries(r.entries)
             );
             // The same confirmation or finding from several mails is said once, with its count.
             for (c, n) in counted(&r.confirmed) {
@@ -1096,12 +1103,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             for (f, n) in counted(&r.findings) {
                 println!("  - {f}{}", times(n));
             }
+            if let Some(note) = r.beyond_break() {
+                println!("  - {note}");
+            }
             println!(
                 "{}",
                 if r.findings.is_empty() {
                     "OK".to_string()
                 } else {
-                    format!("{} finding(s)", r.findings.len())
+                    wording::count(r.findings.len() as u64, "finding", "findings")
                 }
             );
             return Ok(if r.findings.is_empty() {
@@ -1140,7 +1150,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     stop_after,
                     now(),
                 )?;
-                println!("Recorded {made} decisions in {}.", dir.display());
+                println!(
+                    "Recorded {} in {}.",
+                    wording::count(made as u64, "decision", "decisions"),
+                    dir.display()
+                );
                 return Ok(ExitCode::SUCCESS);
             }
             let start = Instant::now();
@@ -1189,9 +1203,9 @@ fn import_digital_edition(log: &Path, out: &Path) -> Result<ExitCode> {
         .map_err(|e| anyhow::anyhow!("{}: {e}", log.display()))?;
     twilight_pbem::import::write_game(out, &imported, now())?;
     println!(
-        "{}: {} decisions imported into {}; {}.",
+        "{}: {} imported into {}; {}.",
         log.display(),
-        imported.decisions.len(),
+        wording::count(imported.decisions.len() as u64, "decision", "decisions"),
         out.display(),
         imported.stopped
     );
@@ -1199,8 +1213,8 @@ fn import_digital_edition(log: &Path, out: &Path) -> Result<ExitCode> {
         println!("  note: {n}");
     }
     println!(
-        "{} finding(s) comparing with the source:",
-        imported.findings.len()
+        "{} comparing with the source:",
+        wording::count(imported.findings.len() as u64, "finding", "findings")
     );
     for f in &imported.findings {
         println!("  - {f}");
@@ -1271,7 +1285,8 @@ fn print_status(s: &Session) {
     }
     let last = s.log().next_seq().saturating_sub(1);
     println!(
-        "log: entries 0–{last} · head (hash of entry {last}) {}",
+        "log: {} · head (hash of entry {last}) {}",
+        wording::first_entries(s.log().next_seq()),
         s.log().head()
     );
 }
@@ -1420,9 +1435,9 @@ fn verify(
     }
     let peer_note = (!peer.is_empty()).then(|| {
         format!(
-            "not verified here: {} peer folder(s), each verified on its own (`twilight verify \
+            "not verified here: {}, each verified on its own (`twilight verify \
              FOLDER`): {}",
-            peer.len(),
+            wording::count(peer.len() as u64, "peer folder", "peer folders"),
             peer.iter()
                 .map(|p| p.display().to_string())
                 .collect::<Vec<_>>()
@@ -1498,9 +1513,9 @@ fn verify(
         } else {
             bad += 1;
             println!(
-                "{}: {} finding(s) {}",
+                "{}: {} {}",
                 r.dir.display(),
-                r.findings.len(),
+                wording::count(r.findings.len() as u64, "finding", "findings"),
                 r.summary()
             );
             for f in &r.findings {
@@ -1513,14 +1528,18 @@ fn verify(
         .filter(|r| r.findings.is_empty() && !r.source_findings.is_empty())
         .count();
     let differing = if differing > 0 {
-        format!(", {differing} recorded game(s) differing from their source (the `source:` lines)")
+        format!(
+            ", {} differing from their source (the `source:` lines)",
+            wording::count(differing as u64, "recorded game", "recorded games")
+        )
     } else {
         String::new()
     };
     println!(
-        "{} game(s) verified, {bad} with findings{differing}, in {:.0} ms on {jobs} thread(s).",
-        reports.len(),
-        secs * 1000.0
+        "{} verified, {bad} with findings{differing}, in {:.0} ms on {}.",
+        wording::count(reports.len() as u64, "game", "games"),
+        secs * 1000.0,
+        wording::count(jobs as u64, "thread", "threads")
     );
     for (n, count) in note_count.iter().filter(|(_, c)| **c >= 2) {
         println!("note, for {count} of these games: {n}");

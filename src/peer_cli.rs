@@ -345,16 +345,16 @@ fn mail_text(r: &Replica, id: &Identity, bundle: &sync::Bundle, note: &str) -> S
     );
     match (bundle.entries.first(), bundle.entries.last()) {
         (Some(a), Some(b)) => t.push_str(&format!(
-            "Attached: signed entries {}..={} of the shared log.\n",
-            a.seq, b.seq
+            "Attached: signed {} of the shared log.\n",
+            twilight_pbem::wording::entries(a.seq, b.seq)
         )),
         _ => t.push_str("Attached: an acknowledgement only (no new entries).\n"),
     }
     t.push_str(&format!(
-        "I hold entries 0..{} (head {}).\nMy key's fingerprint: {}\n\n\
+        "I hold {} (head {}).\nMy key's fingerprint: {}\n\n\
          Take this mail in with `twilight peer inbox GAME_DIR MAILDIR_OR_FILE`; the attachment \
          is for the program, not for you.\n",
-        bundle.ack.holds,
+        twilight_pbem::wording::first_entries(bundle.ack.holds),
         &bundle.ack.head.to_hex()[..16],
         id.public().fingerprint()
     ));
@@ -376,9 +376,9 @@ fn send(r: &mut Replica, id: &Identity, outbox: bool, note: &str) -> Result<Exit
         Ok(to) => {
             r.note_sent()?;
             println!(
-                "mailed {}: {} entries ({to})",
+                "mailed {}: {} ({to})",
                 r.config.opponent,
-                bundle.entries.len()
+                twilight_pbem::wording::count(bundle.entries.len() as u64, "entry", "entries")
             );
             Ok(ExitCode::SUCCESS)
         }
@@ -625,16 +625,18 @@ fn inbox(game_dir: &Path, sources: &[PathBuf], reply: bool, outbox: bool) -> Res
                     "{name}: {} appended{}, {} duplicate, {} waiting for earlier entries{}",
                     got.appended.len(),
                     match (got.appended.first(), got.appended.last()) {
-                        (Some(a), Some(b)) => format!(" ({a}..={b})"),
+                        (Some(a), Some(b)) => {
+                            format!(" ({})", twilight_pbem::wording::entries(*a, *b))
+                        }
                         _ => String::new(),
                     },
                     got.duplicates,
                     got.buffered.len(),
                     if got.ack_taken {
                         format!(
-                            "; the {} acknowledges entries 0..{}",
+                            "; the {} acknowledges {}",
                             bundle.from.name(),
-                            bundle.ack.holds
+                            twilight_pbem::wording::first_entries(bundle.ack.holds)
                         )
                     } else {
                         String::new()
@@ -914,9 +916,9 @@ pub fn verify(paths: &[PathBuf], format: PeerFormat) -> Result<ExitCode> {
         }));
         if format == PeerFormat::Text {
             println!(
-                "{}: {} entries ({}); the game: {}",
+                "{}: {} ({}); the game: {}",
                 v.label,
-                v.entries.len(),
+                twilight_pbem::wording::count(v.entries.len() as u64, "entry", "entries"),
                 v.holder.name(),
                 check.standing
             );

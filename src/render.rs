@@ -29,22 +29,13 @@ fn card_line(c: Card) -> String {
 /// The text view of a game for a role: tracks, board by region, cards, decisions owed.
 pub fn render_view(game: &Game, v: &View) -> String {
     let mut o = String::new();
-    use crate::engine::flow::Activity;
-    let setup = matches!(
-        game.activity(),
-        Activity::Deal | Activity::SetupPlacement(_) | Activity::SetupBonus(_)
+    let _ = writeln!(
+        o,
+        "Turn {} · {} · {}",
+        v.turn,
+        v.phase_name(),
+        v.mover_words()
     );
-    let turn_zero = matches!(game.activity(), Activity::TurnZero { .. });
-    let phase = if turn_zero {
-        "Turn Zero".to_string()
-    } else if setup {
-        "Setup".to_string()
-    } else if v.action_round == 0 {
-        "Headline Phase".to_string()
-    } else {
-        format!("Action Round {}", v.action_round)
-    };
-    let _ = writeln!(o, "Turn {} · {phase} · phasing {}", v.turn, v.phasing);
     let _ = writeln!(o, "VP {} · DEFCON {}", vp_text(v.vp), v.defcon);
     let _ = writeln!(o, "Options: {}", game.state().options.describe());
     if let Some(tz) = crate::engine::turn_zero::describe(game.state()) {
@@ -128,15 +119,15 @@ pub fn render_view(game: &Game, v: &View) -> String {
     if let Some(hand) = &v.hand {
         // In peer mode a card dealt is counted before the protocol brings it to the player.
         let dealt = v.role.side().map_or(0, |s| v.hand_sizes[s]);
+        let cards = crate::wording::count(hand.len() as u64, "card", "cards");
         if dealt > hand.len() {
             let _ = writeln!(
                 o,
-                "Your hand ({} cards; {} more dealt to you, not received yet):",
-                hand.len(),
+                "Your hand ({cards}; {} more dealt to you, not received yet):",
                 dealt - hand.len()
             );
         } else {
-            let _ = writeln!(o, "Your hand ({} cards):", hand.len());
+            let _ = writeln!(o, "Your hand ({cards}):");
         }
         for c in hand {
             let _ = writeln!(o, "  {}", card_line(*c));

@@ -248,8 +248,11 @@ fn read_secret(dir: &Path) -> Result<Option<Secret>, SessionError> {
         path: path.clone(),
         message,
     };
-    match gamefs::read_nofollow(&path) {
-        Ok(b) => {
+    match gamefs::read_private(&path) {
+        Ok((b, note)) => {
+            if let Some(note) = note {
+                warn_once(&path, &note);
+            }
             let s = String::from_utf8(b).map_err(|_| bad("not UTF-8 text".into()))?;
             serde_yaml::from_str(&s)
                 .map(Some)
@@ -261,6 +264,19 @@ fn read_secret(dir: &Path) -> Result<Option<Secret>, SessionError> {
             Ok(None)
         }
         Err(e) => Err(bad(e.to_string())),
+    }
+}
+
+/// Prints `note` about the file `path` on stderr, once per file and process (a command may
+/// read a game's secret more than once).
+fn warn_once(path: &Path, note: &str) {
+    static SHOWN: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+    let mut shown = SHOWN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !shown.iter().any(|p| p == path) {
+        shown.push(path.to_path_buf());
+        eprintln!("note: {note}");
     }
 }
 

@@ -452,14 +452,19 @@ pub fn news(session: &crate::session::Session, side: Side, since: Option<u64>) -
             Payload::Takeback {
                 side: s, cancels, ..
             } if *s == side => out.push(format!(
-                "The {} accepted your takeback (entry {}): entries {} are cancelled; decide again.",
+                "The {} accepted your takeback (entry {}): {} cancelled; decide again.",
                 side.opponent(),
                 e.entry.seq,
-                cancels
-                    .iter()
-                    .map(|c| c.seq.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                match cancels.as_slice() {
+                    [one] => format!("entry {} is", one.seq),
+                    all => format!(
+                        "entries {} are",
+                        all.iter()
+                            .map(|c| c.seq.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                }
             )),
             Payload::TakebackDeclined { side: s, .. } if *s == side => out.push(format!(
                 "The {} declined your takeback (entry {}): your moves stand.",

@@ -77,6 +77,15 @@ fn setup_moves_are_accepted_and_verify() {
         .stdout(predicate::str::contains(
             "accepted: influence Poland 4, East Germany 1, Hungary 1",
         ));
+    // The text board names the setup and who owes it, not a phasing player (a new-user
+    // trial read "Setup · phasing USSR" while the US owed its placement).
+    twilight()
+        .args(["view", d, "--as", "public"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with(
+            "Turn 1 · Setup · US to place initial Influence\n",
+        ));
     twilight()
         .args([
             "play",

@@ -157,6 +157,25 @@ fn own_card_for_operations_skips_its_event() {
 }
 
 #[test]
+fn a_one_ops_card_asks_for_one_operations_point() {
+    // The prompt says "1 Operations point", not "1 Operations points" (a new-user trial).
+    let mut g = base()
+        .hand(Side::Us, &[Card::CapturedNaziScientist, Card::DuckAndCover])
+        .action_round(1, Side::Us, &mut no_chance());
+    play(
+        &mut g,
+        Side::Us,
+        Card::CapturedNaziScientist,
+        CardUse::Operations,
+    );
+    assert_eq!(ops_prompt(&g, Side::Us), 1);
+    assert_eq!(
+        g.prompt_for(Side::Us).unwrap().text,
+        "US: use 1 Operations point (Influence, a coup or realignment rolls)"
+    );
+}
+
+#[test]
 fn neutral_card_for_operations_has_no_event() {
     // FAQ F056: Olympic Games for Operations: no event for either side; FAQ F083: the Ops
     // need not be spent.

@@ -628,7 +628,7 @@ fn cli_time_control_leave_remind_and_verify() {
     }
     let (_, out, _) = run("2027-01-05T12:00:00Z", &["status", d]);
     assert!(
-        out.contains("Time control: 3 day(s) per move, grace 24 h"),
+        out.contains("Time control: 3 days per move, grace 24 h"),
         "{out}"
     );
     assert!(

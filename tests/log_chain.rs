@@ -298,7 +298,7 @@ fn many_findings_are_capped_and_counted() {
     let report = verify_chain(&bytes, None);
     assert_eq!(report.findings.len(), twilight_pbem::log::MAX_FINDINGS);
     assert!(report.omitted >= 500);
-    assert!(report.to_string().contains("more finding(s) not listed"));
+    assert!(report.to_string().contains("more findings not listed"));
 }
 
 /// Counts of one mutation family.

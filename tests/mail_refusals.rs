@@ -652,7 +652,7 @@ fn inbox_time_for_one_reply_outbox_transport() {
     let out = stdout(&o);
     let internal: u128 = out
         .lines()
-        .find_map(|l| l.strip_prefix("inbox: 1 message(s), "))
+        .find_map(|l| l.strip_prefix("inbox: 1 message, "))
         .and_then(|r| r.rsplit(", ").next())
         .and_then(|r| r.strip_suffix(" ms"))
         .and_then(|r| r.parse().ok())
@@ -728,5 +728,87 @@ fn one_bad_mail_never_stops_the_loop() {
     // A second run finds nothing to do: the failed mails are not retried.
     let o = t.inbox(&["--outbox"]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
-    assert!(stdout(&o).contains("inbox: 0 message(s)"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("inbox: 0 messages"), "{}", stdout(&o));
+}
+
+#[test]
+fn inbox_on_a_missing_maildir_names_it_and_how_to_make_it() {
+    // A new-user trial ran the README's `inbox --games games ~/Maildir` before any Maildir
+    // existed and read only "no such file or folder". Nothing is made: a mistyped path must
+    // not become an empty Maildir that no fetcher fills.
+    let (t, _) = table("r-nomaildir");
+    let g = t.games.to_string_lossy().into_owned();
+    let missing = t.tmp.path().join("Maildir");
+    let m = missing.to_string_lossy().into_owned();
+    let o = t.twilight(&["inbox", "--games", &g, &m]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!("{m}: no such Maildir folder or .eml file"))
+            && err.contains("fetchmail, mbsync or getmail")
+            && err.contains(&format!("`mkdir -p {m}/new {m}/cur {m}/tmp`")),
+        "{err}"
+    );
+    assert!(!missing.exists(), "nothing made");
+    // A folder without new/: the same advice, and the command in it works.
+    std::fs::create_dir(&missing).unwrap();
+    let o = t.twilight(&["inbox", "--games", &g, &m]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not a Maildir: it has no new/ folder"));
+    for d in ["new", "cur", "tmp"] {
+        std::fs::create_dir(missing.join(d)).unwrap();
+    }
+    let o = t.twilight(&["inbox", "--games", &g, &m]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(stdout(&o).contains("inbox: 0 messages"), "{}", stdout(&o));
+}
+
+#[test]
+fn a_mail_with_cr_only_line_ends_is_read_like_any_other() {
+    // Old Mac mail clients end lines with a bare CR; a new-user trial got a misleading
+    // refusal. The mail is read with LF line ends and its move applied.
+    let (mut t, m) = table("r-cr");
+    let mut raw = format!(
+        "From: {}\r\nTo: referee@ts.test\r\nSubject: Re: {}\r\nMessage-ID: <cr.1@ts.test>\r\nDate: Mon, 30 Nov 2026 12:00:00 +0000\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n",
+        t.ussr, m.subject
+    );
+    raw.push_str(&body(SETUP_USSR, m.token().as_deref()).replace('\n', "\r\n"));
+    let raw = raw.replace("\r\n", "\r");
+    assert!(!raw.contains('\n'));
+    t.put_raw(raw.as_bytes());
+    let o = t.inbox(&["--outbox"]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let log = String::from_utf8(t.log_bytes()).unwrap();
+    assert!(log.contains(SETUP_USSR), "the move is in the log");
+}
+
+#[test]
+fn a_wrong_typed_token_is_refused_though_the_quoted_prompt_holds_the_right_one() {
+    // A new-user trial typed a wrong `Token:` line above the quoted prompt, whose token is
+    // right: the mail was accepted on the quoted token. What the player typed is what they
+    // meant: refused, and the refusal names the typed token.
+    let (mut t, m) = table("r-typed");
+    let token = m.token().unwrap();
+    let quoted: String = m.text.lines().map(|l| format!("> {l}\n")).collect();
+    assert!(quoted.contains(&format!("> Token: {token}")));
+    let f = t.reply(
+        &t.ussr.clone(),
+        &format!("Re: {}", m.subject),
+        Some(&m.message_id),
+        &format!("{SETUP_USSR}\n\nToken: ABCD-EFGH-JKMN-PQRS\n\nOn Monday you wrote:\n{quoted}"),
+    );
+    assert_refused(&t, &f, 14, &t.ussr, &t.dir.join("outbox"), &[
+        "The token you typed, `ABCD-EFGH-JKMN-PQRS`, is not the token of your prompt in game r-typed",
+        "The token of the prompt you answer (quoted in your mail or named by its reply header) does not count when you type one",
+        "Refusal: wrong-token",
+    ]);
+    // Without the typed line the quoted token still vouches for the reply (README).
+    t.reply(
+        &t.ussr.clone(),
+        &format!("Re: {}", m.subject),
+        None,
+        &format!("{SETUP_USSR}\n\nOn Monday you wrote:\n{quoted}"),
+    );
+    let o = t.inbox(&["--outbox"]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
 }

@@ -443,6 +443,13 @@ fn play_one(root: &Path, rng: &mut SeededChance, options: &[&str]) -> Played {
             if round % 25 == 7 {
                 structured_outputs_agree(&p.dir);
             }
+            // Counts and entry ranges in words: "1 appended (entry 7)", "entries 0–6", never
+            // Rust's `7..=7` or "1 entries" (a new-user trial).
+            assert!(
+                !said.contains("..") && !said.contains(" 1 entries"),
+                "{}:\n{said}",
+                p.name
+            );
             while said.contains("Your decision.") {
                 let shown = printed_moves(&said);
                 assert!(
@@ -718,10 +725,10 @@ fn verify_of_a_folder_names_the_peer_folders_it_leaves_out() {
         std::fs::copy(root.join("games/example").join(f), example.join(f)).unwrap();
     }
     let said = run(&[os("verify"), games.as_os_str()], 0);
-    assert!(said.contains("1 game(s) verified"), "{said}");
+    assert!(said.contains("1 game verified"), "{said}");
     assert!(
         said.contains(&format!(
-            "not verified here: 1 peer folder(s), each verified on its own (`twilight verify \
+            "not verified here: 1 peer folder, each verified on its own (`twilight verify \
              FOLDER`): {}",
             peer.display()
         )),

@@ -171,6 +171,52 @@ fn the_last_move_is_highlighted_by_the_countries_it_changed() {
     assert!(svg.contains("Last: USSR: setup"));
 }
 
+#[test]
+fn the_title_names_the_setup_and_who_owes_it() {
+    // A new-user trial saw "Headline Phase" and "USSR phasing" over the setup placements,
+    // while the US owed its initial Influence.
+    use twilight_pbem::engine::view::BeforePlay;
+    let (_, steps) = Session::open_public_traced(&root().join("games/example-complete")).unwrap();
+    let mut seen = Vec::new();
+    for st in &steps {
+        let v = &st.view;
+        let svg = picture::board_svg(v);
+        let owing = || {
+            v.waiting_for
+                .iter()
+                .map(|s| s.name())
+                .collect::<Vec<_>>()
+                .join(" and ")
+        };
+        match v.before_play {
+            Some(BeforePlay::Setup) => {
+                assert!(svg.contains("Turn 1 of 10 · Setup<"), "{}", st.seq);
+                let want = format!(">{} to place initial Influence · ", owing());
+                assert!(svg.contains(&want), "{}: no `{want}`", st.seq);
+                assert!(!svg.contains("Headline Phase") && !svg.contains(" phasing"));
+                seen.push(owing());
+            }
+            Some(BeforePlay::SetupBonus) => {
+                let want = format!(">{} to place bonus Influence · ", owing());
+                assert!(svg.contains(&want), "{}: no `{want}`", st.seq);
+                seen.push(format!("{} bonus", owing()));
+            }
+            Some(BeforePlay::TurnZero) => unreachable!("no Turn Zero in this game"),
+            None if v.action_round == 0 && v.outcome.is_none() => {
+                let want = format!(
+                    "Turn {} of 10 · Headline Phase</text><text x=\"18\" y=\"58\" font-size=\"15\" fill=\"#c9d1da\">{} phasing",
+                    v.turn,
+                    v.phasing.name()
+                );
+                assert!(svg.contains(&want), "{}: no `{want}`", st.seq);
+            }
+            None => {}
+        }
+    }
+    // The USSR's placement, then the US's, then the US bonus (FAQ F001, F007, F008).
+    assert_eq!(seen, ["USSR", "US", "US bonus"], "{seen:?}");
+}
+
 // ---- golden images ----
 
 #[cfg(feature = "png")]

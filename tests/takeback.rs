@@ -527,7 +527,7 @@ fn moves_shows_a_pending_takeback_and_draw_offer_with_their_answers() {
     ]);
     ok(&["play", d, "--as", "ussr", "--no-mail", "takeback"]);
     let m = ok(&["moves", d, "--as", "us"]);
-    assert!(m.contains("asks to take back 1 decision(s)"), "{m}");
+    assert!(m.contains("asks to take back 1 decision"), "{m}");
     assert!(m.contains("`accept takeback` or `decline takeback`"), "{m}");
     assert!(!ok(&["moves", d, "--as", "ussr"]).contains("accept takeback"));
     ok(&["play", d, "--as", "us", "--no-mail", "decline takeback"]);

@@ -16,6 +16,16 @@ fn body(moves: &str, token: &str) -> String {
     format!("{moves}\n\nToken: {token}\n\n-- \nBoris\n")
 }
 
+/// The text of a receipt to `to` holding `holding`.
+fn receipt_to(t: &Table, to: &str, holding: &str) -> String {
+    texts_to(&t.dir.join("outbox"), to)
+        .into_iter()
+        .filter(|(subject, text)| subject.contains("Receipt") && text.contains(holding))
+        .map(|(_, text)| text)
+        .next()
+        .unwrap_or_else(|| panic!("no receipt to {to} holding `{holding}`"))
+}
+
 fn newest(t: &Table, to: &str) -> Mail {
     read_mails(&files_in(&t.dir.join("outbox")), &t.gid, to)
         .last()
@@ -42,6 +52,29 @@ fn a_takeback_asked_accepted_and_replayed_by_mail() {
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
     let s = Session::open(&t.dir).unwrap();
     assert_eq!(s.pending_takeback().map(|p| p.side), Some(Side::Ussr));
+    // Its receipt echoes the entry it asks to take back: seq and notation (a new-user trial
+    // read a receipt that named nothing).
+    let pending = s.pending_takeback().unwrap();
+    let setup_seq = s
+        .log()
+        .entries()
+        .iter()
+        .find_map(|e| match &e.entry.payload {
+            twilight_pbem::log::Payload::Decision {
+                side: Side::Ussr, ..
+            } => Some(e.entry.seq),
+            _ => None,
+        })
+        .unwrap();
+    let echo = format!("  entry {setup_seq}: influence Poland 4, East Germany 2");
+    let asked = receipt_to(&t, &ussr, "your takeback request");
+    assert!(
+        asked.contains(&format!(
+            "Entry {}: your takeback request, asking to take back:\n{echo}",
+            pending.request
+        )),
+        "{asked}"
+    );
     // …but not a move: that token is stale for anything else.
     t.reply(&ussr, &subj, None, &body("influence Poland 1", &token));
     let o = t.inbox(&["--outbox"]);
@@ -67,6 +100,36 @@ fn a_takeback_asked_accepted_and_replayed_by_mail() {
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
     let s = Session::open(&t.dir).unwrap();
     assert!(s.pending_takeback().is_none() && !s.cancelled().is_empty());
+    let accepted = receipt_to(&t, &us, "your acceptance of the USSR's takeback");
+    assert!(
+        accepted.contains(&format!(
+            "your acceptance of the USSR's takeback, which takes back:\n{echo}"
+        )),
+        "{accepted}"
+    );
+    // `check` reads these lines as no decision of the game: the receipts check clean.
+    for (who, receipts) in [(&ussr, "your takeback request"), (&us, "your acceptance")] {
+        let mut args = vec!["check".to_string()];
+        args.extend(
+            files_in(&t.dir.join("outbox"))
+                .iter()
+                .filter(|f| {
+                    let raw = std::fs::read(f).unwrap();
+                    mail_parser::MessageParser::default()
+                        .parse(&raw)
+                        .and_then(|m| Some(m.to()?.first()?.address()? == who.as_str()))
+                        .unwrap_or(false)
+                })
+                .map(|f| f.to_string_lossy().into_owned()),
+        );
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = t.twilight(&args);
+        assert!(
+            !stdout(&o).contains(receipts),
+            "{receipts} read as a move:\n{}",
+            stdout(&o)
+        );
+    }
     // The replay keeps the answer's seq (issue 15: a mail reads no older entry for the news),
     // through the snapshot too: the news is there for a mail from before it, none after it.
     let answer = s.log().next_seq() - 1;

@@ -142,19 +142,25 @@ impl Settings {
     /// loses; leave 30 days a year`), or `None` without a time control.
     pub fn describe(&self) -> Option<String> {
         let tc = match self.time_control? {
-            TimeControl::DaysPerMove(d) => format!("{d} day(s) per move"),
+            TimeControl::DaysPerMove(d) => {
+                format!("{} per move", crate::wording::count(d, "day", "days"))
+            }
             TimeControl::Bank {
                 days,
                 increment_hours,
-            } => format!("chess clock: {days} day(s) + {increment_hours} h per move"),
+            } => format!(
+                "chess clock: {} + {increment_hours} h per move",
+                crate::wording::count(days, "day", "days")
+            ),
         };
         let rule = match self.on_timeout {
             TimeoutRule::Loses => "late side loses",
             TimeoutRule::Adjudicate => "moderator adjudicates",
         };
         Some(format!(
-            "{tc}, grace {} h, {rule}; leave {} day(s) a year",
-            self.grace_hours, self.leave_days_per_year
+            "{tc}, grace {} h, {rule}; leave {} a year",
+            self.grace_hours,
+            crate::wording::count(self.leave_days_per_year, "day", "days")
         ))
     }
 }
@@ -586,8 +592,10 @@ impl Ledger {
                 .sum();
             if used > allowance {
                 return Err(format!(
-                    "a leave of the {side} from {} to {} brings its leave in {year} to {used} day(s), over the game's allowance of {allowance} a year",
-                    leave.from, leave.to
+                    "a leave of the {side} from {} to {} brings its leave in {year} to {}, over the game's allowance of {allowance} a year",
+                    leave.from,
+                    leave.to,
+                    crate::wording::count(used, "day", "days")
                 ));
             }
         }
@@ -669,9 +677,9 @@ pub fn status_lines(ledger: &Ledger, game_over: bool, now: DateTime<Utc>) -> Vec
                     line.push_str(&format!("; bank {}", clock::human(b)));
                 }
                 line.push_str(&format!(
-                    "; leave left in {}: {} day(s)",
+                    "; leave left in {}: {}",
                     now.year(),
-                    ledger.leave_left(side, now.year())
+                    crate::wording::count(ledger.leave_left(side, now.year()), "day", "days")
                 ));
                 out.push(line);
             }

@@ -45,7 +45,8 @@ pub fn operations(cx: &mut Cx, side: Side, ops: u8, allow: OpsAllow) -> Step<(u8
         side,
         PromptKind::ChooseNumber { min: 0, max },
         format!(
-            "USSR: how many of your {ops} Operations points go onto the Chinese Civil War space ({} of 3 filled; 0 to use them elsewhere)?",
+            "USSR: how many of your {} go onto the Chinese Civil War space ({} of 3 filled; 0 to use them elsewhere)?",
+            crate::wording::count(ops, "Operations point", "Operations points"),
             cx.state.civil_war
         ),
     );

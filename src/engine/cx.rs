@@ -334,8 +334,8 @@ impl<'a> Cx<'a> {
         if self.state.cards.draw_pile_size() == 0 && !self.state.cards.discard.is_empty() {
             let mut cards: Vec<Card> = std::mem::take(&mut self.state.cards.discard);
             self.note(format!(
-                "The discard pile ({} cards) is reshuffled into the draw deck.",
-                cards.len()
+                "The discard pile ({}) is reshuffled into the draw deck.",
+                crate::wording::count(cards.len() as u64, "card", "cards")
             ));
             self.shuffle_into_deck(&mut cards)?;
         }

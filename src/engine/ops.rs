@@ -126,7 +126,10 @@ pub fn conduct_operations(
             coup: allow.coup,
             realign: allow.realign,
         },
-        format!("{side}: use {ops} Operations points (Influence, a coup or realignment rolls)"),
+        format!(
+            "{side}: use {} (Influence, a coup or realignment rolls)",
+            crate::wording::count(ops, "Operations point", "Operations points")
+        ),
     );
     prompt.card = card;
     match cx.ask(prompt)? {

@@ -35,6 +35,20 @@ impl Role {
     }
 }
 
+/// The part of the game before the turn sequence (Turn Zero, the setup), which a view names
+/// instead of a Headline Phase or action round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BeforePlay {
+    /// Turn Zero's crises ([`super::turn_zero`]).
+    TurnZero,
+    /// The deal and the initial Influence placements: USSR 6 in Eastern Europe, then US 7
+    /// in Western Europe (FAQ F001, F007).
+    Setup,
+    /// The bonus Influence (bid or the US +2; FAQ F004, F008, F009).
+    SetupBonus,
+}
+
 /// One country's Influence and Control.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CountryView {
@@ -57,8 +71,11 @@ pub struct View {
     pub role: Role,
     /// Turn 1–10.
     pub turn: u8,
-    /// Action round (0 = Headline Phase).
+    /// Action round (0 = Headline Phase, or before play: [`View::before_play`]).
     pub action_round: u8,
+    /// Turn Zero or the setup, before the turn sequence; absent once it runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub before_play: Option<BeforePlay>,
     /// The phasing player.
     pub phasing: Side,
     /// VP, positive = US ahead.
@@ -103,6 +120,42 @@ pub struct View {
     pub outcome: Option<super::cx::Outcome>,
 }
 
+impl View {
+    /// The part of the turn, as a title names it: "Turn Zero", "Setup", "Headline Phase" or
+    /// "Action Round N".
+    pub fn phase_name(&self) -> String {
+        match self.before_play {
+            Some(BeforePlay::TurnZero) => "Turn Zero".into(),
+            Some(BeforePlay::Setup | BeforePlay::SetupBonus) => "Setup".into(),
+            None if self.action_round == 0 => "Headline Phase".into(),
+            None => format!("Action Round {}", self.action_round),
+        }
+    }
+
+    /// Who moves, as a title says it: during the setup who owes Influence and which
+    /// ("US to place initial Influence"; the phasing player means nothing yet), else
+    /// "US phasing".
+    pub fn mover_words(&self) -> String {
+        let owing = || {
+            self.waiting_for
+                .iter()
+                .map(|s| s.name())
+                .collect::<Vec<_>>()
+                .join(" and ")
+        };
+        match self.before_play {
+            Some(BeforePlay::Setup) if !self.waiting_for.is_empty() => {
+                format!("{} to place initial Influence", owing())
+            }
+            Some(BeforePlay::SetupBonus) if !self.waiting_for.is_empty() => {
+                format!("{} to place bonus Influence", owing())
+            }
+            Some(BeforePlay::Setup | BeforePlay::SetupBonus) => "setup Influence".into(),
+            _ => format!("{} phasing", self.phasing.name()),
+        }
+    }
+}
+
 /// Builds `role`'s view of `game`.
 pub fn view(game: &Game, role: Role) -> View {
     let s = game.state();
@@ -128,6 +181,12 @@ pub fn view(game: &Game, role: Role) -> View {
         role,
         turn: s.turn,
         action_round: s.action_round,
+        before_play: match game.activity() {
+            super::Activity::TurnZero { .. } => Some(BeforePlay::TurnZero),
+            super::Activity::Deal | super::Activity::SetupPlacement(_) => Some(BeforePlay::Setup),
+            super::Activity::SetupBonus(_) => Some(BeforePlay::SetupBonus),
+            _ => None,
+        },
         phasing: s.phasing,
         vp: s.vp,
         defcon: s.defcon,

@@ -215,19 +215,37 @@ impl Report {
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let last_seq = self.documents.last().and_then(|d| d.seq);
-        write!(f, "{} entries, head {}", self.documents.len(), self.head())?;
+        write!(
+            f,
+            "{}, head {}",
+            crate::wording::count(self.documents.len() as u64, "entry", "entries"),
+            self.head()
+        )?;
         if let Some(seq) = last_seq {
             write!(f, " (seq {seq})")?;
         }
         if self.is_clean() {
             return writeln!(f, ": chain intact");
         }
-        writeln!(f, ": {} finding(s)", self.finding_count())?;
+        writeln!(
+            f,
+            ": {}",
+            crate::wording::count(self.finding_count() as u64, "finding", "findings")
+        )?;
         for finding in &self.findings {
             writeln!(f, "  {finding}")?;
         }
         if self.omitted > 0 {
-            writeln!(f, "  … and {} more finding(s) not listed", self.omitted)?;
+            writeln!(
+                f,
+                "  … and {} more {} not listed",
+                self.omitted,
+                if self.omitted == 1 {
+                    "finding"
+                } else {
+                    "findings"
+                }
+            )?;
         }
         Ok(())
     }
@@ -263,8 +281,8 @@ pub(crate) fn scan(bytes: &[u8], expected_head: Option<&Hex32>) -> (Report, Vec<
             seq: None,
             expected: "the file to start with a `---` line".into(),
             found: format!(
-                "{} byte(s) before the first `---` line{}",
-                split.leading.len(),
+                "{} before the first `---` line{}",
+                crate::wording::count(split.leading.len() as u64, "byte", "bytes"),
                 if bytes.starts_with(b"---\r\n") {
                     " (the file has CRLF line endings: was it converted by git or a mail client?)"
                 } else {
@@ -370,16 +388,16 @@ pub(crate) fn scan(bytes: &[u8], expected_head: Option<&Hex32>) -> (Report, Vec<
                 (
                     "the last entry to end with a `...` line and a newline".to_string(),
                     format!(
-                        "the file ends {} byte(s) into the last document without one: cut short",
-                        doc.len()
+                        "the file ends {} into the last document without one: cut short",
+                        crate::wording::count(doc.len() as u64, "byte", "bytes")
                     ),
                 )
             } else {
                 (
                     "every entry to end with a `...` line before the next `---`".to_string(),
                     format!(
-                        "document {index} ends without one, {} byte(s) after its start: cut short",
-                        doc.len()
+                        "document {index} ends without one, {} after its start: cut short",
+                        crate::wording::count(doc.len() as u64, "byte", "bytes")
                     ),
                 )
             };

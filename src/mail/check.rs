@@ -33,6 +33,26 @@ pub struct CheckReport {
     pub confirmed: Vec<String>,
     /// Every problem (empty: everything checked holds).
     pub findings: Vec<String>,
+    /// Where the re-assembled chain first breaks (a missing entry, or one that does not
+    /// continue the chain), if it does: nothing the mails say about this entry or a later one
+    /// is checked, since a broken chain cannot vouch for it (one break, one finding).
+    pub broken_at: Option<u64>,
+    /// How many facts of the mails (heads, hand commitments, echoed moves, sealed choices)
+    /// were left unchecked for lying at or after [`CheckReport::broken_at`].
+    pub unchecked: usize,
+}
+
+impl CheckReport {
+    /// The sentence saying what was left unchecked after the chain's first break, if it broke
+    /// (`entries from 7 on were not checked: 5 facts of these mails lie beyond the break`).
+    pub fn beyond_break(&self) -> Option<String> {
+        let b = self.broken_at?;
+        Some(format!(
+            "entries from {b} on were not checked: {} of these mails {} beyond the break",
+            crate::wording::count(self.unchecked as u64, "fact", "facts"),
+            if self.unchecked == 1 { "lies" } else { "lie" }
+        ))
+    }
 }
 
 /// One prompt's facts.
@@ -172,8 +192,13 @@ pub fn check_mails(paths: &[PathBuf]) -> Result<CheckReport, MailError> {
                     Some((n.parse().ok()?, what.to_string()))
                 })
                 // A sealed choice (a headline, a Turn Zero superpower card) is a commitment,
-                // not a decision entry.
-                .filter(|(_, w)| !w.ends_with(", sealed"))
+                // not a decision entry; a takeback request or answer is no decision either.
+                .filter(|(_, w)| {
+                    !w.ends_with(", sealed")
+                        && !crate::mail::receipt::TAKEBACK_LINE_STARTS
+                            .iter()
+                            .any(|s| w.starts_with(s))
+                })
                 .collect();
             let head = text.lines().find_map(|l| {
                 let rest = l.strip_prefix("Head (hash of entry ")?;
@@ -196,9 +221,11 @@ pub fn check_mails(paths: &[PathBuf]) -> Result<CheckReport, MailError> {
     for (seq, d) in &docs {
         if *seq != expect {
             r.findings.push(format!(
-                "log entries {expect}–{} are in none of these mails",
-                seq - 1
+                "log {} {} in none of these mails",
+                crate::wording::entries(expect, seq - 1),
+                if *seq - 1 == expect { "is" } else { "are" }
             ));
+            r.broken_at = Some(expect);
             break;
         }
         let claimed = d
@@ -210,6 +237,8 @@ pub fn check_mails(paths: &[PathBuf]) -> Result<CheckReport, MailError> {
             r.findings.push(format!(
                 "log entry {seq} does not continue the chain (prev {claimed}, the hash before it is {prev})"
             ));
+            r.broken_at = Some(*seq);
+            break;
         }
         prev = entry_hash(d.as_bytes()).to_hex();
         hashes.insert(*seq, prev.clone());
@@ -218,16 +247,25 @@ pub fn check_mails(paths: &[PathBuf]) -> Result<CheckReport, MailError> {
     r.entries = expect;
     if r.findings.is_empty() && expect > 0 {
         r.confirmed.push(format!(
-            "the hash chain of entries 0–{} is unbroken",
-            expect - 1
+            "the hash chain of {} is unbroken",
+            crate::wording::first_entries(expect)
         ));
     }
+    // After the first break nothing is checked: every later entry would be a finding of
+    // that one break.
+    let broken_at = r.broken_at;
+    let beyond = move |seq: u64| broken_at.is_some_and(|b| seq >= b);
     let entry = |seq: u64| -> Option<Payload> {
         let text = docs.get(&seq)?;
         let e: crate::log::Entry = serde_yaml::from_str(text.trim_end_matches("...\n")).ok()?;
         Some(e.payload)
     };
+    let mut unchecked = 0;
     for p in &prompts {
+        if beyond(p.seq.saturating_sub(1)) {
+            unchecked += 1 + usize::from(p.hand.is_some());
+            continue;
+        }
         let at = p.seq.checked_sub(1).and_then(|s| hashes.get(&s));
         match (&p.head, at) {
             (Some(h), Some(want)) if h == want => {}
@@ -243,6 +281,10 @@ pub fn check_mails(paths: &[PathBuf]) -> Result<CheckReport, MailError> {
             )),
         }
         if let (Some((cseq, digest, salt)), Some(hand)) = (&p.hand, &p.shown) {
+            if beyond(*cseq) {
+                unchecked += 1;
+                continue;
+            }
             let logged = match entry(*cseq) {
                 Some(Payload::Commitment {
                     kind: CommitmentKind::Hand,
@@ -278,7 +320,9 @@ pub fn check_mails(paths: &[PathBuf]) -> Result<CheckReport, MailError> {
     }
     for rc in &receipts {
         if let Some((n, h)) = &rc.head {
-            if hashes.get(n) != Some(h) {
+            if beyond(*n) {
+                unchecked += 1;
+            } else if hashes.get(n) != Some(h) {
                 r.findings.push(format!(
                     "{}: the receipt's head {h} is not the hash of entry {n} in the log",
                     rc.file.display()
@@ -286,6 +330,10 @@ pub fn check_mails(paths: &[PathBuf]) -> Result<CheckReport, MailError> {
             }
         }
         for (n, notation) in &rc.moves {
+            if beyond(*n) {
+                unchecked += 1;
+                continue;
+            }
             match entry(*n) {
                 Some(Payload::Decision { notation: got, .. }) if got == *notation => {
                     r.confirmed
@@ -301,9 +349,14 @@ pub fn check_mails(paths: &[PathBuf]) -> Result<CheckReport, MailError> {
             }
         }
         if let Some(sealed) = &rc.sealed {
-            check_sealed(&mut r, &docs, sealed);
+            if beyond(sealed.seq) {
+                unchecked += 1;
+            } else {
+                check_sealed(&mut r, &docs, sealed);
+            }
         }
     }
+    r.unchecked = unchecked;
     // Dice: a public replay of the re-assembled log.
     if r.findings.is_empty() && expect > 0 {
         let tmp = tempfile::tempdir().map_err(|e| MailError::File {

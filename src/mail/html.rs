@@ -51,7 +51,9 @@ pub fn board_tables(v: &View) -> String {
         h,
         "<table border=\"1\" cellpadding=\"3\" style=\"border-collapse:collapse\"><tr><th>Turn</th><th>Action Round</th><th>VP</th><th>DEFCON</th><th>Military Operations</th><th>Space Race</th><th>China Card</th></tr><tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>US {} · USSR {}</td><td>US {} · USSR {}</td><td>{}</td></tr></table>",
         v.turn,
-        if v.action_round == 0 {
+        if v.before_play.is_some() {
+            v.phase_name()
+        } else if v.action_round == 0 {
             "Headline".to_string()
         } else {
             v.action_round.to_string()

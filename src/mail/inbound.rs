@@ -83,6 +83,13 @@ pub enum Refusal {
     MissingToken,
     /// A token that is no token of this player in this game.
     WrongToken,
+    /// The token the player typed (on a `Token:` line of their own text) is no token of this
+    /// player in this game, and the mail carried others (quoted from the prompt, or the
+    /// prompt's Message-ID in `In-Reply-To`), which are not tried in its place.
+    WrongTypedToken {
+        /// The token as typed.
+        typed: String,
+    },
     /// The player's game token ([`super::game_token`]) with a line that is no game-level move:
     /// it never vouches for a decision of the game.
     GameTokenForDecision,
@@ -121,7 +128,7 @@ impl Refusal {
             Refusal::UnknownGame(_) => "unknown-game",
             Refusal::NotAPlayer { .. } => "not-a-player",
             Refusal::MissingToken => "missing-token",
-            Refusal::WrongToken => "wrong-token",
+            Refusal::WrongToken | Refusal::WrongTypedToken { .. } => "wrong-token",
             Refusal::GameTokenForDecision => "game-token-for-a-move",
             Refusal::Stale { .. } => "stale",
             Refusal::Replayed { .. } => "replayed",
@@ -137,7 +144,9 @@ impl Refusal {
             Refusal::UnknownGame(_) => EXIT_UNKNOWN_GAME,
             Refusal::NotAPlayer { .. } => EXIT_NOT_A_PLAYER,
             Refusal::MissingToken => EXIT_MISSING_TOKEN,
-            Refusal::WrongToken | Refusal::GameTokenForDecision => EXIT_WRONG_TOKEN,
+            Refusal::WrongToken
+            | Refusal::WrongTypedToken { .. }
+            | Refusal::GameTokenForDecision => EXIT_WRONG_TOKEN,
             Refusal::Stale { .. } => EXIT_STALE,
             Refusal::Replayed { .. } => EXIT_REPLAYED,
             Refusal::NoMove => EXIT_NO_MOVE,
@@ -168,6 +177,9 @@ impl Refusal {
             Refusal::WrongToken => format!(
                 "The reply token in your mail is not the token of your prompt in game {g} (mistyped, or from another game or player). Reply to your latest prompt mail and keep its `Token:` line."
             ),
+            Refusal::WrongTypedToken { typed } => format!(
+                "The token you typed, `{typed}`, is not the token of your prompt in game {g} (mistyped, or from another game or player). The token of the prompt you answer (quoted in your mail or named by its reply header) does not count when you type one: copy the `Token:` line of your latest prompt mail exactly, or leave your own `Token:` line out."
+            ),
             Refusal::GameTokenForDecision => format!(
                 "Your mail carries your game token of game {g}, which is good only for lines about the game itself (resign, draw offers and answers, leave, takeback lines, standing orders), not for a move of the game. Reply to your latest prompt mail of game {g} and keep its `Token:` line."
             ),
@@ -195,7 +207,8 @@ pub fn read_message(raw: &[u8]) -> Result<Received, Refusal> {
 /// The sender, subject and Message-ID of a message too broken to read in full, if its
 /// headers name a sender (so a refusal can still be answered).
 fn sender_of(raw: &[u8]) -> Option<Received> {
-    let msg = MessageParser::default().parse(raw)?;
+    let lf = reply::lf_line_ends(raw);
+    let msg = MessageParser::default().parse(&lf[..])?;
     let from = msg.from()?.first()?.address()?.to_ascii_lowercase();
     from.contains('@').then(|| Received {
         from,
@@ -540,9 +553,12 @@ fn list_sources(paths: &[PathBuf]) -> Result<Vec<Source>, MailError> {
         if p.is_dir() {
             let new = p.join("new");
             if !new.is_dir() {
-                return Err(ferr(
-                    "not a Maildir (no new/ folder); give a Maildir or .eml files".into(),
-                ));
+                return Err(ferr(format!(
+                    "not a Maildir: it has no new/ folder. A Maildir holds new/, cur/ and tmp/ \
+                     (your mail fetcher, fetchmail, mbsync or getmail, fills new/); make them with \
+                     `{}`, or give .eml files",
+                    mkdir_maildir(p)
+                )));
             }
             let mut files: Vec<PathBuf> = fs::read_dir(&new)
                 .map_err(|e| ferr(e.to_string()))?
@@ -555,10 +571,26 @@ fn list_sources(paths: &[PathBuf]) -> Result<Vec<Source>, MailError> {
         } else if p.is_file() {
             out.push(Source::Eml(p.clone()));
         } else {
-            return Err(ferr("no such file or folder".into()));
+            return Err(ferr(format!(
+                "no such Maildir folder or .eml file. A Maildir is a folder holding new/, cur/ \
+                 and tmp/ that your mail fetcher (fetchmail, mbsync or getmail) fills; if the \
+                 path is right, make an empty one with `{}` and point the fetcher at it",
+                mkdir_maildir(p)
+            )));
         }
     }
     Ok(out)
+}
+
+/// The shell command that makes an empty Maildir at `p` (its `new/`, `cur/` and `tmp/`).
+fn mkdir_maildir(p: &Path) -> String {
+    let d = p.display().to_string();
+    let d = if d.contains(|c: char| c.is_whitespace() || "'\"$`\\".contains(c)) {
+        format!("'{}'", d.replace('\'', "'\\''"))
+    } else {
+        d
+    };
+    format!("mkdir -p {d}/new {d}/cur {d}/tmp")
 }
 
 fn note_path(eml: &Path, ext: &str) -> PathBuf {
@@ -759,6 +791,11 @@ fn judge(
             tokens.push(t);
         }
     }
+    // What the player typed is what they mean: a quoted or bound token never stands in.
+    let set_aside = ex.typed > 0 && tokens.len() > ex.typed;
+    if ex.typed > 0 {
+        tokens.truncate(ex.typed);
+    }
     if !seats.is_empty() {
         return super::bid_mail::judge_bid(
             &mut session,
@@ -796,6 +833,11 @@ fn judge(
                 && super::game_token::carried(&session, &sides, &tokens) =>
             {
                 return Ok(Err(Refusal::GameTokenForDecision))
+            }
+            None if matches!(r, Refusal::WrongToken) && set_aside => {
+                return Ok(Err(Refusal::WrongTypedToken {
+                    typed: tokens[0].clone(),
+                }))
             }
             None => return Ok(Err(r)),
         },

@@ -84,15 +84,41 @@ pub fn move_receipt_text(session: &Session, side: Side, from_seq: u64) -> Option
                     "  (SHA-256 of the salt and the canonical superpower card equals the digest; schemas/FAIRNESS.md §15)"
                 );
             }
+            Payload::TakebackRequest { side: s, cancels } if *s == side => {
+                let _ = writeln!(
+                    t,
+                    "Entry {seq}: your takeback request, asking to take back:"
+                );
+                takeback_lines(&mut t, session, cancels);
+            }
+            Payload::Takeback {
+                side: asker,
+                cancels,
+                ..
+            } if *asker != side => {
+                let _ = writeln!(
+                    t,
+                    "Entry {seq}: your acceptance of the {asker}'s takeback, which takes back:"
+                );
+                takeback_lines(&mut t, session, cancels);
+            }
+            Payload::TakebackDeclined { side: asker, .. } if *asker != side => {
+                let _ = writeln!(
+                    t,
+                    "Entry {seq}: your refusal of the {asker}'s takeback; its moves stand"
+                );
+            }
             _ => {}
         }
     }
     let last = entries.last().expect("not empty");
     let _ = writeln!(t);
+    let n = entries.len();
     let _ = writeln!(
         t,
-        "Log entries {from_seq}–{} were appended.",
-        last.entry.seq
+        "Log {} {} appended.",
+        crate::wording::entries(from_seq, last.entry.seq),
+        if n == 1 { "was" } else { "were" }
     );
     let _ = writeln!(t, "Head (hash of entry {}): {}", last.entry.seq, last.hash);
     let _ = writeln!(
@@ -101,6 +127,32 @@ pub fn move_receipt_text(session: &Session, side: Side, from_seq: u64) -> Option
         last.hash
     );
     Some(t)
+}
+
+/// How a receipt's `Entry N: …` line for a takeback request or answer begins (what follows
+/// the colon), so `check` reads it as no decision.
+pub const TAKEBACK_LINE_STARTS: [&str; 3] = [
+    "your takeback request",
+    "your acceptance of the",
+    "your refusal of the",
+];
+
+/// The lines of a takeback receipt naming each entry taken back: a decision by its seq and
+/// notation as logged (`  entry 12: influence Poland 4, East Germany 2`), any other entry by
+/// its seq and kind (`  entry 13: hand commitment`).
+fn takeback_lines(t: &mut String, session: &Session, cancels: &[crate::log::Cancelled]) {
+    for c in cancels {
+        let what = match session.log().get(c.seq).map(|e| &e.entry.payload) {
+            Some(Payload::Decision { notation, .. }) => notation.clone(),
+            Some(Payload::Commitment {
+                kind: CommitmentKind::Hand,
+                ..
+            }) => "hand commitment".to_string(),
+            Some(p) => p.kind().replace('_', " "),
+            None => "not in the log".to_string(),
+        };
+        let _ = writeln!(t, "  entry {}: {what}", c.seq);
+    }
 }
 
 /// Mails `side` the receipt of its move that starts at `from_seq` (see [`move_receipt_text`]).

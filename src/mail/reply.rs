@@ -98,6 +98,21 @@ fn html_new_part(html: &str) -> &str {
     }
 }
 
+/// The message with LF line ends when every line of it ends in a bare CR (the mail of old Mac
+/// clients, which `mail-parser` reads as one header line with no body); otherwise the bytes
+/// as they are. The digest of a reply stays that of the bytes received.
+pub fn lf_line_ends(raw: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    if raw.contains(&b'\r') && !raw.contains(&b'\n') {
+        std::borrow::Cow::Owned(
+            raw.iter()
+                .map(|&b| if b == b'\r' { b'\n' } else { b })
+                .collect(),
+        )
+    } else {
+        std::borrow::Cow::Borrowed(raw)
+    }
+}
+
 /// Parses raw message bytes into a [`Reply`].
 ///
 /// Errors: [`Refusal::TooLarge`] when the message or its text parts exceed
@@ -111,8 +126,9 @@ pub fn read(raw: &[u8]) -> Result<Reply, Refusal> {
             what: "the message",
         });
     }
+    let lf = lf_line_ends(raw);
     let msg = MessageParser::default()
-        .parse(raw)
+        .parse(&lf[..])
         .ok_or_else(|| Refusal::MalformedMime("no message headers".into()))?;
     let from = msg
         .from()
@@ -197,6 +213,11 @@ pub struct Extracted {
     /// Reply tokens found, best first: unquoted lines of the new text, then everything else in
     /// the order it appears; at most [`MAX_TOKENS`].
     pub tokens: Vec<String>,
+    /// How many of [`Extracted::tokens`], from the first, the player typed: those on `Token:`
+    /// lines of the new text, not quoted. When the player typed one, the mail is judged by
+    /// what they typed alone: a token quoted from the prompt never stands in for a typed one
+    /// that is wrong (a new-user trial saw a wrong typed token overlooked).
+    pub typed: usize,
     /// Move lines, in order.
     pub moves: Vec<String>,
     /// Lines of the new text that were read as neither a move nor a field (greetings,
@@ -598,6 +619,7 @@ pub fn extract(body: &str, all_text: &str) -> Extracted {
             }
         }
     }
+    e.typed = e.tokens.len();
     if e.moves.is_empty() {
         // Nothing reads as a move: the first line that is no pleasantry is what the player
         // meant as one, refused with the notation's reason rather than silently dropped.

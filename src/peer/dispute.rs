@@ -219,11 +219,11 @@ pub fn verify(replicas: &[ReplicaView]) -> Vec<Finding> {
                             kind: FindingKind::AckMismatch,
                             at_fault: Some(other.holder),
                             message: format!(
-                                "the {} acknowledged entries 0..{} with head {} (signed, held in \
+                                "the {} acknowledged {} with head {} (signed, held in \
                                  {}), but its own replica {} has another history there: it \
                                  changed an entry after acknowledging it",
                                 other.holder.name(),
-                                ack.holds,
+                                crate::wording::first_entries(ack.holds),
                                 &ack.head.to_hex()[..16],
                                 acked_holder.label,
                                 other.label
@@ -247,10 +247,10 @@ pub fn ack_against(chain: &Chain, ack: &Ack, label: &str) -> Option<Finding> {
         kind: FindingKind::AckMismatch,
         at_fault: None,
         message: format!(
-            "the {} acknowledged entries 0..{} with head {}, but {label} holds head {} there: \
+            "the {} acknowledged {} with head {}, but {label} holds head {} there: \
              the two replicas differ at or before entry {}",
             ack.from.name(),
-            ack.holds,
+            crate::wording::first_entries(ack.holds),
             &ack.head.to_hex()[..16],
             &ours.to_hex()[..16],
             ack.holds.saturating_sub(1)

@@ -382,9 +382,9 @@ pub fn ingest(
                     kind: FindingKind::BadSignature,
                     at_fault: Some(from),
                     message: format!(
-                        "the {}'s acknowledgement of entries 0..{} does not carry its signature",
+                        "the {}'s acknowledgement of {} does not carry its signature",
                         from.name(),
-                        ack.holds
+                        crate::wording::first_entries(ack.holds)
                     ),
                     evidence: Vec::new(),
                 });

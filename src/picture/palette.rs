@@ -150,6 +150,7 @@ fn reference_view() -> View {
         role: Role::Public,
         turn: 7,
         action_round: 3,
+        before_play: None,
         phasing: Side::Ussr,
         vp: -7,
         defcon: 3,

@@ -323,7 +323,7 @@ pub fn index_page(title: &str, games: &[(GamePage, (String, String))]) -> String
         r##"<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{t} — Twilight Struggle games</title><style>{CSS}</style></head><body class="index">
-<header><h1>{t}</h1><p>{n} games. Points: 2 a win, 1 a draw; games in progress count only under “open”.</p></header>
+<header><h1>{t}</h1><p>{n}. Points: 2 a win, 1 a draw; games in progress count only under “open”.</p></header>
 <h2>Standings</h2>
 <table><thead><tr><th>#</th><th>player</th><th>finished</th><th>won</th><th>drawn</th><th>lost</th><th>points</th><th>open</th></tr></thead><tbody>{standings}</tbody></table>
 <h2>Games</h2>
@@ -331,7 +331,7 @@ pub fn index_page(title: &str, games: &[(GamePage, (String, String))]) -> String
 </body></html>
 "##,
         t = esc(title),
-        n = games.len()
+        n = crate::wording::count(games.len() as u64, "game", "games")
     )
 }
 

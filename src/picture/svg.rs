@@ -462,17 +462,13 @@ pub fn overlay_svg(l: &Layout, v: &View, changed: &[Country], caption: Option<&s
 }
 
 fn title_piece(l: &Layout, v: &View, caption: Option<&str>) -> String {
-    let phase = if v.action_round == 0 {
-        "Headline Phase".to_string()
-    } else {
-        format!("Action Round {}", v.action_round)
-    };
+    let phase = v.phase_name();
     let mut o = String::new();
     let _ = write!(
         o,
-        r##"<g><text x="18" y="34" font-size="25" font-weight="bold" fill="#ffffff">Turn {} of 10 · {phase}</text><text x="18" y="58" font-size="15" fill="#c9d1da">{} phasing · {}</text>"##,
+        r##"<g><text x="18" y="34" font-size="25" font-weight="bold" fill="#ffffff">Turn {} of 10 · {phase}</text><text x="18" y="58" font-size="15" fill="#c9d1da">{} · {}</text>"##,
         v.turn,
-        v.phasing.name(),
+        v.mover_words(),
         role_name(v.role)
     );
     if let Some(c) = caption {

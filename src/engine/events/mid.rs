@@ -1263,7 +1263,10 @@ pub fn ask_not_what_your_country_can_do_for_you(cx: &mut Cx, _side: Side) -> Ste
         play::take_card(cx, Side::Us, *c)?;
         cx.discard(*c);
     }
-    cx.note(format!("Ask Not: the US discards {} cards.", cards.len()));
+    cx.note(format!(
+        "Ask Not: the US discards {}.",
+        crate::wording::count(cards.len() as u64, "card", "cards")
+    ));
     for _ in 0..cards.len() {
         if !cx.draw_to_hand(Side::Us)? {
             break;
@@ -1382,9 +1385,9 @@ pub fn our_man_in_tehran(cx: &mut Cx, _side: Side) -> Step<bool> {
         .into());
     };
     cx.note(format!(
-        "Our Man in Tehran: the US discards {} and returns {} cards to the deck.",
+        "Our Man in Tehran: the US discards {} and returns {} to the deck.",
         discards.len(),
-        drawn - discards.len()
+        crate::wording::count((drawn - discards.len()) as u64, "card", "cards")
     ));
     cx.discard_aside_and_return(&discards)?;
     Ok(true)
