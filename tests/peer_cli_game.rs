@@ -231,7 +231,10 @@ fn board_agrees(said: &str, dir: &Path) {
     );
     let hand = g.hand();
     assert!(
-        said.contains(&format!("Your hand ({} cards", hand.len())),
+        said.contains(&format!(
+            "Your hand ({}",
+            twilight_pbem::wording::count(hand.len() as u64, "card", "cards")
+        )),
         "{said}"
     );
     for c in hand {

@@ -128,14 +128,17 @@ fn check(g: &PeerGame, opp: &PeerGame, sealed: Option<Card>, decided_at: usize, 
     let dealt = v.hand_sizes[side];
     if dealt > hand.len() {
         let said = format!(
-            "Your hand ({} cards; {} more dealt to you, not received yet):",
-            hand.len(),
+            "Your hand ({}; {} more dealt to you, not received yet):",
+            twilight_pbem::wording::count(hand.len() as u64, "card", "cards"),
             dealt - hand.len()
         );
         assert!(board.contains(&said), "no `{said}` in:\n{board}");
         c.on_the_way += 1;
     } else {
-        let said = format!("Your hand ({} cards):", hand.len());
+        let said = format!(
+            "Your hand ({}):",
+            twilight_pbem::wording::count(hand.len() as u64, "card", "cards")
+        );
         assert!(board.contains(&said), "no `{said}` in:\n{board}");
     }
     let pool = &state.cards.deck;
