@@ -317,9 +317,23 @@ fn rows_of_the_layer_read_back_alone_and_each_is_checked() {
     );
 }
 
+/// The one game's kept picture in `cache` (`picture-*.bin`).
+fn kept_picture(cache: &Path) -> PathBuf {
+    let kept: Vec<PathBuf> = std::fs::read_dir(cache)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            name.starts_with("picture-")
+        })
+        .collect();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    kept[0].clone()
+}
+
 /// The game's kept picture replaced by a picture of another game (a late position of
 /// `games/de-game-14`, many boxes highlighted, a long non-ASCII caption: valid, under the
-/// key), so the mail is drawn by difference in a fresh process that reads the layer's bands
+/// key), so the mail is drawn by difference in a fresh process that reads the layer's rows
 /// from the file; then the same with the layer file, the palette file and the kept picture
 /// damaged in turn (a band flipped, cut short, a FIFO, a folder, the palette of another
 /// scale, a link to `/dev/zero`). Every mail's picture is the one mailed with no cache.
@@ -330,18 +344,7 @@ fn a_mail_drawn_by_difference_from_a_stale_or_damaged_cache_is_the_fresh_picture
     let cache = tmp.path().join("cache");
     let without = mailed_pictures(None);
     assert_eq!(mailed_pictures(Some(&cache)), without, "cold cache");
-    let kept: Vec<PathBuf> = std::fs::read_dir(&cache)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("picture-")
-        })
-        .collect();
-    assert_eq!(kept.len(), 1, "{kept:?}");
-    let kept = &kept[0];
+    let kept = &kept_picture(&cache);
     // The kept picture's key (the layer's and the palette's reference pieces).
     let key = picture::png::picture_key(MAIL_SCALE);
     let (_, steps) =
@@ -464,16 +467,7 @@ fn mails_of_one_game_in_two_folders_at_once_share_a_cache_and_stay_right() {
     let cache = tmp.path().join("cache");
     let without = mailed_pictures(None);
     assert_eq!(mailed_pictures(Some(&cache)), without, "cold cache");
-    let kept = std::fs::read_dir(&cache)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .find(|p| {
-            p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("picture-")
-        })
-        .unwrap();
+    let kept = kept_picture(&cache);
     // The kept picture's key (the layer's and the palette's reference pieces).
     let key = picture::png::picture_key(MAIL_SCALE);
     let (_, steps) =
