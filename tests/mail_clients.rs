@@ -3,7 +3,8 @@
 //! one client produces, written from that client's documented format. Each is put in a Maildir,
 //! `inbox` runs, and the result must be the one its `X-Corpus-Expect:` header names:
 //! `applied` (the placement `influence Poland 4, East Germany 2` is in the log) or
-//! `refused KIND` (nothing appended, the refusal kind named). Placeholders the harness fills:
+//! `refused KIND` (nothing appended, the refusal kind named). An `X-Corpus-Says:` header names
+//! words the inbox's output or its answer mail must hold. Placeholders the harness fills:
 //!
 //! * `@@FROM@@`, `@@TO@@`, `@@GAME@@`, `@@SUBJECT@@`, `@@PROMPT_ID@@`, `@@TOKEN@@`;
 //! * `@@QUOTED_PROMPT@@` (the prompt's text with `> ` before each line),
@@ -210,6 +211,22 @@ fn run_fixture(path: &Path) -> Result<String, String> {
             "{stem} ({client}): expected {expect}, got {verdict}\n{out}\n{}",
             stderr(&o)
         ));
+    }
+    if let Some(says) = header(&template, "X-Corpus-Says:") {
+        let said = format!(
+            "{out}{}",
+            std::fs::read_dir(t.dir.join("outbox"))
+                .map(|rd| rd
+                    .flatten()
+                    .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+                    .collect::<String>())
+                .unwrap_or_default()
+        );
+        if !said.contains(says) {
+            return Err(format!(
+                "{stem} ({client}): the output and the mails do not say `{says}`:\n{out}"
+            ));
+        }
     }
     if expect == "applied" {
         assert_ne!(t.log_bytes(), before);

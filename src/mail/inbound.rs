@@ -846,6 +846,18 @@ fn judge(
     if ex.moves.is_empty() {
         return Ok(Err(Refusal::NoMove));
     }
+    // A move cut inside a name by a hard wrap: refused whole, naming both lines, never read
+    // as the shorter move it would make (`East` alone reads as East Germany 1).
+    if let Some((line, next, name)) = &ex.cut {
+        return Ok(Err(Refusal::Illegal {
+            line: line.clone(),
+            why: format!(
+                "the line seems cut in two by your mail program: the next line `{next}` goes on \
+                 with `{name}`. Nothing was applied; send the move again on one line (a long \
+                 move may be broken after a comma)."
+            ),
+        }));
+    }
     let seq = session.log().next_seq();
     ctx.receipt_from = Some(seq);
     match apply_moves(&mut session, side, &ex.moves, opts.now)? {

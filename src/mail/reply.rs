@@ -342,6 +342,10 @@ pub struct Extracted {
     /// Lines of the new text that were read as neither a move nor a field (greetings,
     /// sign-offs, chatter), for the receipt.
     pub ignored: Vec<String>,
+    /// A move line that a mail program seems to have cut inside a name (`influence Poland 4,
+    /// East` / `Germany 2`): the move line, the next line and the name the two make. Not
+    /// joined (a guess could make a wrong move): the mail is refused naming both lines.
+    pub cut: Option<(String, String, String)>,
 }
 
 impl Extracted {
@@ -677,6 +681,70 @@ fn is_pleasantry(line: &str) -> bool {
             || WORDS.contains(&first.as_str()))
 }
 
+/// The move that starts at line `i`, joined with the lines it continues on, and how many lines
+/// were joined to it.
+///
+/// Clients hard-wrap long lines (at 72 or 76 columns) where there is a space, and a placement
+/// list wraps after one of its commas: `influence Poland 4, E Germany 1,` / `Hungary 1`. A line
+/// that ends with a comma and opens a move (or a mistyped one) continues on the next line when
+/// the two joined read as a move; so on, for a list wrapped over several lines. A next line
+/// that is empty, quoted or an attribution is never joined, nor one that makes no move with the
+/// line before (`Hi Boris,` / `play 4 space` stays two lines). A wrap inside a name
+/// (`… W` / `Germany 1`) is not joined: the first part is refused with its reason.
+fn continued(lines: &[&str], i: usize) -> (String, usize) {
+    let mut line = lines[i].trim().to_string();
+    let mut j = i;
+    while line.ends_with(',') && j + 1 < lines.len() {
+        let next = lines[j + 1].trim();
+        if next.is_empty()
+            || next.starts_with('>')
+            || next.starts_with('|')
+            || attribution_len(lines, j + 1) > 0
+            || ends_new_text(lines, j + 1)
+            || classify(line.trim_end_matches(',')) == LineKind::Other
+        {
+            break;
+        }
+        let joined = format!("{line} {next}");
+        if classify(joined.trim_end_matches(',')) != LineKind::Move {
+            break;
+        }
+        line = joined;
+        j += 1;
+    }
+    (line, j - i)
+}
+
+/// Whether the move line `line` ends in the first part of a name whose rest opens `next` (a
+/// hard wrap inside a name: `… 4, East` / `Germany 2`, `… W` / `Germany`): the name the two
+/// parts make, when it is a country's or a card's and the last item of `line` gives no
+/// amount. `None` for anything else.
+fn cut_name(line: &str, next: &str) -> Option<String> {
+    let last = line.rsplit([',', ';']).next()?.trim();
+    let words: Vec<&str> = last.split_whitespace().collect();
+    if words.last()?.parse::<u8>().is_ok() {
+        return None;
+    }
+    let first = next.split([',', ';']).next()?.trim();
+    let mut rest: Vec<&str> = first.split_whitespace().collect();
+    if rest.last().is_some_and(|w| w.parse::<u8>().is_ok()) {
+        rest.pop();
+    }
+    if rest.is_empty() || rest.len() > 3 {
+        return None;
+    }
+    let rest = rest.join(" ");
+    (1..=words.len().min(3)).find_map(|k| {
+        let name = format!("{} {rest}", words[words.len() - k..].join(" "));
+        let exact = |n: &str| n.eq_ignore_ascii_case(&name);
+        let country = notation::find_country(&name).is_ok_and(|c| {
+            exact(c.name()) || c.name().split(' ').count() == k + rest.split(' ').count()
+        });
+        let card = notation::find_card(&name).is_ok_and(|c| exact(c.name()));
+        (country || card).then_some(name)
+    })
+}
+
 /// Reads the moves, the tokens and the `Game:` line of a reply (see the module doc).
 ///
 /// `body` is the text the moves are read from; `all_text` every text of the mail (the token
@@ -694,6 +762,8 @@ pub fn extract(body: &str, all_text: &str) -> Extracted {
     let mut first_other: Option<String> = None;
     let mut moves_over = false;
     let mut skip = 0;
+    // The index of the last line of the last move read, for a move cut in two.
+    let mut last_move_line: Option<usize> = None;
     for (i, raw) in lines[..end].iter().enumerate() {
         if skip > 0 {
             skip -= 1;
@@ -724,9 +794,21 @@ pub fn extract(body: &str, all_text: &str) -> Extracted {
             e.ignored.push(line.to_string());
             continue;
         }
+        let (line, joined) = continued(&lines[..end], i);
+        skip = joined;
+        let line = line.as_str();
         match classify(line) {
-            LineKind::Move | LineKind::Attempt => e.moves.push(line.to_string()),
+            LineKind::Move | LineKind::Attempt => {
+                e.moves.push(line.to_string());
+                last_move_line = Some(i + joined);
+            }
             LineKind::Other if !e.moves.is_empty() => {
+                if last_move_line == Some(i.wrapping_sub(1)) {
+                    let prev = e.moves.last().cloned().unwrap_or_default();
+                    if let Some(name) = cut_name(&prev, line) {
+                        e.cut = Some((prev, line.to_string(), name));
+                    }
+                }
                 moves_over = true;
                 e.ignored.push(line.to_string());
             }
@@ -1019,6 +1101,69 @@ mod tests {
                 "influence Poland 4, East \r\nGermany 2\r\n"
             ),
             want
+        );
+    }
+
+    #[test]
+    fn a_move_wrapped_after_a_comma_continues_on_the_next_line() {
+        let e = ex("influence Poland 4, E Germany 1,\nHungary 1\n");
+        assert_eq!(
+            e.moves,
+            vec!["influence Poland 4, E Germany 1, Hungary 1".to_string()]
+        );
+        // Over three lines, a bare list too.
+        let e = ex("Hi,\ninfluence Poland 4,\nE Germany 1,\nHungary 1\nCheers\n");
+        assert_eq!(
+            e.moves,
+            vec!["influence Poland 4, E Germany 1, Hungary 1".to_string()]
+        );
+        let e = ex("Poland 4,\nEast Germany 2\n");
+        assert_eq!(e.moves, vec!["Poland 4, East Germany 2".to_string()]);
+        // A greeting ending in a comma is not joined with the move below it.
+        let e = ex("Hi Boris,\nplay 4 space\n");
+        assert_eq!(e.moves, vec!["play 4 space".to_string()]);
+        // Nor a move with a quote or a blank line after it.
+        let e = ex("influence Poland 4, E Germany 1,\n> Hungary 1\n");
+        assert_eq!(
+            e.moves,
+            vec!["influence Poland 4, E Germany 1,".to_string()]
+        );
+    }
+
+    #[test]
+    fn a_move_cut_inside_a_name_is_named_not_read_short() {
+        // `East` alone reads as East Germany 1: the cut is reported with both lines.
+        let e = ex("influence Poland 4, East\nGermany 2\n");
+        assert_eq!(e.moves, vec!["influence Poland 4, East".to_string()]);
+        assert_eq!(
+            e.cut,
+            Some((
+                "influence Poland 4, East".to_string(),
+                "Germany 2".to_string(),
+                "East Germany".to_string()
+            ))
+        );
+        let e = ex("influence W\nGermany 4, Italy 3\n");
+        assert_eq!(e.cut.as_ref().map(|c| c.2.as_str()), Some("W Germany"));
+        // A sign-off after a whole move, or after a blank line, is no cut.
+        for body in [
+            "influence Poland 4, East Germany 2\nGermany is next\n",
+            "play NATO ops\nCheers\n",
+            "influence Poland 4, East\n\nGermany 2\n",
+        ] {
+            assert_eq!(ex(body).cut, None, "{body}");
+        }
+    }
+
+    #[test]
+    #[ignore = "not supported: a hard wrap inside a name is refused naming both lines (see \
+                a_move_cut_inside_a_name_is_named_not_read_short); joining it would be a guess \
+                that can make a wrong move, e.g. a sign-off that happens to start with a name"]
+    fn a_move_cut_inside_a_name_is_joined() {
+        let e = ex("influence Poland 4, W\nGermany 1, Hungary 1\n");
+        assert_eq!(
+            e.moves,
+            vec!["influence Poland 4, W Germany 1, Hungary 1".to_string()]
         );
     }
 
