@@ -137,6 +137,64 @@ pub fn game_dirs(path: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// The folders under `path` that `verify` was asked about but that hold no game it can verify,
+/// each with what is wrong, in words (sorted by folder):
+///
+/// * `path` itself (or the folder of a `path` named `log.yaml`) whose `log.yaml` is there but
+///   is not a file (a folder, a socket, …);
+/// * every sub-folder of a folder of games (names starting with `.` are not looked at) that is
+///   neither a game folder ([`game_dirs`]) nor a peer folder: its `log.yaml` is not a file, or
+///   it has none.
+///
+/// Files that are not folders are not games and are passed over without a word. A folder that
+/// is itself a game or a peer folder has nothing to report.
+pub fn unverifiable(path: &Path) -> Vec<(PathBuf, String)> {
+    let what = |dir: &Path| -> Option<String> {
+        let log = dir.join("log.yaml");
+        match std::fs::metadata(&log) {
+            Ok(m) if m.is_file() => None,
+            Ok(m) if m.is_dir() => Some(format!(
+                "{} is a folder, not the game's log file: no game to verify",
+                log.display()
+            )),
+            Ok(_) => Some(format!(
+                "{} is not a plain file: no game to verify",
+                log.display()
+            )),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(
+                "no log.yaml in this folder: not a game folder (a game whose log is missing,                  or a folder that does not belong among the games)"
+                    .to_string(),
+            ),
+            Err(e) => Some(format!("cannot read {}: {e}", log.display())),
+        }
+    };
+    let is_peer = crate::peer::replica::is_peer_folder;
+    // `verify DIR/log.yaml` where that is a folder: the game folder is its parent.
+    let path = match path.file_name() {
+        Some(n) if n == "log.yaml" && path.is_dir() => path.parent().unwrap_or(Path::new(".")),
+        _ => path,
+    };
+    if !path.is_dir() || is_peer(path) {
+        return Vec::new();
+    }
+    if path.join("log.yaml").exists() {
+        return what(path)
+            .map(|w| vec![(path.to_path_buf(), w)])
+            .unwrap_or_default();
+    }
+    let mut out: Vec<(PathBuf, String)> = std::fs::read_dir(path)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .map(|e| e.path())
+        .filter(|p| p.is_dir() && !is_peer(p))
+        .filter_map(|p| what(&p).map(|w| (p, w)))
+        .collect();
+    out.sort();
+    out
+}
+
 /// Verifies one game: the hash chain (with the receipt's head hash, if given), then a replay
 /// through the engine — full if the seed is revealed, public otherwise. Never panics on a bad
 /// log; every problem is a finding.

@@ -318,7 +318,9 @@ enum Command {
         #[arg(required = true)]
         mails: Vec<PathBuf>,
     },
-    /// Verify logs: a log file, a game folder, or a folder of game folders.
+    /// Verify logs: a log file, a game folder, or a folder of game folders. Exit status: 0
+    /// every game verifies clean, 1 a game has findings or a folder holds no game to verify
+    /// (a sub-folder without a log.yaml, a log.yaml that is a folder: each named).
     Verify {
         /// What to verify.
         #[arg(required = true)]
@@ -1413,16 +1415,21 @@ fn verify(
     // Peer folders in a folder of games are named, not verified: each is verified on its own
     // (`twilight verify PEER_DIR`, with its key), never skipped without a word.
     let mut peer = Vec::new();
+    // Folders named that hold no game to verify (a `log.yaml` that is a folder, a sub-folder
+    // without one): each named with what is wrong, and the exit status says failure.
+    let mut unverified: Vec<(PathBuf, String)> = Vec::new();
     for p in paths {
         let found = audit::game_dirs(p);
         let peers = peer_folders_in(p);
-        if found.is_empty() && peers.is_empty() {
+        let bad = audit::unverifiable(p);
+        if found.is_empty() && peers.is_empty() && bad.is_empty() {
             bail!("{}: no game log found", p.display());
         }
         dirs.extend(found);
         peer.extend(peers);
+        unverified.extend(bad);
     }
-    if dirs.is_empty() {
+    if dirs.is_empty() && unverified.is_empty() {
         bail!(
             "{}: only peer folders, which are verified one at a time: `twilight verify {}`",
             paths
@@ -1484,9 +1491,13 @@ fn verify(
             })).collect::<Vec<_>>(),
             "ms": (secs * 1000.0).round(),
             "peer_folders_not_verified": peer.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+            "not_verified": unverified.iter().map(|(d, why)| json!({
+                "dir": d.display().to_string(),
+                "reason": why,
+            })).collect::<Vec<_>>(),
         });
         print_structured(format, &v)?;
-        return Ok(if bad == 0 {
+        return Ok(if bad == 0 && unverified.is_empty() {
             ExitCode::SUCCESS
         } else {
             ExitCode::from(1)
@@ -1523,6 +1534,9 @@ fn verify(
             }
         }
     }
+    for (d, why) in &unverified {
+        println!("{}: not verified: {why}", d.display());
+    }
     let differing = reports
         .iter()
         .filter(|r| r.findings.is_empty() && !r.source_findings.is_empty())
@@ -1534,6 +1548,14 @@ fn verify(
         )
     } else {
         String::new()
+    };
+    let differing = if unverified.is_empty() {
+        differing
+    } else {
+        format!(
+            "{differing}, {} not verified (named above)",
+            wording::count(unverified.len() as u64, "folder", "folders")
+        )
     };
     println!(
         "{} verified, {bad} with findings{differing}, in {:.0} ms on {}.",
@@ -1586,7 +1608,7 @@ fn verify(
             );
         }
     }
-    Ok(if bad == 0 {
+    Ok(if bad == 0 && unverified.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

@@ -1,0 +1,105 @@
+//! What the `twilight` binary says to a new user who does something slightly wrong (an outside
+//! attack, session 9): each case names what is wrong and what to do instead, with the exit
+//! status of an error, and writes nothing to the game.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+
+fn twilight() -> Command {
+    let mut c = Command::cargo_bin("twilight").unwrap();
+    c.env("TWILIGHT_CONFIG", "/nonexistent/twilight-config.yaml")
+        .env("TWILIGHT_CACHE_DIR", "")
+        .env_remove("TWILIGHT_GAMES")
+        .env_remove("TWILIGHT_SMTP_URL")
+        .env_remove("TWILIGHT_FROM");
+    c
+}
+
+fn run(args: &[&str]) -> (Option<i32>, String, String) {
+    let o = twilight().args(args).output().unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn new_game(dir: &Path) {
+    let d = dir.to_str().unwrap();
+    let (code, out, err) = run(&[
+        "new",
+        d,
+        "--us",
+        "alice@example.org",
+        "--ussr",
+        "boris@example.org",
+        "--no-mail",
+    ]);
+    assert_eq!(code, Some(0), "{out}{err}");
+}
+
+fn started(dir: &Path) {
+    new_game(dir);
+    let d = dir.to_str().unwrap();
+    for (side, nonce) in [("us", "a"), ("ussr", "b")] {
+        let (code, out, err) = run(&["join", d, "--as", side, "--nonce", nonce, "--no-mail"]);
+        assert_eq!(code, Some(0), "{out}{err}");
+    }
+}
+
+
+/// Break 4: `verify DIR` where DIR holds a sub-folder without a log.yaml, or one whose log.yaml
+/// is a folder: each is named with what is wrong, the games that are there are verified, and
+/// the exit status says failure.
+#[test]
+fn verify_names_a_sub_folder_without_a_log_and_a_log_that_is_a_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    started(&games.join("good"));
+    std::fs::create_dir_all(games.join("stray")).unwrap();
+    std::fs::write(games.join("stray/notes.txt"), "not a game").unwrap();
+    std::fs::create_dir_all(games.join("broken/log.yaml")).unwrap();
+    std::fs::create_dir_all(games.join(".hidden")).unwrap();
+    std::fs::write(games.join("README.txt"), "a file, not a folder").unwrap();
+    let (code, out, err) = run(&["verify", games.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("good: OK"), "{out}");
+    let stray = format!(
+        "{}: not verified: no log.yaml",
+        games.join("stray").display()
+    );
+    assert!(out.contains(&stray), "{out}");
+    let broken = format!(
+        "{}: not verified: {} is a folder",
+        games.join("broken").display(),
+        games.join("broken/log.yaml").display()
+    );
+    assert!(out.contains(&broken), "{out}");
+    assert!(out.contains("2 folders not verified"), "{out}");
+    assert!(!out.contains(".hidden") && !out.contains("README"), "{out}");
+    assert!(!err.contains("panicked"), "{err}");
+
+    // JSON: the same, as fields.
+    let (code, out, _) = run(&["verify", games.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(code, Some(1));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let nv = v["not_verified"].as_array().unwrap();
+    assert_eq!(nv.len(), 2, "{out}");
+    assert!(nv[0]["reason"].as_str().unwrap().contains("is a folder"));
+
+    // The folder named alone, its log.yaml a folder.
+    let (code, out, err) = run(&["verify", games.join("broken").to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains(&broken), "{out}{err}");
+    let (code, out, err) = run(&["verify", games.join("broken/log.yaml").to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains(&broken), "{out}{err}");
+
+    // Only clean games: success, nothing said about folders.
+    std::fs::remove_dir_all(games.join("stray")).unwrap();
+    std::fs::remove_dir_all(games.join("broken")).unwrap();
+    let (code, out, err) = run(&["verify", games.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(!out.contains("not verified"), "{out}");
+}
