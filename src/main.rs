@@ -1232,7 +1232,7 @@ fn print_status(s: &Session) {
     let Some(game) = s.game() else {
         match s.bid_summary() {
             Some(b) => println!("{}: {b}.", s.game_id()),
-            None => println!("{}: waiting for both players to join.", s.game_id()),
+            None => println!("{}", join_status(s)),
         }
         return;
     };
@@ -1302,12 +1302,62 @@ fn print_structured(format: Format, v: &serde_json::Value) -> Result<()> {
     Ok(())
 }
 
+/// Before both players joined: who has, and who is still awaited (side and address), with how
+/// to join them.
+fn join_status(s: &Session) -> String {
+    let addr = |side: Side| match side {
+        Side::Us => s.players().us.clone(),
+        Side::Ussr => s.players().ussr.clone(),
+    };
+    let waiting: Vec<Side> = Side::BOTH
+        .into_iter()
+        .filter(|side| !s.has_joined(*side))
+        .collect();
+    let mut out = format!("{}: not started; ", s.game_id());
+    for side in Side::BOTH.into_iter().filter(|side| s.has_joined(*side)) {
+        out.push_str(&format!("the {side} ({}) has joined; ", addr(side)));
+    }
+    let names: Vec<String> = waiting
+        .iter()
+        .map(|side| format!("the {side} ({})", addr(*side)))
+        .collect();
+    out.push_str(&format!(
+        "waiting for {} to join: a reply to the invitation with `nonce: …`, or `twilight join {} \
+         --as {} --nonce …` typed by the moderator.",
+        names.join(" and "),
+        s.dir().display(),
+        match waiting.as_slice() {
+            [Side::Us] => "us",
+            [Side::Ussr] => "ussr",
+            _ => "SIDE",
+        }
+    ));
+    out
+}
+
 /// `status --format json`: the same facts as the text, as fields.
 fn status_value(s: &Session) -> serde_json::Value {
     use serde_json::json;
     let last = s.log().next_seq().saturating_sub(1);
     let Some(game) = s.game() else {
-        return json!({"game": s.game_id(), "started": false, "bid": s.bid_summary(), "last_seq": last, "head": s.log().head().to_string()});
+        let awaited: Vec<serde_json::Value> = if s.bid_summary().is_some() {
+            Vec::new()
+        } else {
+            Side::BOTH
+                .into_iter()
+                .filter(|side| !s.has_joined(*side))
+                .map(|side| {
+                    json!({
+                        "side": side.to_string(),
+                        "address": match side {
+                            Side::Us => s.players().us.clone(),
+                            Side::Ussr => s.players().ussr.clone(),
+                        },
+                    })
+                })
+                .collect()
+        };
+        return json!({"game": s.game_id(), "started": false, "bid": s.bid_summary(), "waiting_to_join": awaited, "last_seq": last, "head": s.log().head().to_string()});
     };
     let st = game.state();
     use twilight_pbem::engine::Activity;

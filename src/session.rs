@@ -1496,6 +1496,12 @@ impl Session {
         self.dice.chain_end.is_some()
     }
 
+    /// Whether `side` has joined: its `join` entry (with its nonce) is in the log. Before the
+    /// game starts, the side that has not is the one awaited.
+    pub fn has_joined(&self, side: Side) -> bool {
+        self.nonces[side].is_some()
+    }
+
     /// The moderator types `side`'s nonce (`twilight join`, a game set up by hand): the `join`
     /// entry is marked `typed_by_moderator: true`. After both joins the cards are shuffled and
     /// dealt.

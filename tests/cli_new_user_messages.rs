@@ -103,3 +103,42 @@ fn verify_names_a_sub_folder_without_a_log_and_a_log_that_is_a_folder() {
     assert_eq!(code, Some(0), "{out}{err}");
     assert!(!out.contains("not verified"), "{out}");
 }
+
+/// Break 5: `status` after one of the two players joined names who is awaited: the side and
+/// its address, not "both players".
+#[test]
+fn status_names_the_side_and_address_still_awaited() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g1");
+    new_game(&dir);
+    let d = dir.to_str().unwrap();
+    let (code, out, _) = run(&["status", d]);
+    assert_eq!(code, Some(0));
+    assert!(
+        out.contains(
+            "waiting for the USSR (boris@example.org) and the US (alice@example.org) to join"
+        ),
+        "{out}"
+    );
+    let (code, out, err) = run(&["join", d, "--as", "us", "--nonce", "a", "--no-mail"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let (code, out, err) = run(&["status", d]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains("the US (alice@example.org) has joined"),
+        "{out}"
+    );
+    assert!(
+        out.contains("waiting for the USSR (boris@example.org) to join"),
+        "{out}"
+    );
+    assert!(out.contains("--as ussr"), "{out}");
+    assert!(!out.contains("both players"), "{out}");
+    let (code, out, _) = run(&["status", d, "--format", "json"]);
+    assert_eq!(code, Some(0));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v["waiting_to_join"],
+        serde_json::json!([{"side": "USSR", "address": "boris@example.org"}])
+    );
+}
