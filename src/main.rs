@@ -908,9 +908,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
             mail,
         } => {
             if moves.iter().all(|m| m.trim().is_empty()) {
+                let s: Side = side.into();
+                let arg = match side {
+                    SideArg::Us => "us",
+                    SideArg::Ussr => "ussr",
+                };
                 bail!(
-                    "no move given: write it after the side, e.g. `twilight play {} --as ussr \"pass\"` (`twilight moves` lists the legal ones)",
-                    game_dir.display()
+                    "no move given for the {s}: write the move after the side, e.g. \
+                     `twilight play {dir} --as {arg} \"influence Poland 4, E Germany 2\"`; a move \
+                     looks like `play CARD ops`, `play CARD event`, `headline CARD`, `coup Iran`, \
+                     `pass` (`twilight moves {dir} --as {arg}` lists the {s}'s legal ones); \
+                     nothing was played",
+                    dir = game_dir.display()
                 );
             }
             let mut s = open_moderator(&game_dir)?;

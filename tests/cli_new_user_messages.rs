@@ -48,6 +48,9 @@ fn started(dir: &Path) {
     }
 }
 
+fn log_bytes(dir: &Path) -> Vec<u8> {
+    std::fs::read(dir.join("log.yaml")).unwrap()
+}
 
 /// Break 4: `verify DIR` where DIR holds a sub-folder without a log.yaml, or one whose log.yaml
 /// is a folder: each is named with what is wrong, the games that are there are verified, and
@@ -141,4 +144,29 @@ fn status_names_the_side_and_address_still_awaited() {
         v["waiting_to_join"],
         serde_json::json!([{"side": "USSR", "address": "boris@example.org"}])
     );
+}
+
+/// Break 6: an empty move names the side given and what a move looks like; exit 2; the log
+/// is unchanged.
+#[test]
+fn an_empty_move_names_the_side_and_what_a_move_looks_like() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g1");
+    started(&dir);
+    let d = dir.to_str().unwrap();
+    let before = log_bytes(&dir);
+    for (arg, name) in [("ussr", "USSR"), ("us", "US")] {
+        let (code, out, err) = run(&["play", d, "--as", arg, "--no-mail", ""]);
+        assert_eq!(code, Some(2), "{out}{err}");
+        assert!(
+            err.contains(&format!("no move given for the {name}")),
+            "{err}"
+        );
+        assert!(err.contains(&format!("--as {arg} ")), "{err}");
+        assert!(
+            err.contains("influence Poland 4") && err.contains("play CARD ops"),
+            "what a move looks like: {err}"
+        );
+        assert_eq!(log_bytes(&dir), before);
+    }
 }
