@@ -394,8 +394,72 @@ fn send(r: &mut Replica, id: &Identity, outbox: bool, note: &str) -> Result<Exit
     }
 }
 
+/// The ordinary (moderated) command that does what `twilight peer NAME` does, for a game
+/// folder that is not a peer game.
+fn moderated_equivalent(cmd: &PeerCommand, dir: &str) -> String {
+    match cmd {
+        PeerCommand::Inbox { .. } => {
+            format!(
+                "`twilight inbox --games {} MAILDIR` (the moderator's mail loop)",
+                parent_of(dir)
+            )
+        }
+        PeerCommand::Send { .. } => format!("`twilight mail {dir}` (mail the prompts again)"),
+        PeerCommand::Status { .. } => format!("`twilight status {dir}`"),
+        PeerCommand::View { .. } => format!("`twilight view {dir} --as us|ussr|public`"),
+        PeerCommand::Moves { .. } => format!("`twilight moves {dir} --as us|ussr`"),
+        PeerCommand::Play { .. } => format!("`twilight play {dir} --as us|ussr \"MOVE\"`"),
+    }
+}
+
+/// The folder holding the game folder `dir` (`.` for a bare name).
+fn parent_of(dir: &str) -> String {
+    match std::path::Path::new(dir).parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.display().to_string(),
+        _ => ".".into(),
+    }
+}
+
+/// Refuses a `peer` command on a folder that is not a peer game: an ordinary moderated game
+/// (its `log.yaml` there, no peer configuration) is named as such, with the command to use
+/// instead; a folder that is no game at all is named too. Exit status 2 (an error).
+fn require_peer_folder(cmd: &PeerCommand) -> Result<()> {
+    let dir = match cmd {
+        PeerCommand::Inbox { game_dir, .. }
+        | PeerCommand::Send { game_dir, .. }
+        | PeerCommand::Status { game_dir, .. }
+        | PeerCommand::View { game_dir, .. }
+        | PeerCommand::Moves { game_dir }
+        | PeerCommand::Play { game_dir, .. } => game_dir,
+    };
+    if replica::is_peer_folder(dir) {
+        return Ok(());
+    }
+    let shown = dir.display().to_string();
+    if dir.join("log.yaml").exists() {
+        bail!(
+            "{shown} is an ordinary (moderated) game folder, not a peer game: `twilight peer …` \
+             commands work only on a folder made by `twilight new --peer` or `twilight join \
+             --peer`; for this game use {}",
+            moderated_equivalent(cmd, &shown)
+        );
+    }
+    if !dir.is_dir() {
+        bail!(
+            "{shown} is not a peer game folder: there is no folder there (a peer game is made by \
+             `twilight new --peer` or `twilight join --peer`)"
+        );
+    }
+    bail!(
+        "{shown} is not a peer game folder: it holds no {} (a peer game is made by `twilight new \
+         --peer` or `twilight join --peer`)",
+        replica::CONFIG_FILE
+    )
+}
+
 /// `twilight peer …`.
 pub fn run(cmd: &PeerCommand) -> Result<ExitCode> {
+    require_peer_folder(cmd)?;
     match cmd {
         PeerCommand::Inbox {
             game_dir,

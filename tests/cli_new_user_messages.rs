@@ -170,3 +170,48 @@ fn an_empty_move_names_the_side_and_what_a_move_looks_like() {
         assert_eq!(log_bytes(&dir), before);
     }
 }
+
+/// Break 7: `peer …` on an ordinary moderated game folder says it is not a peer game and
+/// which command to use instead; exit 2, no raw error, nothing written.
+#[test]
+fn peer_commands_on_a_moderated_game_name_the_command_to_use() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g1");
+    started(&dir);
+    let d = dir.to_str().unwrap();
+    let before = log_bytes(&dir);
+    let maildir = tmp.path().join("Maildir");
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(maildir.join(sub)).unwrap();
+    }
+    let m = maildir.to_str().unwrap();
+    let cases: [(&[&str], &str); 6] = [
+        (&["peer", "status", d], "twilight status"),
+        (&["peer", "moves", d], "twilight moves"),
+        (&["peer", "play", d, "pass"], "twilight play"),
+        (&["peer", "view", d], "twilight view"),
+        (&["peer", "send", d, "--outbox"], "twilight mail"),
+        (
+            &["peer", "inbox", d, m, "--outbox"],
+            "twilight inbox --games",
+        ),
+    ];
+    for (args, instead) in cases {
+        let (code, out, err) = run(args);
+        assert_eq!(code, Some(2), "{args:?}: {out}{err}");
+        assert!(
+            err.contains("is an ordinary (moderated) game folder, not a peer game"),
+            "{args:?}: {err}"
+        );
+        assert!(err.contains(instead), "{args:?}: {err}");
+        assert!(err.contains(d), "{args:?}: {err}");
+        assert_eq!(log_bytes(&dir), before);
+        assert!(!dir.join("peer.yaml").exists() && !dir.join("peer-log.yaml").exists());
+    }
+    // A folder that is no game at all.
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let (code, _, err) = run(&["peer", "status", empty.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("is not a peer game folder"), "{err}");
+}
