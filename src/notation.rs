@@ -146,7 +146,15 @@ fn lookup<T: Copy + PartialEq>(
     }
 }
 
-fn card_names() -> Vec<(Card, Vec<String>, String)> {
+/// Each card with the names it is known by and its display name, made once per process: a
+/// move's lookups were a tenth of an `inbox` reply when the table was made for each (issue 15).
+fn card_names() -> &'static [(Card, Vec<String>, String)] {
+    static NAMES: std::sync::OnceLock<Vec<(Card, Vec<String>, String)>> =
+        std::sync::OnceLock::new();
+    NAMES.get_or_init(make_card_names)
+}
+
+fn make_card_names() -> Vec<(Card, Vec<String>, String)> {
     ALL_CARDS
         .into_iter()
         .map(|c| {
@@ -162,7 +170,14 @@ fn card_names() -> Vec<(Card, Vec<String>, String)> {
         .collect()
 }
 
-fn country_names() -> Vec<(Country, Vec<String>, String)> {
+/// Each country with the names it is known by and its display name, made once per process.
+fn country_names() -> &'static [(Country, Vec<String>, String)] {
+    static NAMES: std::sync::OnceLock<Vec<(Country, Vec<String>, String)>> =
+        std::sync::OnceLock::new();
+    NAMES.get_or_init(make_country_names)
+}
+
+fn make_country_names() -> Vec<(Country, Vec<String>, String)> {
     ALL_COUNTRIES
         .into_iter()
         .map(|c| {
@@ -177,13 +192,13 @@ fn country_names() -> Vec<(Country, Vec<String>, String)> {
 /// The card named by `word`: its number, full name (any case, punctuation ignored) or an
 /// unambiguous prefix (`4`, `Duck and Cover`, `duck`, `China`).
 pub fn find_card(word: &str) -> Result<Card, NotationError> {
-    lookup(word, "card", &card_names())
+    lookup(word, "card", card_names())
 }
 
 /// The country named by `word`: name, alias or unambiguous prefix (`W Germany`,
 /// `west germany`, `SE African States`).
 pub fn find_country(word: &str) -> Result<Country, NotationError> {
-    lookup(word, "country", &country_names())
+    lookup(word, "country", country_names())
 }
 
 /// A move as typed, read without a game.

@@ -203,12 +203,15 @@ fn the_title_names_the_setup_and_who_owes_it() {
             }
             Some(BeforePlay::TurnZero) => unreachable!("no Turn Zero in this game"),
             None if v.action_round == 0 && v.outcome.is_none() => {
-                let want = format!(
-                    "Turn {} of 10 · Headline Phase</text><text x=\"18\" y=\"58\" font-size=\"15\" fill=\"#c9d1da\">{} phasing",
-                    v.turn,
+                // The title's lines are pieces of their own (one a line): the turn and phase,
+                // then who moves.
+                let turn = format!(">Turn {} of 10 · Headline Phase</text>", v.turn);
+                let mover = format!(
+                    "<text x=\"18\" y=\"58\" font-size=\"15\" fill=\"#c9d1da\">{} phasing",
                     v.phasing.name()
                 );
-                assert!(svg.contains(&want), "{}: no `{want}`", st.seq);
+                assert!(svg.contains(&turn), "{}: no `{turn}`", st.seq);
+                assert!(svg.contains(&mover), "{}: no `{mover}`", st.seq);
             }
             None => {}
         }

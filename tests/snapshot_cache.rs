@@ -774,7 +774,7 @@ fn a_format_1_snapshot_without_the_last_answer_is_ignored_and_the_news_still_tol
     assert_eq!(current.entries_replayed(), 0, "the snapshot is read");
     assert_eq!(current.last_takeback_answer(), Some(answer));
     let mut body = read_snapshot(&dir);
-    assert_eq!(body["key"]["format"], 2, "{}", body["key"]);
+    assert_eq!(body["key"]["format"], 3, "{}", body["key"]);
     let takebacks = body["checkpoint"]["takebacks"]
         .as_object_mut()
         .expect("the checkpoint's takebacks");

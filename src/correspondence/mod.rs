@@ -275,7 +275,12 @@ fn parse_leave(words: &[&str]) -> Option<Act> {
 
 /// One point of the replay where who owes a decision is known: after each entry (with its
 /// chance records), which sides owe one and which side moved.
+///
+/// Serialized (in the replay snapshot, `src/session/snapshot.rs`) as the compact record
+/// [`TickRecord`] `[seq, seconds, nanoseconds, flags]`: a game keeps one tick an entry, so the
+/// named-field form was most of a long game's snapshot (issue 15 target 3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "TickRecord", try_from = "TickRecord")]
 pub struct Tick {
     /// The entry's sequence number.
     pub seq: u64,
@@ -285,6 +290,62 @@ pub struct Tick {
     pub owing: BySide<bool>,
     /// Whether each side answered a decision in it (a decision, or a sealed first headline).
     pub moved: BySide<bool>,
+}
+
+/// [`Tick`] as stored: `(seq, seconds since 1970-01-01 UTC, nanoseconds, flags)`, the flags
+/// being [`TICK_US_OWES`], [`TICK_USSR_OWES`], [`TICK_US_MOVED`] and [`TICK_USSR_MOVED`] or-ed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TickRecord(u64, i64, u32, u8);
+
+/// [`TickRecord`] flag: the US owes a decision after the entry.
+pub const TICK_US_OWES: u8 = 1;
+/// [`TickRecord`] flag: the USSR owes a decision after the entry.
+pub const TICK_USSR_OWES: u8 = 2;
+/// [`TickRecord`] flag: the US answered a decision in the entry.
+pub const TICK_US_MOVED: u8 = 4;
+/// [`TickRecord`] flag: the USSR answered a decision in the entry.
+pub const TICK_USSR_MOVED: u8 = 8;
+
+impl From<Tick> for TickRecord {
+    fn from(t: Tick) -> TickRecord {
+        let flag = |on: bool, f: u8| if on { f } else { 0 };
+        TickRecord(
+            t.seq,
+            t.at.timestamp(),
+            t.at.timestamp_subsec_nanos(),
+            flag(t.owing.us, TICK_US_OWES)
+                | flag(t.owing.ussr, TICK_USSR_OWES)
+                | flag(t.moved.us, TICK_US_MOVED)
+                | flag(t.moved.ussr, TICK_USSR_MOVED),
+        )
+    }
+}
+
+impl TryFrom<TickRecord> for Tick {
+    type Error = String;
+
+    /// Errors: a time out of chrono's range, nanoseconds of a second or more, or an unknown
+    /// flag.
+    fn try_from(TickRecord(seq, secs, nanos, flags): TickRecord) -> Result<Tick, String> {
+        if flags & !(TICK_US_OWES | TICK_USSR_OWES | TICK_US_MOVED | TICK_USSR_MOVED) != 0 {
+            return Err(format!("tick {seq}: unknown flags {flags:#x}"));
+        }
+        let at = DateTime::from_timestamp(secs, nanos)
+            .filter(|_| nanos < 1_000_000_000)
+            .ok_or_else(|| format!("tick {seq}: time {secs}.{nanos:09} out of range"))?;
+        Ok(Tick {
+            seq,
+            at,
+            owing: BySide {
+                us: flags & TICK_US_OWES != 0,
+                ussr: flags & TICK_USSR_OWES != 0,
+            },
+            moved: BySide {
+                us: flags & TICK_US_MOVED != 0,
+                ussr: flags & TICK_USSR_MOVED != 0,
+            },
+        })
+    }
 }
 
 /// A declared leave, as logged.
@@ -740,6 +801,34 @@ pub fn status_json(ledger: &Ledger, game_over: bool, now: DateTime<Utc>) -> serd
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ticks_serialize_as_compact_records() {
+        let tick = Tick {
+            seq: 7,
+            at: DateTime::from_timestamp(1_796_160_582, 592_902_817).expect("a time"),
+            owing: BySide {
+                us: false,
+                ussr: true,
+            },
+            moved: BySide {
+                us: true,
+                ussr: false,
+            },
+        };
+        let json = serde_json::to_string(&tick).expect("serializes");
+        assert_eq!(json, "[7,1796160582,592902817,6]");
+        assert_eq!(
+            serde_json::from_str::<Tick>(&json).expect("reads back"),
+            tick
+        );
+        for bad in ["[7,1796160582,592902817,16]", "[7,1796160582,1000000000,0]"] {
+            let err = serde_json::from_str::<Tick>(bad)
+                .expect_err(bad)
+                .to_string();
+            assert!(err.contains("tick 7"), "{bad}: {err}");
+        }
+    }
 
     #[test]
     fn acts_read_and_print_back() {

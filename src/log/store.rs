@@ -11,7 +11,7 @@ use chrono::{DateTime, Utc};
 use super::entry::{Author, Entry, Payload};
 use super::hash::{entry_hash, Hex32};
 use super::verify::{scan, split_documents, ChainRules, Report, END_LINE};
-use super::yaml::{entry_document, parse_entry};
+use super::yaml::{entry_document, parse_canonical, parse_entry};
 use crate::gamefs;
 use sha2::Digest;
 
@@ -355,7 +355,9 @@ impl Log {
             let Some(entry) = std::str::from_utf8(doc)
                 .ok()
                 .filter(|_| doc.ends_with(END_LINE))
-                .and_then(|t| parse_entry(t).ok())
+                // The reader of canonical documents first (it gives what the library gives,
+                // or nothing: yaml/canonical.rs), the library for the rest.
+                .and_then(|t| parse_canonical(t).or_else(|| parse_entry(t).ok()))
                 .filter(|e| e.seq == seq && entries.last().is_none_or(|p| e.prev == p.hash))
             else {
                 return Ok(None);

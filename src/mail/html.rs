@@ -140,6 +140,28 @@ pub fn mail_html(text: &str, board_heading: &str, v: &View, inline: &[InlinePart
     h
 }
 
+/// `bytes` as a MIME body (base64 for a picture), encoded once for the mails of one reply:
+/// they carry the same picture, and encoding it was a tenth of a reply's mail (issue 15
+/// target 3). Keeps the last one encoded, compared byte for byte.
+fn encoded(bytes: &[u8]) -> lettre::message::Body {
+    use std::sync::{Mutex, OnceLock};
+    /// The last bytes encoded, and their body.
+    type Last = Mutex<Option<(Vec<u8>, lettre::message::Body)>>;
+    static LAST: OnceLock<Last> = OnceLock::new();
+    let mut last = LAST
+        .get_or_init(|| Mutex::new(None))
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
+    match &*last {
+        Some((b, body)) if b.as_slice() == bytes => body.clone(),
+        _ => {
+            let body = lettre::message::Body::new(bytes.to_vec());
+            *last = Some((bytes.to_vec(), body.clone()));
+            body
+        }
+    }
+}
+
 /// The body of a game mail: `multipart/alternative` of `text` and `html`; with inline parts the
 /// HTML alternative is `multipart/related` holding them.
 pub fn alternative_body(
@@ -156,7 +178,25 @@ pub fn alternative_body(
         let ct =
             ContentType::parse(&p.content_type).map_err(|e| MailError::Build(e.to_string()))?;
         related = related
-            .singlepart(Attachment::new_inline(p.content_id.clone()).body(p.bytes.clone(), ct));
+            .singlepart(Attachment::new_inline(p.content_id.clone()).body(encoded(&p.bytes), ct));
     }
     Ok(alt.multipart(related))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The memo gives the body `Body::new` gives, for the same bytes and for new ones.
+    #[test]
+    fn a_picture_is_encoded_as_lettre_encodes_it() {
+        let a: Vec<u8> = (0..=255u8).cycle().take(5000).collect();
+        let b: Vec<u8> = a.iter().rev().copied().collect();
+        for bytes in [&a, &a, &b, &a] {
+            let want = lettre::message::Body::new(bytes.clone());
+            let got = encoded(bytes);
+            assert_eq!(got.encoding(), want.encoding());
+            assert_eq!(got.as_ref(), want.as_ref());
+        }
+    }
 }

@@ -121,11 +121,58 @@ pub struct Canvas<'a> {
     pub palette: &'a Palette,
     /// Pixels per user unit.
     pub scale: f32,
-    /// Parses one piece (an SVG fragment) as a whole document.
-    pub parse: &'a dyn Fn(&str) -> Result<usvg::Tree, PictureError>,
+    /// Parses pieces (SVG fragments) as one whole document, piece `k` wrapped in a group
+    /// with the id [`piece_id`]`(k)` ([`wrap_pieces`]): one parse, and one cache of glyph
+    /// outlines for all their text.
+    pub parse: &'a dyn Fn(&[&str]) -> Result<usvg::Tree, PictureError>,
     /// The static layer, of `size`: in memory (`true`: a whole picture is drawn), or as it
     /// comes (`false`: from its cache file when this process has not read it whole).
     pub layer: &'a dyn Fn(bool) -> Result<Layer, PictureError>,
+}
+
+/// The id of the group that holds piece `k` of a batch parsed at once ([`Canvas::parse`]).
+pub fn piece_id(k: usize) -> String {
+    format!("tw-piece-{k}")
+}
+
+/// The SVG body of `pieces` parsed at once: each in a group of id [`piece_id`]`(k)`. A group
+/// with an id is kept as it is, and drawing a group without attributes draws its children with
+/// the same transform, so a piece draws the same pixels as when parsed alone.
+pub fn wrap_pieces(pieces: &[&str]) -> String {
+    let mut body = String::with_capacity(pieces.iter().map(|p| p.len() + 32).sum());
+    for (k, p) in pieces.iter().enumerate() {
+        body.push_str("<g id=\"");
+        body.push_str(&piece_id(k));
+        body.push_str("\">");
+        body.push_str(p);
+        body.push_str("</g>");
+    }
+    body
+}
+
+/// Pieces parsed at once ([`Canvas::parse`]): the tree, and for each piece the index of its
+/// group among the root's children (`None`: the piece is empty and usvg left no group).
+struct Batch {
+    tree: usvg::Tree,
+    groups: Vec<Option<usize>>,
+}
+
+impl Batch {
+    /// Piece `k`'s group, as a node (to draw) and as a group (for its bounding boxes).
+    fn node(&self, k: usize) -> Option<(&usvg::Node, &usvg::Group)> {
+        let node = &self.tree.root().children()[self.groups[k]?];
+        match node {
+            usvg::Node::Group(g) => Some((node, g)),
+            _ => None,
+        }
+    }
+}
+
+/// Where a parsed piece is: its batch and its index in the batch.
+#[derive(Clone, Copy)]
+struct Parsed {
+    batch: usize,
+    k: usize,
 }
 
 /// A picture: its pieces with their regions, and its PNG's bands.
@@ -138,14 +185,17 @@ pub struct Picture {
 }
 
 impl Canvas<'_> {
-    fn region(&self, tree: &usvg::Tree) -> Region {
+    fn region(&self, group: Option<&usvg::Group>) -> Region {
         // An empty piece (a country box with no Influence, not highlighted) keeps its group, whose
         // layer box is a made-up 1 × 1 at the origin; its stroke box is empty.
-        let stroke = tree.root().abs_stroke_bounding_box();
-        if !tree.root().has_children() || (stroke.width() <= 0.0 && stroke.height() <= 0.0) {
+        let Some(group) = group else {
+            return Region::default();
+        };
+        let stroke = group.abs_stroke_bounding_box();
+        if !group.has_children() || (stroke.width() <= 0.0 && stroke.height() <= 0.0) {
             return Region::default();
         }
-        let b = tree.root().abs_layer_bounding_box();
+        let b = group.abs_layer_bounding_box();
         let (w, h) = self.size;
         let lo = |v: f32, max: u32| {
             ((v * self.scale).floor().max(0.0) as u32)
@@ -161,6 +211,24 @@ impl Canvas<'_> {
         }
     }
 
+    /// Parses `pieces` at once ([`Canvas::parse`]).
+    fn parse_batch(&self, pieces: &[&str]) -> Result<Batch, PictureError> {
+        let tree = (self.parse)(pieces)?;
+        let mut groups = vec![None; pieces.len()];
+        for (i, node) in tree.root().children().iter().enumerate() {
+            let k = node
+                .id()
+                .strip_prefix("tw-piece-")
+                .and_then(|k| k.parse::<usize>().ok());
+            if let (usvg::Node::Group(_), Some(k)) = (node, k) {
+                if let Some(slot) = groups.get_mut(k) {
+                    *slot = Some(i);
+                }
+            }
+        }
+        Ok(Batch { tree, groups })
+    }
+
     /// The pixels of `r`: the static layer's, with `trees` drawn over them in order, in a
     /// pixmap from the origin to `r`'s far corner of which only `r` is meant (the pieces are
     /// drawn with the whole picture's transform: see the module docs); `None` if the layer's
@@ -169,7 +237,7 @@ impl Canvas<'_> {
         &self,
         layer: &Layer,
         r: Region,
-        trees: &[&usvg::Tree],
+        pieces: &[(&usvg::Node, &usvg::Group)],
         buf: &mut Vec<u8>,
     ) -> Result<Option<tiny_skia::Pixmap>, PictureError> {
         // Zeroed lazily by the allocator: rows above `r` and columns left of it are never
@@ -179,8 +247,11 @@ impl Canvas<'_> {
             return Ok(None);
         }
         let ts = tiny_skia::Transform::from_scale(self.scale, self.scale);
-        for t in trees {
-            resvg::render(t, ts, &mut crop.as_mut());
+        for (node, group) in pieces {
+            // `render_node` moves the group's layer box to the origin; moving it back first
+            // gives the whole picture's transform exactly (s·x − s·x is 0 in floating point).
+            let b = group.abs_layer_bounding_box();
+            let _ = resvg::render_node(node, ts.pre_translate(b.x(), b.y()), &mut crop.as_mut());
         }
         Ok(Some(crop))
     }
@@ -209,10 +280,8 @@ impl Canvas<'_> {
     ///
     /// A piece that does not parse, or a failed compression: [`PictureError`].
     pub fn draw(&self, pieces: Vec<String>) -> Result<Picture, PictureError> {
-        let trees = pieces
-            .iter()
-            .map(|p| (self.parse)(p))
-            .collect::<Result<Vec<_>, _>>()?;
+        let texts: Vec<&str> = pieces.iter().map(String::as_str).collect();
+        let batch = self.parse_batch(&texts)?;
         let (w, h) = self.size;
         let layer = (self.layer)(true)?;
         if layer.size() != self.size {
@@ -224,7 +293,7 @@ impl Canvas<'_> {
             x1: w,
             y1: h,
         };
-        let refs: Vec<&usvg::Tree> = trees.iter().collect();
+        let refs: Vec<_> = (0..pieces.len()).filter_map(|k| batch.node(k)).collect();
         let crop = self
             .draw_rect(&layer, all, &refs, &mut Vec::new())?
             .ok_or(PictureError::Size(w, h))?;
@@ -243,9 +312,9 @@ impl Canvas<'_> {
             .map_err(|e| PictureError::Encode(e.to_string()))?;
         let pieces = pieces
             .into_iter()
-            .zip(&trees)
-            .map(|(p, t)| {
-                let r = self.region(t);
+            .enumerate()
+            .map(|(k, p)| {
+                let r = self.region(batch.node(k).map(|(_, g)| g));
                 (p, r)
             })
             .collect();
@@ -269,19 +338,22 @@ impl Canvas<'_> {
         if last.width != w || last.height != h || last.pieces.len() != pieces.len() {
             return self.draw(pieces);
         }
-        let mut trees: Vec<Option<usvg::Tree>> = (0..pieces.len()).map(|_| None).collect();
-        let mut regions = Vec::with_capacity(pieces.len());
+        // The changed pieces, parsed at once.
+        let changed: Vec<usize> = (0..pieces.len())
+            .filter(|&i| pieces[i] != last.pieces[i].0)
+            .collect();
+        let texts: Vec<&str> = changed.iter().map(|&i| pieces[i].as_str()).collect();
+        let mut batches = vec![self.parse_batch(&texts)?];
+        let mut parsed: Vec<Option<Parsed>> = vec![None; pieces.len()];
+        for (k, &i) in changed.iter().enumerate() {
+            parsed[i] = Some(Parsed { batch: 0, k });
+        }
+        let mut regions: Vec<Region> = last.pieces.iter().map(|(_, r)| *r).collect();
         let mut dirty = Vec::new();
-        for (i, (p, (old, old_r))) in pieces.iter().zip(&last.pieces).enumerate() {
-            if p == old {
-                regions.push(*old_r);
-                continue;
-            }
-            let t = (self.parse)(p)?;
-            let r = self.region(&t);
-            trees[i] = Some(t);
-            regions.push(r);
-            let d = old_r.union(r);
+        for (k, &i) in changed.iter().enumerate() {
+            let r = self.region(batches[0].node(k).map(|(_, g)| g));
+            let d = regions[i].union(r);
+            regions[i] = r;
             if !d.is_empty() {
                 dirty.push(d);
             }
@@ -322,19 +394,25 @@ impl Canvas<'_> {
         if layer.size() != self.size {
             return Err(PictureError::Size(layer.size().0, layer.size().1));
         }
+        // The unchanged pieces under the rectangles, parsed at once.
+        let under: Vec<usize> = (0..pieces.len())
+            .filter(|&j| parsed[j].is_none() && dirty.iter().any(|d| regions[j].meets(*d)))
+            .collect();
+        if !under.is_empty() {
+            let texts: Vec<&str> = under.iter().map(|&j| pieces[j].as_str()).collect();
+            batches.push(self.parse_batch(&texts)?);
+            for (k, &j) in under.iter().enumerate() {
+                parsed[j] = Some(Parsed { batch: 1, k });
+            }
+        }
         let mut buf = Vec::new();
         for d in &dirty {
-            let on: Vec<usize> = (0..pieces.len())
+            let refs: Vec<_> = (0..pieces.len())
                 .filter(|&j| regions[j].meets(*d))
-                .collect();
-            for &j in &on {
-                if trees[j].is_none() {
-                    trees[j] = Some((self.parse)(&pieces[j])?);
-                }
-            }
-            let refs: Vec<&usvg::Tree> = on
-                .iter()
-                .map(|&j| trees[j].as_ref().expect("parsed above"))
+                .filter_map(|j| {
+                    let at = parsed[j].expect("parsed above");
+                    batches[at.batch].node(at.k)
+                })
                 .collect();
             let Some(crop) = self.draw_rect(&layer, *d, &refs, &mut buf)? else {
                 // A damaged layer file: drawn whole from the layer drawn afresh.
@@ -454,7 +532,7 @@ impl Picture {
 }
 
 /// Names the file layout and how regions are found; bump it when either changes.
-const MAGIC: &[u8; 16] = b"twilight-pict03\n";
+const MAGIC: &[u8; 16] = b"twilight-pict04\n";
 
 /// The cache file of the last picture of `slot` (a game's name for itself, any string) at
 /// `scale` in `dir`.

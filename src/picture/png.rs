@@ -326,13 +326,15 @@ pub fn palette(scale: f32) -> Result<Arc<Palette>, PictureError> {
     })
 }
 
-/// One piece ([`svg::pieces`]) parsed as a document of its own.
-fn parse_piece(piece: &str) -> Result<usvg::Tree, PictureError> {
+/// Pieces ([`svg::pieces`]) parsed as one document, each in a group of its own
+/// ([`super::incremental::wrap_pieces`]).
+fn parse_pieces(pieces: &[&str]) -> Result<usvg::Tree, PictureError> {
     static OPEN: OnceLock<String> = OnceLock::new();
     let open = OPEN.get_or_init(|| svg::open_tag(Layout::standard()));
-    let mut doc = String::with_capacity(open.len() + piece.len() + 8);
+    let body = super::incremental::wrap_pieces(pieces);
+    let mut doc = String::with_capacity(open.len() + body.len() + 8);
     doc.push_str(open);
-    doc.push_str(piece);
+    doc.push_str(&body);
     doc.push_str("</svg>\n");
     parse(&doc)
 }
@@ -348,7 +350,7 @@ fn with_canvas<T>(
         size: canvas_size(scale),
         palette: &palette,
         scale,
-        parse: &parse_piece,
+        parse: &parse_pieces,
         layer: &|whole| layer_rows(scale, whole),
     })
 }

@@ -422,11 +422,11 @@ pub fn pieces(l: &Layout, v: &View, changed: &[Country], caption: Option<&str>) 
             country_piece(l, c, influence, control, changed.contains(&c))
         })
         .collect();
-    out.push(title_piece(l, v, caption));
+    out.extend(title_pieces(v, caption));
     out.push(vp_piece(v.vp));
     out.push(defcon_piece(l, v.defcon));
     out.extend(tracks_pieces(l, v));
-    out.push(cards_piece(l, v));
+    out.extend(cards_pieces(l, v));
     out
 }
 
@@ -461,31 +461,35 @@ pub fn overlay_svg(l: &Layout, v: &View, changed: &[Country], caption: Option<&s
     o
 }
 
-fn title_piece(l: &Layout, v: &View, caption: Option<&str>) -> String {
+/// The title as three pieces, one a line (the turn and phase, who moves, the last move), so a
+/// reply that changes one line draws only that line again (issue 15 target 3); the last is an
+/// empty group without a caption, so a picture always has the same number of pieces.
+fn title_pieces(v: &View, caption: Option<&str>) -> [String; 3] {
     let phase = v.phase_name();
-    let mut o = String::new();
-    let _ = write!(
-        o,
-        r##"<g><text x="18" y="34" font-size="25" font-weight="bold" fill="#ffffff">Turn {} of 10 · {phase}</text><text x="18" y="58" font-size="15" fill="#c9d1da">{} · {}</text>"##,
-        v.turn,
+    let turn = format!(
+        r##"<g><text x="18" y="34" font-size="25" font-weight="bold" fill="#ffffff">Turn {} of 10 · {phase}</text></g>"##,
+        v.turn
+    );
+    let mover = format!(
+        r##"<g><text x="18" y="58" font-size="15" fill="#c9d1da">{} · {}</text></g>"##,
         v.mover_words(),
         role_name(v.role)
     );
-    if let Some(c) = caption {
-        let c: String = if c.chars().count() > 70 {
-            c.chars().take(69).chain(['…']).collect()
-        } else {
-            c.to_string()
-        };
-        let _ = write!(
-            o,
-            r##"<text x="18" y="84" font-size="15" fill="{HIGHLIGHT}">Last: {}</text>"##,
-            esc(&c)
-        );
-    }
-    let _ = l;
-    o.push_str("</g>");
-    o
+    let last = match caption {
+        Some(c) => {
+            let c: String = if c.chars().count() > 70 {
+                c.chars().take(69).chain(['…']).collect()
+            } else {
+                c.to_string()
+            };
+            format!(
+                r##"<g><text x="18" y="84" font-size="15" fill="{HIGHLIGHT}">Last: {}</text></g>"##,
+                esc(&c)
+            )
+        }
+        None => "<g></g>".to_string(),
+    };
+    [turn, mover, last]
 }
 
 const VP_X0: f32 = 560.0;
@@ -764,10 +768,18 @@ fn cards_base(o: &mut String, l: &Layout) {
     );
 }
 
-/// The cards panel over [`cards_base`]: the China Card and the effects in play.
-fn cards_piece(l: &Layout, v: &View) -> String {
+/// Effects in play listed by name in the cards panel; more are counted on one line.
+const SHOWN_EFFECTS: usize = 7;
+
+/// The cards panel's pieces: the China Card, then one piece a line of effects (`none`, each
+/// effect shown, `and N more`), padded with empty groups to [`CARDS_PIECES`] so that every
+/// picture has as many pieces and a new effect draws only its own line (issue 15 target 3).
+const CARDS_PIECES: usize = 2 + SHOWN_EFFECTS;
+
+/// The cards panel over [`cards_base`]: the China Card and the effects in play, as
+/// [`CARDS_PIECES`] pieces.
+fn cards_pieces(l: &Layout, v: &View) -> Vec<String> {
     let [px, py, _, _] = l.cards_panel;
-    let mut o = String::from("<g>");
     // The China Card.
     let (holder, fill) = match v.china_holder {
         Some(s) => (s.name(), side_colours(s).0),
@@ -778,9 +790,9 @@ fn cards_piece(l: &Layout, v: &View) -> String {
     } else {
         "face down: not playable this turn"
     };
-    let _ = write!(
-        o,
-        r##"<rect x="{}" y="{}" width="34" height="46" rx="4" fill="#f2c94c" stroke="{fill}" stroke-width="3" {}/><text x="{}" y="{}" font-size="11" font-weight="bold" fill="{INK}" text-anchor="middle">China</text><text x="{}" y="{}" font-size="15" font-weight="bold" fill="{INK}">China Card: {holder}</text><text x="{}" y="{}" font-size="12" fill="#555d66">{face}</text>"##,
+    let mut out = Vec::with_capacity(CARDS_PIECES);
+    out.push(format!(
+        r##"<g><rect x="{}" y="{}" width="34" height="46" rx="4" fill="#f2c94c" stroke="{fill}" stroke-width="3" {}/><text x="{}" y="{}" font-size="11" font-weight="bold" fill="{INK}" text-anchor="middle">China</text><text x="{}" y="{}" font-size="15" font-weight="bold" fill="{INK}">China Card: {holder}</text><text x="{}" y="{}" font-size="12" fill="#555d66">{face}</text></g>"##,
         px + 10.0,
         py + 10.0,
         if v.china_face_up {
@@ -794,42 +806,37 @@ fn cards_piece(l: &Layout, v: &View) -> String {
         py + 28.0,
         px + 54.0,
         py + 46.0
-    );
+    ));
     let mut y = py + 78.0 + 18.0;
     if v.effects.is_empty() {
-        let _ = write!(
-            o,
-            r##"<text x="{}" y="{y}" font-size="12" fill="#555d66">none</text>"##,
+        out.push(format!(
+            r##"<g><text x="{}" y="{y}" font-size="12" fill="#555d66">none</text></g>"##,
             px + 10.0
-        );
-        y += 16.0;
+        ));
     }
-    let shown = 7usize;
-    for e in v.effects.iter().take(shown) {
+    for e in v.effects.iter().take(SHOWN_EFFECTS) {
         let (dark, _) = side_colours(e.side);
         let how = match e.duration {
             Duration::Turn => " (this turn)",
             Duration::Lasting => "",
         };
-        let _ = write!(
-            o,
-            r#"<circle cx="{}" cy="{}" r="4.5" fill="{dark}"/><text x="{}" y="{y}" font-size="12.5" fill="{INK}">{} {}{how}</text>"#,
+        out.push(format!(
+            r#"<g><circle cx="{}" cy="{}" r="4.5" fill="{dark}"/><text x="{}" y="{y}" font-size="12.5" fill="{INK}">{} {}{how}</text></g>"#,
             px + 15.0,
             y - 4.0,
             px + 25.0,
             e.card.number(),
             esc(e.card.name())
-        );
+        ));
         y += 16.0;
     }
-    if v.effects.len() > shown {
-        let _ = write!(
-            o,
-            r##"<text x="{}" y="{y}" font-size="12" fill="#555d66">and {} more</text>"##,
+    if v.effects.len() > SHOWN_EFFECTS {
+        out.push(format!(
+            r##"<g><text x="{}" y="{y}" font-size="12" fill="#555d66">and {} more</text></g>"##,
             px + 25.0,
-            v.effects.len() - shown
-        );
+            v.effects.len() - SHOWN_EFFECTS
+        ));
     }
-    o.push_str("</g>");
-    o
+    out.resize(CARDS_PIECES, "<g></g>".to_string());
+    out
 }

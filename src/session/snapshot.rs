@@ -52,8 +52,9 @@ pub const SNAPSHOT_FILE: &str = "snapshot.json";
 /// The first word of the snapshot's header line; the second is the body's HMAC in hex.
 const MAGIC: &str = "twilight-snapshot-v1";
 
-/// The layout of the body; a file of another layout is ignored (2: the takebacks' last answer).
-const FORMAT: u32 = 2;
+/// The layout of the body; a file of another layout is ignored (2: the takebacks' last answer;
+/// 3: clock ticks as compact records, `correspondence::TickRecord`).
+const FORMAT: u32 = 3;
 
 /// The replay's local state between entries (besides the session's own fields).
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
