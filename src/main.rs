@@ -1581,8 +1581,9 @@ fn verify(
                 r.unfinished,
                 format!("{:.1}", r.score()),
                 r.timeouts,
+                // No reply times (untimed or imported games only): a dash, never "0s".
                 r.average_reply()
-                    .map_or("-".to_string(), twilight_pbem::correspondence::clock::human)
+                    .map_or("—".to_string(), twilight_pbem::correspondence::clock::human)
             );
         }
     }
