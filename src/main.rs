@@ -576,6 +576,10 @@ fn print_inbox_report(report: &inbound::InboxReport) {
                     None => println!("  not answered (the sender is no player of a game here)"),
                 }
             }
+            inbound::Verdict::Filed { game, side, seq } => println!(
+                "{f}: already applied to {game} for the {side} (log entry {seq}) by an earlier \
+                 run that could not file it; filed now, nothing applied or mailed again"
+            ),
             inbound::Verdict::Held { game, refusal } => println!(
                 "{f}: held for the moderator, left unfiled ({}): {}",
                 refusal.kind(),
