@@ -604,7 +604,7 @@ fn print_inbox_report(report: &inbound::InboxReport) {
         eprintln!("note: {n}");
     }
     for n in &report.deferred {
-        eprintln!("busy: {n}");
+        eprintln!("waiting: {n}");
     }
     for e in &report.send_errors {
         eprintln!("error: {e}");
@@ -669,7 +669,35 @@ fn lock_game(dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Shared holds on the lock files of read-only game folders ([`open_read`]), kept until the
+/// process ends.
+static READ_HOLDS: std::sync::Mutex<Vec<std::fs::File>> = std::sync::Mutex::new(Vec::new());
+
+/// What a command does with the game: only read it, or write to it too.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Access {
+    /// `status`, `view`, `moves`: the game is only read.
+    Read,
+    /// Every command that may append to the log or write mail state or an outbox.
+    Write,
+}
+
+/// Opens the game for a command that may write to it: the game's lock first (refused with
+/// [`SessionError::ReadOnly`] when the folder cannot be written).
 fn open(dir: &Path) -> Result<Session> {
+    open_for(dir, Access::Write)
+}
+
+/// Opens the game for a command that only reads it. In a folder it may write, it takes the
+/// game's lock as a writer would (and so finishes a move a crash interrupted); in a read-only
+/// folder (an archive copy, a read-only mount) it reads without it, under a shared hold of
+/// the lock file when there is one: nobody can append there, and an append is one `write`
+/// of whole entries, so the log read is a whole one.
+fn open_read(dir: &Path) -> Result<Session> {
+    open_for(dir, Access::Read)
+}
+
+fn open_for(dir: &Path, access: Access) -> Result<Session> {
     let dir = if dir.file_name().is_some_and(|n| n == "log.yaml") && dir.is_file() {
         dir.parent().unwrap_or(Path::new("."))
     } else {
@@ -679,14 +707,38 @@ fn open(dir: &Path) -> Result<Session> {
     if !dir.join("log.yaml").is_file() {
         bail!("{} is not a game folder (no log.yaml there)", dir.display());
     }
-    lock_game(dir)?;
+    match lock_game(dir) {
+        Ok(()) => {}
+        Err(e)
+            if access == Access::Read
+                && e.downcast_ref::<SessionError>()
+                    .is_some_and(|s| matches!(s, SessionError::ReadOnly(_))) =>
+        {
+            if let Some(hold) = twilight_pbem::gamefs::shared_read_lock(dir) {
+                READ_HOLDS
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(hold);
+            }
+        }
+        Err(e) => return Err(e),
+    }
     Session::open(dir).with_context(|| format!("cannot open the game in {}", dir.display()))
 }
 
 /// Opens a game for what only the moderator may do or see: it needs the secret (or the
 /// revealed seed), and a log whose public records agree with what the seed derives.
 fn open_moderator(dir: &Path) -> Result<Session> {
-    let s = open(dir)?;
+    open_moderator_for(dir, Access::Write)
+}
+
+/// [`open_moderator`] for a command that only reads ([`open_read`]).
+fn open_moderator_read(dir: &Path) -> Result<Session> {
+    open_moderator_for(dir, Access::Read)
+}
+
+fn open_moderator_for(dir: &Path, access: Access) -> Result<Session> {
+    let s = open_for(dir, access)?;
     if s.mode() != twilight_pbem::session::Mode::Full {
         bail!(
             "this needs the moderator's secret ({} is missing); players see their own view in their mails",
@@ -801,8 +853,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
         }
         Command::Status { game_dir, format } => match format {
-            Format::Text => print_status(&open(&game_dir)?),
-            f => print_structured(f, &status_value(&open(&game_dir)?))?,
+            Format::Text => print_status(&open_read(&game_dir)?),
+            f => print_structured(f, &status_value(&open_read(&game_dir)?))?,
         },
         Command::View {
             game_dir,
@@ -811,8 +863,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             out,
         } => {
             let s = match role {
-                RoleArg::Public => open(&game_dir)?,
-                _ => open_moderator(&game_dir)?,
+                RoleArg::Public => open_read(&game_dir)?,
+                _ => open_moderator_read(&game_dir)?,
             };
             let Some(game) = s.game() else {
                 bail!("the game has not started: both players must join")
@@ -874,7 +926,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             side,
             format,
         } => {
-            let s = open_moderator(&game_dir)?;
+            let s = open_moderator_read(&game_dir)?;
             if s.is_revealed() && s.game().is_some_and(|g| g.outcome().is_none()) {
                 bail!("the game is closed: its seed has been revealed");
             }

@@ -79,6 +79,10 @@ pub enum SessionError {
     /// Another command holds the game's lock and did not finish in time; nothing was changed.
     #[error(transparent)]
     Busy(gamefs::FsError),
+    /// The game folder cannot be written ([`gamefs::FsError::ReadOnly`]): a command that
+    /// writes refuses before it reads; one that only reads opens the game without the lock.
+    #[error(transparent)]
+    ReadOnly(gamefs::FsError),
 }
 
 /// The moderator's secret file.
@@ -449,11 +453,13 @@ impl Session {
     ///
     /// # Errors
     ///
-    /// [`SessionError::File`] if the folder is a symbolic link or the lock is not free in time
-    /// ([`gamefs::lock_wait`]); [`SessionError::Log`] if the recovery fails.
+    /// [`SessionError::File`] if the folder is a symbolic link, [`SessionError::Busy`] if the
+    /// lock is not free in time ([`gamefs::lock_wait`]), [`SessionError::ReadOnly`] if the
+    /// folder cannot be written; [`SessionError::Log`] if the recovery fails.
     pub fn lock(dir: &Path) -> Result<(gamefs::GameLock, Option<String>), SessionError> {
         let lock = gamefs::GameLock::acquire(dir).map_err(|e| match e {
             gamefs::FsError::Busy { .. } => SessionError::Busy(e),
+            gamefs::FsError::ReadOnly { .. } => SessionError::ReadOnly(e),
             other => SessionError::File {
                 path: dir.into(),
                 message: other.to_string(),

@@ -1035,8 +1035,10 @@ fn process(
     }
     let mut ctx = Context::default();
     let judged = match judge(raw, opts, &mut ctx, source, still_there) {
-        // One busy game does not stop the others: its mail waits for the next run (issue 12).
-        Err(MailError::Session(SessionError::Busy(e))) => {
+        // One busy game does not stop the others: its mail waits for the next run (issue 12);
+        // so does the mail of a game whose folder cannot be written (kept in new/, not filed
+        // as failed: it applies once the folder is writable again).
+        Err(MailError::Session(SessionError::Busy(e) | SessionError::ReadOnly(e))) => {
             report
                 .deferred
                 .push(format!("{}: left for the next run: {e}", file.display()));
@@ -1189,7 +1191,9 @@ pub fn run(opts: &InboxOptions, sources: &[PathBuf]) -> Result<InboxReport, Mail
                 match outcome {
                     Ok(Ok(Some(v))) => v,
                     Ok(Ok(None)) => continue, // left for the next run, or filed by another
-                    Ok(Err(MailError::Session(SessionError::Busy(e)))) => {
+                    Ok(Err(MailError::Session(
+                        SessionError::Busy(e) | SessionError::ReadOnly(e),
+                    ))) => {
                         report
                             .deferred
                             .push(format!("{}: left for the next run: {e}", file.display()));
