@@ -705,7 +705,7 @@ fn open_for(dir: &Path, access: Access) -> Result<Session> {
     };
     twilight_pbem::gamefs::refuse_symlink(dir)?;
     if !dir.join("log.yaml").is_file() {
-        bail!("{} is not a game folder (no log.yaml there)", dir.display());
+        bail!("{}", no_game_here(dir));
     }
     match lock_game(dir) {
         Ok(()) => {}
@@ -724,6 +724,18 @@ fn open_for(dir: &Path, access: Access) -> Result<Session> {
         Err(e) => return Err(e),
     }
     Session::open(dir).with_context(|| format!("cannot open the game in {}", dir.display()))
+}
+
+/// Why `dir` holds no game, and what to do: no folder, a folder that a `twilight new` did
+/// not finish (its secret or lock but no log), or a folder of something else.
+fn no_game_here(dir: &Path) -> String {
+    if !dir.is_dir() {
+        return format!("{}: no such game folder", dir.display());
+    }
+    if dir.join("secret.yaml").exists() || dir.join(twilight_pbem::gamefs::LOCK_FILE).exists() {
+        return twilight_pbem::session::incomplete_game(dir);
+    }
+    format!("{} is not a game folder (no log.yaml there)", dir.display())
 }
 
 /// Opens a game for what only the moderator may do or see: it needs the secret (or the

@@ -151,6 +151,18 @@ fn check_new_game(dir: &Path, players: &Players) -> Result<(), SessionError> {
     Ok(())
 }
 
+/// What to say of a game folder whose log holds no entry: a `twilight new` stopped (killed,
+/// or failed) after it made the folder and before the game's first entry was whole.
+pub fn incomplete_game(dir: &Path) -> String {
+    format!(
+        "{} is an incomplete game: it has no log.yaml, or one with no entry (a `twilight new` that did not \
+         finish); run the same `twilight new {} --us EMAIL --ussr EMAIL …` again, which starts \
+         it afresh",
+        dir.display(),
+        dir.display()
+    )
+}
+
 use crate::sealed_chance::DiceLedger;
 pub use crate::sealed_chance::SealedChance;
 
@@ -414,7 +426,9 @@ impl Session {
         }
         if dir.join("log.yaml").exists() {
             return Err(SessionError::State(format!(
-                "{} already holds a game",
+                "{} already holds a game (its log.yaml has its first entry); `twilight status \
+                 {}` shows it. To start another, name a new folder",
+                dir.display(),
                 dir.display()
             )));
         }
@@ -561,6 +575,9 @@ impl Session {
         traced: bool,
         from: Option<Arc<Checkpoint>>,
     ) -> Result<Session, SessionError> {
+        if log.is_empty() {
+            return Err(SessionError::State(incomplete_game(dir)));
+        }
         let from = from.filter(|cp| !traced && Self::fits(cp, &log));
         let unseen = match &from {
             Some(cp) => log.since(cp.len as u64),
