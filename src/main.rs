@@ -720,6 +720,18 @@ fn open_for(dir: &Path, access: Access) -> Result<Session> {
                     .unwrap_or_else(|e| e.into_inner())
                     .push(hold);
             }
+            // A move a crash cut short is set aside by the next command that may write here;
+            // a reader cannot, and the log does not read as a whole one until then.
+            if twilight_pbem::log::Log::needs_recovery(dir.join("log.yaml")) {
+                bail!(
+                    "{}: the log ends in a move that a crash cut short, and this folder is \
+                     read-only, so it cannot be set aside here; nothing was changed. Make the \
+                     folder writable (`chmod -R u+w {}`) or copy it, then run any command on \
+                     it: the complete moves stay, the cut bytes are kept beside the log",
+                    dir.display(),
+                    dir.display()
+                );
+            }
         }
         Err(e) => return Err(e),
     }

@@ -305,3 +305,43 @@ fn inbox_leaves_a_mail_to_a_read_only_game_where_it_is_and_says_why() {
     assert!(!maildir.join("twilight-failed").exists(), "{}", text(&o));
     assert_eq!(contents(&a.games), before);
 }
+
+#[test]
+fn a_read_only_copy_whose_log_ends_in_a_cut_move_says_what_to_do() {
+    let a = Archive::new(&[], false);
+    make_writable(&a.games);
+    let dir = copy_game("example", a.tmp.path());
+    // The first bytes of a next entry, as a crash while it was written leaves them.
+    let mut log = std::fs::read(dir.join("log.yaml")).unwrap();
+    log.extend_from_slice(b"---\nseq: 147\nat: 2026-12-01T21:29:38Z\nby: us\n");
+    std::fs::write(dir.join("log.yaml"), &log).unwrap();
+    make_read_only(&a.games);
+    let before = contents(&a.games);
+    let d = dir.to_str().unwrap();
+    for args in [vec!["status", d], vec!["view", d, "--as", "public"]] {
+        let Some(o) = a.run(&args) else { return };
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}:\n{}", text(&o));
+        assert!(
+            err.contains("a crash cut short") && err.contains("read-only") && err.contains("chmod"),
+            "{args:?}:\n{}",
+            text(&o)
+        );
+    }
+    assert_eq!(contents(&a.games), before);
+    // Made writable, the next command sets the cut bytes aside and shows the game.
+    make_writable(&a.games);
+    for f in ["log.yaml", "secret.yaml"] {
+        std::fs::set_permissions(dir.join(f), std::fs::Permissions::from_mode(0o644)).unwrap();
+    }
+    let o = Command::new(assert_cmd::cargo::cargo_bin("twilight"))
+        .args(["status", d])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("set aside"),
+        "{}",
+        text(&o)
+    );
+}
