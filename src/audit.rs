@@ -253,7 +253,13 @@ pub fn verify_game(dir: &Path, head: Option<&Hex32>) -> GameReport {
                 r.dice_checked = Some(s.dice_checked());
             }
             r.played = Played::of(s.players(), s.log().entries());
-            r.record = crate::correspondence::record::of_ledger(s.correspondence());
+            let entries = s.log().entries();
+            let timed = crate::correspondence::record::has_reply_times(
+                s.recorded_from().is_some(),
+                entries.first().map(|e| e.entry.at),
+                entries.last().map(|e| e.entry.at),
+            );
+            r.record = crate::correspondence::record::of_ledger(s.correspondence(), timed);
             if let Some(g) = s.game() {
                 r.outcome = g.outcome();
                 r.in_progress = g.outcome().is_none();
@@ -638,6 +644,9 @@ pub struct Standing {
     pub replies: u32,
     /// Their total time, in seconds.
     pub reply_seconds: i64,
+    /// The replies of games with reply times ([`crate::correspondence::record::SideRecord::timed`]),
+    /// which alone count for the average: `reply_seconds` is their total.
+    pub timed_replies: u32,
 }
 
 impl Standing {
@@ -646,9 +655,10 @@ impl Standing {
         self.won as f64 + self.drawn as f64 / 2.0
     }
 
-    /// The average time the player took to answer a decision owed, if they answered any.
+    /// The average time the player took to answer a decision owed, over the games with reply
+    /// times; `None` if there are none (untimed or imported games only).
     pub fn average_reply(&self) -> Option<chrono::Duration> {
-        crate::correspondence::record::average(self.replies, self.reply_seconds)
+        crate::correspondence::record::average(self.timed_replies, self.reply_seconds)
     }
 }
 
@@ -672,7 +682,10 @@ pub fn standings(reports: &[GameReport]) -> Vec<Standing> {
             s.games += 1;
             s.timeouts += r.record[side].timeouts;
             s.replies += r.record[side].replies;
-            s.reply_seconds += r.record[side].reply_seconds;
+            if r.record[side].timed {
+                s.timed_replies += r.record[side].replies;
+                s.reply_seconds += r.record[side].reply_seconds;
+            }
             match r.outcome.map(|o| o.winner) {
                 Some(Some(w)) if w == side => s.won += 1,
                 Some(Some(_)) => s.lost += 1,

@@ -39,6 +39,22 @@ pub enum FsError {
         /// How long we waited, in seconds.
         secs: f64,
     },
+    /// The game folder cannot be written (its permissions, a read-only file system, an
+    /// archive copy): a command that must write refuses at once, before it reads anything.
+    #[error(
+        "{dir}: the game folder is read-only ({lock}: {source}): this command writes to the \
+         game (its lock, log, mail state or outbox), so nothing was done; copy the folder to a \
+         writable place or make it writable (`chmod -R u+w {dir}`). Reading works as it is: \
+         `status`, `view`, `moves` and `verify`"
+    )]
+    ReadOnly {
+        /// The game folder.
+        dir: PathBuf,
+        /// The lock file that could not be opened for writing.
+        lock: PathBuf,
+        /// What the operating system said.
+        source: io::Error,
+    },
     /// A symbolic link where a game's folder or file must be.
     #[error(
         "{0}: is a symbolic link; a game's folder, log.yaml and secret.yaml must be real \
@@ -175,6 +191,50 @@ fn tighten(_: &File, _: &Path) -> Option<String> {
 /// As [`open_nofollow`], or [`FsError::Io`] if reading fails.
 pub fn read_nofollow(path: &Path) -> Result<Vec<u8>, FsError> {
     read_all(&mut open_nofollow(path)?, path)
+}
+
+/// Whether `e` says that a file cannot be created or written where it was asked: permission
+/// denied (`EACCES`, `EPERM`) or a read-only file system (`EROFS`).
+pub fn is_read_only_error(e: &io::Error) -> bool {
+    #[cfg(unix)]
+    if matches!(
+        e.raw_os_error(),
+        Some(libc::EACCES | libc::EPERM | libc::EROFS)
+    ) {
+        return true;
+    }
+    matches!(
+        e.kind(),
+        io::ErrorKind::PermissionDenied | io::ErrorKind::ReadOnlyFilesystem
+    )
+}
+
+/// Whether this process may create files in the folder `dir` (`faccessat(W_OK)` with the
+/// effective ids): `Err` with the reason when it may not because of the permissions or a
+/// read-only file system; `Ok` otherwise (including when it cannot tell: a missing folder is
+/// for the caller's own error).
+#[cfg(unix)]
+fn check_writable(dir: &Path) -> Result<(), io::Error> {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(c) = std::ffi::CString::new(dir.as_os_str().as_bytes()) else {
+        return Ok(());
+    };
+    // SAFETY: `c` is a valid NUL-terminated path for the duration of the call.
+    let r = unsafe { libc::faccessat(libc::AT_FDCWD, c.as_ptr(), libc::W_OK, libc::AT_EACCESS) };
+    if r == 0 {
+        return Ok(());
+    }
+    let e = io::Error::last_os_error();
+    if is_read_only_error(&e) {
+        Err(e)
+    } else {
+        Ok(())
+    }
+}
+
+#[cfg(not(unix))]
+fn check_writable(_: &Path) -> Result<(), io::Error> {
+    Ok(())
 }
 
 /// `ELOOP` from `O_NOFOLLOW` is a symlink; anything else stays an I/O error.
@@ -330,7 +390,9 @@ impl GameLock {
     /// # Errors
     ///
     /// [`FsError::Symlink`] for a linked folder or lock file, [`FsError::Busy`] after the wait,
-    /// [`FsError::Io`] if the lock file cannot be opened.
+    /// [`FsError::ReadOnly`] if the folder cannot be written (the lock file cannot be opened
+    /// for writing: permission denied, read-only file system), [`FsError::Io`] if the lock
+    /// file cannot be opened for another reason.
     pub fn acquire(dir: &Path) -> Result<GameLock, FsError> {
         Self::acquire_within(dir, lock_wait())
     }
@@ -341,13 +403,32 @@ impl GameLock {
         refuse_symlink(&dir)?;
         let path = dir.join(LOCK_FILE);
         refuse_symlink(&path)?;
+        // A folder this process may not write (a lock file left writable in it aside): the
+        // command would fail later, at its first write, with a less clear error.
+        if let Err(e) = check_writable(&dir) {
+            return Err(FsError::ReadOnly {
+                dir: dir.clone(),
+                lock: path,
+                source: e,
+            });
+        }
         let file = nofollow_options()
             .read(true)
             .write(true)
             .create(true)
             .truncate(false)
             .open(&path)
-            .map_err(|e| link_or_io(&path, "open the lock file", e))?;
+            .map_err(|e| {
+                if is_read_only_error(&e) {
+                    FsError::ReadOnly {
+                        dir: dir.clone(),
+                        lock: path.clone(),
+                        source: e,
+                    }
+                } else {
+                    link_or_io(&path, "open the lock file", e)
+                }
+            })?;
         let start = Instant::now();
         let mut pause = Duration::from_millis(2);
         loop {

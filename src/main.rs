@@ -578,6 +578,10 @@ fn print_inbox_report(report: &inbound::InboxReport) {
                     None => println!("  not answered (the sender is no player of a game here)"),
                 }
             }
+            inbound::Verdict::Filed { game, side, seq } => println!(
+                "{f}: already applied to {game} for the {side} (log entry {seq}) by an earlier \
+                 run that could not file it; filed now, nothing applied or mailed again"
+            ),
             inbound::Verdict::Held { game, refusal } => println!(
                 "{f}: held for the moderator, left unfiled ({}): {}",
                 refusal.kind(),
@@ -602,7 +606,7 @@ fn print_inbox_report(report: &inbound::InboxReport) {
         eprintln!("note: {n}");
     }
     for n in &report.deferred {
-        eprintln!("busy: {n}");
+        eprintln!("waiting: {n}");
     }
     for e in &report.send_errors {
         eprintln!("error: {e}");
@@ -667,7 +671,35 @@ fn lock_game(dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Shared holds on the lock files of read-only game folders ([`open_read`]), kept until the
+/// process ends.
+static READ_HOLDS: std::sync::Mutex<Vec<std::fs::File>> = std::sync::Mutex::new(Vec::new());
+
+/// What a command does with the game: only read it, or write to it too.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Access {
+    /// `status`, `view`, `moves`: the game is only read.
+    Read,
+    /// Every command that may append to the log or write mail state or an outbox.
+    Write,
+}
+
+/// Opens the game for a command that may write to it: the game's lock first (refused with
+/// [`SessionError::ReadOnly`] when the folder cannot be written).
 fn open(dir: &Path) -> Result<Session> {
+    open_for(dir, Access::Write)
+}
+
+/// Opens the game for a command that only reads it. In a folder it may write, it takes the
+/// game's lock as a writer would (and so finishes a move a crash interrupted); in a read-only
+/// folder (an archive copy, a read-only mount) it reads without it, under a shared hold of
+/// the lock file when there is one: nobody can append there, and an append is one `write`
+/// of whole entries, so the log read is a whole one.
+fn open_read(dir: &Path) -> Result<Session> {
+    open_for(dir, Access::Read)
+}
+
+fn open_for(dir: &Path, access: Access) -> Result<Session> {
     let dir = if dir.file_name().is_some_and(|n| n == "log.yaml") && dir.is_file() {
         dir.parent().unwrap_or(Path::new("."))
     } else {
@@ -675,16 +707,64 @@ fn open(dir: &Path) -> Result<Session> {
     };
     twilight_pbem::gamefs::refuse_symlink(dir)?;
     if !dir.join("log.yaml").is_file() {
-        bail!("{} is not a game folder (no log.yaml there)", dir.display());
+        bail!("{}", no_game_here(dir));
     }
-    lock_game(dir)?;
+    match lock_game(dir) {
+        Ok(()) => {}
+        Err(e)
+            if access == Access::Read
+                && e.downcast_ref::<SessionError>()
+                    .is_some_and(|s| matches!(s, SessionError::ReadOnly(_))) =>
+        {
+            if let Some(hold) = twilight_pbem::gamefs::shared_read_lock(dir) {
+                READ_HOLDS
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(hold);
+            }
+            // A move a crash cut short is set aside by the next command that may write here;
+            // a reader cannot, and the log does not read as a whole one until then.
+            if twilight_pbem::log::Log::needs_recovery(dir.join("log.yaml")) {
+                bail!(
+                    "{}: the log ends in a move that a crash cut short, and this folder is \
+                     read-only, so it cannot be set aside here; nothing was changed. Make the \
+                     folder writable (`chmod -R u+w {}`) or copy it, then run any command on \
+                     it: the complete moves stay, the cut bytes are kept beside the log",
+                    dir.display(),
+                    dir.display()
+                );
+            }
+        }
+        Err(e) => return Err(e),
+    }
     Session::open(dir).with_context(|| format!("cannot open the game in {}", dir.display()))
+}
+
+/// Why `dir` holds no game, and what to do: no folder, a folder that a `twilight new` did
+/// not finish (its secret or lock but no log), or a folder of something else.
+fn no_game_here(dir: &Path) -> String {
+    if !dir.is_dir() {
+        return format!("{}: no such game folder", dir.display());
+    }
+    if dir.join("secret.yaml").exists() || dir.join(twilight_pbem::gamefs::LOCK_FILE).exists() {
+        return twilight_pbem::session::incomplete_game(dir);
+    }
+    format!("{} is not a game folder (no log.yaml there)", dir.display())
 }
 
 /// Opens a game for what only the moderator may do or see: it needs the secret (or the
 /// revealed seed), and a log whose public records agree with what the seed derives.
 fn open_moderator(dir: &Path) -> Result<Session> {
-    let s = open(dir)?;
+    open_moderator_for(dir, Access::Write)
+}
+
+/// [`open_moderator`] for a command that only reads ([`open_read`]).
+fn open_moderator_read(dir: &Path) -> Result<Session> {
+    open_moderator_for(dir, Access::Read)
+}
+
+fn open_moderator_for(dir: &Path, access: Access) -> Result<Session> {
+    let s = open_for(dir, access)?;
     if s.mode() != twilight_pbem::session::Mode::Full {
         bail!(
             "this needs the moderator's secret ({} is missing); players see their own view in their mails",
@@ -799,8 +879,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
         }
         Command::Status { game_dir, format } => match format {
-            Format::Text => print_status(&open(&game_dir)?),
-            f => print_structured(f, &status_value(&open(&game_dir)?))?,
+            Format::Text => print_status(&open_read(&game_dir)?),
+            f => print_structured(f, &status_value(&open_read(&game_dir)?))?,
         },
         Command::View {
             game_dir,
@@ -809,8 +889,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             out,
         } => {
             let s = match role {
-                RoleArg::Public => open(&game_dir)?,
-                _ => open_moderator(&game_dir)?,
+                RoleArg::Public => open_read(&game_dir)?,
+                _ => open_moderator_read(&game_dir)?,
             };
             let Some(game) = s.game() else {
                 bail!("the game has not started: both players must join")
@@ -872,7 +952,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             side,
             format,
         } => {
-            let s = open_moderator(&game_dir)?;
+            let s = open_moderator_read(&game_dir)?;
             if s.is_revealed() && s.game().is_some_and(|g| g.outcome().is_none()) {
                 bail!("the game is closed: its seed has been revealed");
             }
@@ -1662,8 +1742,9 @@ fn verify(
                 r.unfinished,
                 format!("{:.1}", r.score()),
                 r.timeouts,
+                // No reply times (untimed or imported games only): a dash, never "0s".
                 r.average_reply()
-                    .map_or("-".to_string(), twilight_pbem::correspondence::clock::human)
+                    .map_or("—".to_string(), twilight_pbem::correspondence::clock::human)
             );
         }
     }

@@ -550,6 +550,19 @@ fn show(g: &twilight_pbem::peer::play::PeerGame) {
     }
 }
 
+/// The last line of `peer inbox` and `peer status`: the command that draws the board as the
+/// player may see it as a picture (`peer view --format png`), with the folder as given.
+pub fn picture_line(game_dir: &Path) -> String {
+    let dir = game_dir.display().to_string();
+    let safe = |c: char| c.is_ascii_alphanumeric() || "/._-+:,@%".contains(c);
+    let dir = if !dir.is_empty() && dir.chars().all(safe) {
+        dir
+    } else {
+        format!("'{}'", dir.replace('\'', "'\\''"))
+    };
+    format!("The board as a picture: twilight peer view {dir} --format png --out board.png")
+}
+
 /// The heading of the news: what happened since the player's last decision.
 pub const NEWS_HEADING: &str = "== What happened since your last decision ==";
 
@@ -763,6 +776,7 @@ fn inbox(game_dir: &Path, sources: &[PathBuf], reply: bool, outbox: bool) -> Res
         Some(g) => {
             show_board(g);
             show(g);
+            println!("{}", picture_line(game_dir));
         }
         None => println!("The opponent has not joined yet."),
     }
@@ -880,6 +894,7 @@ fn status(game_dir: &Path, format: PeerFormat) -> Result<ExitCode> {
             println!();
             show_board(g);
             println!("{}", owed_text(g));
+            println!("{}", picture_line(game_dir));
         }
         Ok(None) => println!("The opponent has not joined yet."),
         Err(e) => println!("The board cannot be shown: {e:#}"),

@@ -79,6 +79,10 @@ pub enum SessionError {
     /// Another command holds the game's lock and did not finish in time; nothing was changed.
     #[error(transparent)]
     Busy(gamefs::FsError),
+    /// The game folder cannot be written ([`gamefs::FsError::ReadOnly`]): a command that
+    /// writes refuses before it reads; one that only reads opens the game without the lock.
+    #[error(transparent)]
+    ReadOnly(gamefs::FsError),
 }
 
 /// The moderator's secret file.
@@ -145,6 +149,18 @@ fn check_new_game(dir: &Path, players: &Players) -> Result<(), SessionError> {
         )));
     }
     Ok(())
+}
+
+/// What to say of a game folder whose log holds no entry: a `twilight new` stopped (killed,
+/// or failed) after it made the folder and before the game's first entry was whole.
+pub fn incomplete_game(dir: &Path) -> String {
+    format!(
+        "{} is an incomplete game: it has no log.yaml, or one with no entry (a `twilight new` that did not \
+         finish); run the same `twilight new {} --us EMAIL --ussr EMAIL …` again, which starts \
+         it afresh",
+        dir.display(),
+        dir.display()
+    )
 }
 
 use crate::sealed_chance::DiceLedger;
@@ -410,7 +426,9 @@ impl Session {
         }
         if dir.join("log.yaml").exists() {
             return Err(SessionError::State(format!(
-                "{} already holds a game",
+                "{} already holds a game (its log.yaml has its first entry); `twilight status \
+                 {}` shows it. To start another, name a new folder",
+                dir.display(),
                 dir.display()
             )));
         }
@@ -449,11 +467,13 @@ impl Session {
     ///
     /// # Errors
     ///
-    /// [`SessionError::File`] if the folder is a symbolic link or the lock is not free in time
-    /// ([`gamefs::lock_wait`]); [`SessionError::Log`] if the recovery fails.
+    /// [`SessionError::File`] if the folder is a symbolic link, [`SessionError::Busy`] if the
+    /// lock is not free in time ([`gamefs::lock_wait`]), [`SessionError::ReadOnly`] if the
+    /// folder cannot be written; [`SessionError::Log`] if the recovery fails.
     pub fn lock(dir: &Path) -> Result<(gamefs::GameLock, Option<String>), SessionError> {
         let lock = gamefs::GameLock::acquire(dir).map_err(|e| match e {
             gamefs::FsError::Busy { .. } => SessionError::Busy(e),
+            gamefs::FsError::ReadOnly { .. } => SessionError::ReadOnly(e),
             other => SessionError::File {
                 path: dir.into(),
                 message: other.to_string(),
@@ -555,6 +575,9 @@ impl Session {
         traced: bool,
         from: Option<Arc<Checkpoint>>,
     ) -> Result<Session, SessionError> {
+        if log.is_empty() {
+            return Err(SessionError::State(incomplete_game(dir)));
+        }
         let from = from.filter(|cp| !traced && Self::fits(cp, &log));
         let unseen = match &from {
             Some(cp) => log.since(cp.len as u64),

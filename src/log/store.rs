@@ -802,6 +802,15 @@ impl Log {
         }
     }
 
+    /// Whether the log at `path` holds a move a crash interrupted, which [`Log::recover`]
+    /// would finish or set aside: its write-ahead journal is there, or its last document has
+    /// no end line. Reads only the file's last bytes; writes nothing (for a reader that
+    /// cannot recover, e.g. in a read-only folder).
+    pub fn needs_recovery(path: impl AsRef<Path>) -> bool {
+        let path = path.as_ref();
+        std::fs::symlink_metadata(journal_of(path)).is_ok() || !ends_complete(path)
+    }
+
     fn recover_from_journal(
         path: &Path,
         journal: &Path,

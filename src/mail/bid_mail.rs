@@ -15,7 +15,7 @@ use super::inbound::Refusal;
 use super::invite::{nonce_line, plain, Joined};
 use super::outbound::subject_tag;
 use super::transport::Transport;
-use super::{Applied, MailConfig, MailError, MailState};
+use super::{MailConfig, MailError, MailState};
 use crate::bid;
 use crate::log::Payload;
 use crate::session::Session;
@@ -148,8 +148,7 @@ pub fn judge_bid(
     seats: &[u8],
     body: &str,
     tokens: &[String],
-    message_id: &str,
-    digest: &str,
+    mail: super::MailKey<'_>,
     force_outbox: bool,
     now: DateTime<Utc>,
 ) -> Result<Result<Joined, Refusal>, MailError> {
@@ -191,14 +190,9 @@ pub fn judge_bid(
     }
     let dir = session.dir().to_path_buf();
     let mut state = MailState::load(&dir)?;
-    state.applied.push(Applied {
-        message_id: message_id.to_string(),
-        digest: digest.to_string(),
-        side: b.side,
-        seq,
-        at: now,
-        entry: Some(session.log().head()),
-    });
+    state
+        .applied
+        .push(mail.applied(b.side, seq, now, Some(session.log().head())));
     state.save(&dir)?;
     let config = MailConfig::load(&dir)?;
     if let (Some(text), Some(seats)) = (bid_receipt_text(session, seat, b), session.seats()) {

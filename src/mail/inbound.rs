@@ -265,6 +265,18 @@ pub enum Verdict {
         /// because the sender is no player of the game (refusals go only to players).
         answered: Option<String>,
     },
+    /// Applied already, by an earlier run that could not file it (moving it to `cur/`, or
+    /// writing the `.eml` note, failed): this very file is recognised by the game's mail state
+    /// ([`super::Applied::source`]) and filed as accepted now; nothing is applied or mailed
+    /// again (the player had the receipt and the next prompt then).
+    Filed {
+        /// The game.
+        game: String,
+        /// The side whose move it was.
+        side: Side,
+        /// The log entry the move began at.
+        seq: u64,
+    },
     /// Not for any game here (the moderator's matter, not the player's): reported, left
     /// unfiled in `new/` (an `.eml` gets no note) for a later run, not answered.
     Held {
@@ -288,7 +300,7 @@ impl Verdict {
     /// The exit status for this message: 0, the refusal's, or [`EXIT_FAILED`].
     pub fn exit_code(&self) -> u8 {
         match self {
-            Verdict::Accepted { .. } => 0,
+            Verdict::Accepted { .. } | Verdict::Filed { .. } => 0,
             Verdict::Refused { refusal, .. } | Verdict::Held { refusal, .. } => refusal.exit_code(),
             Verdict::Failed { .. } => EXIT_FAILED,
         }
@@ -318,6 +330,9 @@ struct Context {
     /// The game after an accepted move, as this process replayed it: opened again from it
     /// ([`Session::reopen`]) for the receipt and the prompts instead of from the disk.
     session: Option<Session>,
+    /// This very file was applied by an earlier run (at this log entry) that could not file
+    /// it: it is filed now, not answered.
+    unfiled: Option<u64>,
 }
 
 /// The reply tokens a mail's `In-Reply-To`/`References` stand for: each names a prompt of
@@ -632,6 +647,12 @@ fn file_away(src: &Source, verdict: &Verdict) -> Result<bool, MailError> {
         Verdict::Refused { refusal, reply, .. } => {
             ("refused", format!("refused ({}):\n{reply}", refusal.kind()))
         }
+        Verdict::Filed { game, side, seq } => (
+            "accepted",
+            format!(
+                "accepted: game {game}, {side}: applied at log entry {seq} by an earlier run\n"
+            ),
+        ),
         Verdict::Held { .. } => return Ok(true),
         Verdict::Failed { reason } => ("failed", format!("failed: {reason}\n")),
     };
@@ -701,6 +722,7 @@ fn judge(
     raw: &[u8],
     opts: &InboxOptions,
     ctx: &mut Context,
+    source: &str,
     still_there: &dyn Fn() -> bool,
 ) -> Result<Result<AcceptedMoves, Refusal>, MailError> {
     let received = match read_message(raw) {
@@ -780,11 +802,21 @@ fn judge(
         a.digest == received.digest
             || (!received.message_id.is_empty() && a.message_id == received.message_id)
     }) {
+        // This very file, applied by a run that could not file it: file it now, quietly.
+        if a.source.as_deref() == Some(source) {
+            ctx.unfiled = Some(a.seq);
+            return Ok(Ok((id, Some(a.side), Vec::new())));
+        }
         return Ok(Err(Refusal::Replayed {
             at: a.at,
             seq: a.seq,
         }));
     }
+    let key = super::MailKey {
+        message_id: &received.message_id,
+        digest: &received.digest,
+        source,
+    };
     let mut tokens = ex.tokens.clone();
     for t in bound_tokens(&session, &sides, &received.answers) {
         if !tokens.contains(&t) {
@@ -802,8 +834,7 @@ fn judge(
             &seats,
             &received.body,
             &tokens,
-            &received.message_id,
-            &received.digest,
+            key,
             opts.force_outbox,
             opts.now,
         );
@@ -815,8 +846,7 @@ fn judge(
             &sides,
             &received.body,
             &tokens,
-            &received.message_id,
-            &received.digest,
+            key,
             opts.force_outbox,
             opts.now,
         );
@@ -864,14 +894,9 @@ fn judge(
         Ok(done) => {
             // Written ahead of the move's commit, naming the move's last entry: after a crash
             // in between, the record counts exactly when the move is in the log (issue 12).
-            state.applied.push(Applied {
-                message_id: received.message_id.clone(),
-                digest: received.digest.clone(),
-                side,
-                seq,
-                at: opts.now,
-                entry: Some(session.log().head()),
-            });
+            state
+                .applied
+                .push(key.applied(side, seq, opts.now, Some(session.log().head())));
             // The record's new name needs its folder synced before the move's first write:
             // the commit's journal, written atomically in the same folder, syncs it (a move
             // with nothing staged writes no journal: then here). Killed at any point, the
@@ -1004,10 +1029,14 @@ fn process(
     opts: &InboxOptions,
     report: &mut InboxReport,
     touched: &mut Touched,
-    file: &Path,
+    src: &Source,
     still_there: &dyn Fn() -> bool,
     held: &mut Option<crate::gamefs::GameLock>,
 ) -> Result<Option<Verdict>, MailError> {
+    let file = match src {
+        Source::Maildir(_, f) | Source::Eml(f) => f.as_path(),
+    };
+    let source = &source_name(src);
     #[cfg(debug_assertions)]
     if let Ok(needle) = std::env::var("TWILIGHT_TEST_PANIC_ON") {
         // Test-only failpoint (debug builds): a mail containing the text panics, so the tests
@@ -1017,9 +1046,11 @@ fn process(
         }
     }
     let mut ctx = Context::default();
-    let judged = match judge(raw, opts, &mut ctx, still_there) {
-        // One busy game does not stop the others: its mail waits for the next run (issue 12).
-        Err(MailError::Session(SessionError::Busy(e))) => {
+    let judged = match judge(raw, opts, &mut ctx, source, still_there) {
+        // One busy game does not stop the others: its mail waits for the next run (issue 12);
+        // so does the mail of a game whose folder cannot be written (kept in new/, not filed
+        // as failed: it applies once the folder is writable again).
+        Err(MailError::Session(SessionError::Busy(e) | SessionError::ReadOnly(e))) => {
             report
                 .deferred
                 .push(format!("{}: left for the next run: {e}", file.display()));
@@ -1034,6 +1065,11 @@ fn process(
         return Ok(None); // another inbox run took it
     }
     Ok(Some(match judged? {
+        Ok((game, Some(side), _)) if ctx.unfiled.is_some() => Verdict::Filed {
+            game,
+            side,
+            seq: ctx.unfiled.unwrap_or_default(),
+        },
         Ok((game, side, applied)) => {
             if let Some(d) = &ctx.game_dir {
                 let i = match touched.iter().position(|(t, _)| t == d) {
@@ -1093,6 +1129,24 @@ fn process(
     }))
 }
 
+/// The name of a mail's file as [`super::Applied::source`] records it: a Maildir message's
+/// unique name without its `:2,` flags, an `.eml` file's path.
+fn source_name(src: &Source) -> String {
+    match src {
+        Source::Maildir(_, f) => {
+            let name = f
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            name.split(":2,").next().unwrap_or(&name).to_string()
+        }
+        Source::Eml(f) => fs::canonicalize(f)
+            .unwrap_or_else(|_| f.clone())
+            .display()
+            .to_string(),
+    }
+}
+
 fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
     p.downcast_ref::<&str>()
         .map(|s| s.to_string())
@@ -1141,7 +1195,7 @@ pub fn run(opts: &InboxOptions, sources: &[PathBuf]) -> Result<InboxReport, Mail
                         opts,
                         &mut report,
                         &mut touched,
-                        &file,
+                        &src,
                         &still_there,
                         &mut held,
                     )
@@ -1149,7 +1203,9 @@ pub fn run(opts: &InboxOptions, sources: &[PathBuf]) -> Result<InboxReport, Mail
                 match outcome {
                     Ok(Ok(Some(v))) => v,
                     Ok(Ok(None)) => continue, // left for the next run, or filed by another
-                    Ok(Err(MailError::Session(SessionError::Busy(e)))) => {
+                    Ok(Err(MailError::Session(
+                        SessionError::Busy(e) | SessionError::ReadOnly(e),
+                    ))) => {
                         report
                             .deferred
                             .push(format!("{}: left for the next run: {e}", file.display()));

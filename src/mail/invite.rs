@@ -15,7 +15,7 @@ use lettre::Message;
 use super::inbound::Refusal;
 use super::outbound::subject_tag;
 use super::transport::Transport;
-use super::{Applied, MailConfig, MailError, MailState};
+use super::{MailConfig, MailError, MailState};
 use crate::data::Side;
 use crate::log::Payload;
 use crate::session::Session;
@@ -184,8 +184,7 @@ pub fn judge_join(
     sides: &[Side],
     body: &str,
     tokens: &[String],
-    message_id: &str,
-    digest: &str,
+    mail: super::MailKey<'_>,
     force_outbox: bool,
     now: DateTime<Utc>,
 ) -> Result<Result<Joined, Refusal>, MailError> {
@@ -216,15 +215,10 @@ pub fn judge_join(
     }
     let dir = session.dir().to_path_buf();
     let mut state = MailState::load(&dir)?;
-    state.applied.push(Applied {
-        message_id: message_id.to_string(),
-        digest: digest.to_string(),
-        side,
-        seq,
-        at: now,
-        // The join is committed already: the record names it (issue 12).
-        entry: Some(session.log().head()),
-    });
+    // The join is committed already: the record names it (issue 12).
+    state
+        .applied
+        .push(mail.applied(side, seq, now, Some(session.log().head())));
     state.save(&dir)?;
     let config = MailConfig::load(&dir)?;
     if let Some(text) = join_receipt_text(session, side) {

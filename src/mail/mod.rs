@@ -164,6 +164,47 @@ pub struct Applied {
     /// does not count (issue 12). Absent in records written before this field existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entry: Option<crate::log::Hex32>,
+    /// The file the reply was read from: a Maildir message's unique name (without its `:2,`
+    /// flags) or an `.eml` file's path. A later `inbox` run that finds this very file still
+    /// unfiled (the run that applied it could not move it to `cur/`) files it quietly, never
+    /// answering it as a replay; the same mail in another file is a replay. Absent in
+    /// records written before this field existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+/// What identifies a received reply in an [`Applied`] record: its Message-ID, the digest of
+/// its bytes and the file it was read from ([`Applied::source`]).
+#[derive(Debug, Clone, Copy)]
+pub struct MailKey<'a> {
+    /// The reply's Message-ID (empty if it had none).
+    pub message_id: &'a str,
+    /// SHA-256 of the reply's raw bytes, hex.
+    pub digest: &'a str,
+    /// The file it was read from ([`Applied::source`]).
+    pub source: &'a str,
+}
+
+impl MailKey<'_> {
+    /// The record of this reply, applied for `side` at log entry `seq` (the log's next
+    /// sequence number before it) at `at`, its move ending with entry `entry`.
+    pub fn applied(
+        &self,
+        side: Side,
+        seq: u64,
+        at: DateTime<Utc>,
+        entry: Option<crate::log::Hex32>,
+    ) -> Applied {
+        Applied {
+            message_id: self.message_id.to_string(),
+            digest: self.digest.to_string(),
+            side,
+            seq,
+            at,
+            entry,
+            source: Some(self.source.to_string()),
+        }
+    }
 }
 
 /// `GAME_DIR/mail-state.yaml`: threading, "since your last mail", reminders, applied replies.
