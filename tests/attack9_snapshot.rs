@@ -192,7 +192,14 @@ fn attack9_garbled_tick_records_are_ignored_never_a_panic() {
         ("flag 256", json!([1, 1_796_160_582, 0, 256])),
         ("negative flag", json!([1, 1_796_160_582, 0, -1])),
         ("nanos 1e9", json!([1, 1_796_160_582, 1_000_000_000u32, 0])),
-        ("nanos leap", json!([1, 1_796_160_599, 1_999_999_999u32, 0])),
+        (
+            "nanos 2e9 in a leap second",
+            json!([1, 1_798_761_599, 2_000_000_000u32, 0]),
+        ),
+        (
+            "nanos leap outside a leap second",
+            json!([1, 1_796_160_598, 1_999_999_999u32, 0]),
+        ),
         ("nanos u32 max", json!([1, 1_796_160_582, u32::MAX, 0])),
         ("secs max", json!([1, i64::MAX, 0, 0])),
         ("secs min", json!([1, i64::MIN, 0, 0])),
