@@ -280,3 +280,56 @@ fn attack9_a_kept_picture_of_the_previous_layout_is_ignored() {
     assert_eq!(at[1], at[0] + 1);
     assert_eq!(at[2], at[0] + 2);
 }
+
+/// Captions at the 70-character cut (an `&` or a wide character just before, at and after
+/// it), with line breaks and Unicode separators, and one holding characters XML forbids: by
+/// difference as drawn whole (or both refused alike, never a panic).
+#[test]
+fn attack9_captions_at_the_cut_and_with_odd_characters() {
+    let v = &random_views(8, 1, 1)[0];
+    let mut captions: Vec<String> = Vec::new();
+    for n in [68, 69, 70, 71] {
+        for tail in ["&", "<", "東", "é", "\u{301}"] {
+            captions.push(format!("{}{tail}{tail}xyz", "a".repeat(n - 1)));
+        }
+    }
+    for odd in [
+        "two\nlines",
+        "cr\r\nlf",
+        "nel\u{85}ls\u{2028}ps\u{2029}",
+        "nul\u{0}inside",
+        "bell\u{7}",
+        "nonchar\u{FFFE}",
+    ] {
+        captions.push(odd.to_string());
+    }
+    let mut bad = Vec::new();
+    let mut refused = Vec::new();
+    for scale in [picture::MAIL_SCALE, 1.0] {
+        let slot = format!("attack9 cut {scale}");
+        for c in &captions {
+            let got = picture::board_png_for(Some(&slot), v, &[], Some(c), scale);
+            let fresh = picture::board_png_fresh(v, &[], Some(c), scale);
+            match (got, fresh) {
+                (Ok(a), Ok(b)) => {
+                    if a != b {
+                        bad.push(format!("{scale} {c:?}: by difference != fresh"));
+                    }
+                }
+                (Err(_), Err(_)) => refused.push(c.clone()),
+                (a, b) => bad.push(format!("{scale} {c:?}: {:?} vs {:?}", a.is_ok(), b.is_ok())),
+            }
+            // The last good picture drawn again by difference after it.
+            let again = picture::board_png_for(Some(&slot), v, &[], Some("US: ok"), scale).unwrap();
+            let fresh = picture::board_png_fresh(v, &[], Some("US: ok"), scale).unwrap();
+            if again != fresh {
+                bad.push(format!("{scale} after {c:?}: by difference != fresh"));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{bad:#?}");
+    // Characters XML forbids make the picture fail as a whole (as before: the caption's piece
+    // never parsed), at both scales.
+    let forbidden = ["nul\u{0}inside", "bell\u{7}", "nonchar\u{FFFE}"];
+    assert_eq!(refused, [forbidden, forbidden].concat());
+}
