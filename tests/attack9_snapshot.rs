@@ -251,3 +251,34 @@ fn attack9_garbled_tick_records_are_ignored_never_a_panic() {
         999_999_999
     );
 }
+
+/// `status` on a game whose snapshot holds a garbled tick record, then a move, then `status`
+/// again: each says what it says with no snapshot at all, and the move leaves a good
+/// format 3 snapshot at the head.
+#[test]
+fn attack9_status_and_a_move_over_a_garbled_tick_record_are_as_without_a_snapshot() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = played(tmp.path(), "status", 8, 12);
+    let d = dir.to_str().unwrap();
+    let mut body = read_snapshot(&dir);
+    ticks(&mut body)[0] = json!([0, 1_796_160_582, 0, 64]);
+    write_snapshot(&dir, &body);
+    let with = game_common::run(&["status", d]);
+    assert!(with.status.success(), "{with:?}");
+    let snapshot = std::fs::read(dir.join(SNAPSHOT_FILE)).unwrap();
+    std::fs::remove_file(dir.join(SNAPSHOT_FILE)).unwrap();
+    let without = game_common::run(&["status", d]);
+    assert_eq!(
+        String::from_utf8_lossy(&with.stdout),
+        String::from_utf8_lossy(&without.stdout)
+    );
+    std::fs::write(dir.join(SNAPSHOT_FILE), snapshot).unwrap();
+    assert!(play_one(&dir, 4242));
+    assert_eq!(read_snapshot(&dir)["key"]["format"], 3);
+    let t = ticks(&mut read_snapshot(&dir))[0].clone();
+    assert!(t[3].as_u64().unwrap() < 16, "{t}");
+    assert_eq!(
+        fingerprint(&Session::open(&dir).unwrap()),
+        fingerprint(&fresh(&dir))
+    );
+}
