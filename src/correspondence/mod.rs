@@ -324,14 +324,17 @@ impl From<Tick> for TickRecord {
 impl TryFrom<TickRecord> for Tick {
     type Error = String;
 
-    /// Errors: a time out of chrono's range, nanoseconds of a second or more, or an unknown
-    /// flag.
+    /// Errors: a time out of chrono's range, nanoseconds of a second or more outside a leap
+    /// second (chrono keeps a time within a leap second, `23:59:60.5`, as the second before
+    /// it with 1 to 2 seconds' nanoseconds: a move may be logged at one, and its tick must
+    /// read back), or an unknown flag.
     fn try_from(TickRecord(seq, secs, nanos, flags): TickRecord) -> Result<Tick, String> {
         if flags & !(TICK_US_OWES | TICK_USSR_OWES | TICK_US_MOVED | TICK_USSR_MOVED) != 0 {
             return Err(format!("tick {seq}: unknown flags {flags:#x}"));
         }
+        // chrono refuses nanoseconds of a second or more but in the last second of a minute
+        // (a leap second), and of two seconds or more always.
         let at = DateTime::from_timestamp(secs, nanos)
-            .filter(|_| nanos < 1_000_000_000)
             .ok_or_else(|| format!("tick {seq}: time {secs}.{nanos:09} out of range"))?;
         Ok(Tick {
             seq,
@@ -822,12 +825,21 @@ mod tests {
             serde_json::from_str::<Tick>(&json).expect("reads back"),
             tick
         );
-        for bad in ["[7,1796160582,592902817,16]", "[7,1796160582,1000000000,0]"] {
+        for bad in [
+            "[7,1796160582,592902817,16]",
+            "[7,1796160582,1000000000,0]",
+            "[7,1798761599,2000000000,0]",
+        ] {
             let err = serde_json::from_str::<Tick>(bad)
                 .expect_err(bad)
                 .to_string();
             assert!(err.contains("tick 7"), "{bad}: {err}");
         }
+        // Half a second into the leap second at the end of 2026 (23:59:60.5) reads back.
+        let leap = "[7,1798761599,1500000000,1]";
+        let t = serde_json::from_str::<Tick>(leap).expect("a leap second");
+        assert_eq!(t.at.to_rfc3339(), "2026-12-31T23:59:60.500+00:00");
+        assert_eq!(serde_json::to_string(&t).expect("serializes"), leap);
     }
 
     #[test]
