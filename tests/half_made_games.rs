@@ -82,8 +82,12 @@ fn new_again_makes_the_game(dir: &Path, how: &str) {
     assert!(o.status.success(), "{how}: new again\n{}", text(&o));
     let s = run(&["status", d], None);
     assert!(s.status.success(), "{how}: {}", text(&s));
+    // `status` names each side still awaited, with its address.
+    let out = String::from_utf8_lossy(&s.stdout);
     assert!(
-        String::from_utf8_lossy(&s.stdout).contains("waiting for both players to join"),
+        out.contains("not started; waiting for the USSR (")
+            && out.contains(") and the US (")
+            && out.contains(") to join"),
         "{how}: {}",
         text(&s)
     );
