@@ -6,6 +6,8 @@
 //! folder starts the game afresh; a folder that holds a whole game is refused by `new` with a
 //! message that names it.
 
+mod output_common;
+use output_common::text;
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -35,15 +37,6 @@ fn new(dir: &str, crash_at: Option<&str>) -> Output {
             "--no-mail",
         ],
         crash_at,
-    )
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
     )
 }
 

@@ -6,6 +6,8 @@
 //! refusal, nothing applied or mailed again. The same mail in another file (a second delivery)
 //! is still a replay, refused as before.
 
+mod output_common;
+use output_common::text;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -45,15 +47,6 @@ fn inbox(games: &Path, source: &Path) -> Output {
         .env("TWILIGHT_LOCK_WAIT_SECS", "60")
         .output()
         .unwrap()
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 fn files(dir: &Path) -> Vec<PathBuf> {

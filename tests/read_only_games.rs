@@ -11,6 +11,8 @@
 //! so and checks nothing.
 #![cfg(unix)]
 
+mod output_common;
+use output_common::text;
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -144,15 +146,6 @@ impl Drop for Archive {
     fn drop(&mut self) {
         make_writable(self.tmp.path());
     }
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 fn reading_commands_work(lock_file: bool) {

@@ -8,6 +8,8 @@
 //! folder and committed there with `git init`; the commands are those of the README, run with
 //! the binary the tests built.
 
+mod output_common;
+use output_common::text;
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -38,15 +40,6 @@ fn git(dir: &Path, args: &[&str]) -> Output {
         String::from_utf8_lossy(&o.stderr)
     );
     o
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "exit {:?}\nstdout:\n{}\nstderr:\n{}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 #[test]
