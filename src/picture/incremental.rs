@@ -229,10 +229,10 @@ impl Canvas<'_> {
         Ok(Batch { tree, groups })
     }
 
-    /// The pixels of `r`: the static layer's, with `trees` drawn over them in order, in a
-    /// pixmap from the origin to `r`'s far corner of which only `r` is meant (the pieces are
-    /// drawn with the whole picture's transform: see the module docs); `None` if the layer's
-    /// file cannot give them.
+    /// The pixels of `r`: the static layer's, with `pieces` (their parsed groups) drawn over
+    /// them in order, in a pixmap from the origin to `r`'s far corner of which only `r` is
+    /// meant (the pieces are drawn with the whole picture's transform: see the module docs);
+    /// `None` if the layer's file cannot give them.
     fn draw_rect(
         &self,
         layer: &Layer,
