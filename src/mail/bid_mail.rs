@@ -141,7 +141,8 @@ pub fn bid_receipt_text(session: &Session, seat: u8, bid: bid::Bid) -> Option<St
 /// Handles a mail to a bid game whose sides are not decided: a bid reply from one of `seats`
 /// (the sender's seats), authenticated by its invitation token, with `nonce:` and `bid:` lines.
 /// Records the seat's bid ([`Session::bid_by_mail`]), notes the mail as applied, mails the
-/// receipt. The accepted mail is reported under the side it bid for.
+/// receipt, pushing the line that says where it went to `receipts`. The accepted mail is
+/// reported under the side it bid for.
 #[allow(clippy::too_many_arguments)]
 pub fn judge_bid(
     session: &mut Session,
@@ -151,6 +152,7 @@ pub fn judge_bid(
     mail: super::MailKey<'_>,
     force_outbox: bool,
     now: DateTime<Utc>,
+    receipts: &mut Vec<String>,
 ) -> Result<Result<Joined, Refusal>, MailError> {
     if tokens.is_empty() {
         return Ok(Err(Refusal::MissingToken));
@@ -201,12 +203,11 @@ pub fn judge_bid(
             "{} Receipt — your sealed bid",
             subject_tag(session.game_id())
         );
-        transport.send(&plain(
-            &config.sender(),
-            &seats[usize::from(seat - 1)],
-            subject,
-            text,
-        )?)?;
+        let to = &seats[usize::from(seat - 1)];
+        let delivered = transport.deliver(&plain(&config.sender(), to, subject, text)?)?;
+        receipts.push(format!(
+            "mailed {to} (seat {seat}): receipt of the sealed bid — {delivered}"
+        ));
     }
     Ok(Ok((
         session.game_id().to_string(),

@@ -333,6 +333,8 @@ struct Context {
     /// This very file was applied by an earlier run (at this log entry) that could not file
     /// it: it is filed now, not answered.
     unfiled: Option<u64>,
+    /// Where the receipts of a join or a sealed bid went (`mailed …` lines), to tell.
+    receipts: Vec<String>,
 }
 
 /// The reply tokens a mail's `In-Reply-To`/`References` stand for: each names a prompt of
@@ -527,7 +529,8 @@ pub struct InboxReport {
     /// Prompts and updates sent after the moves.
     pub sent: Vec<Outgoing>,
     /// The receipts mailed to the players whose moves were accepted, one line each: where
-    /// each went (issue 20 point 5; a sealed headline's receipt too).
+    /// each went (issue 20 point 5; a sealed headline's receipt too, and a join's or a sealed
+    /// bid's).
     pub receipts: Vec<String>,
     /// Problems sending mail (the moves stand; `twilight mail GAME_DIR` re-sends).
     pub send_errors: Vec<String>,
@@ -837,6 +840,7 @@ fn judge(
             key,
             opts.force_outbox,
             opts.now,
+            &mut ctx.receipts,
         );
     }
     if session.game().is_none() {
@@ -849,6 +853,7 @@ fn judge(
             key,
             opts.force_outbox,
             opts.now,
+            &mut ctx.receipts,
         );
     }
     let side = match authenticate(&session, &sides, &tokens) {
@@ -1059,6 +1064,8 @@ fn process(
         other => other,
     };
     report.recovered.extend(ctx.recovered.take());
+    // A join's or a bid's receipt, mailed while judging: said and counted like a move's.
+    report.receipts.append(&mut ctx.receipts);
     // The lock is held by the caller until the mail is filed.
     *held = ctx.lock.take();
     if ctx.gone {

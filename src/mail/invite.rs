@@ -177,7 +177,9 @@ pub type Joined = (String, Option<Side>, Vec<String>);
 
 /// Handles a mail to a game that has not started: a join reply from one of `sides` (the
 /// sender's sides), authenticated by its invitation token. Records the `join` entry
-/// (`Session::join_by_mail`), notes the mail as applied, and mails the receipt.
+/// (`Session::join_by_mail`), notes the mail as applied, and mails the receipt, pushing the
+/// line that says where it went (`mailed ADDRESS (SIDE): receipt of the nonce — WHERE`) to
+/// `receipts`.
 #[allow(clippy::too_many_arguments)]
 pub fn judge_join(
     session: &mut Session,
@@ -187,6 +189,7 @@ pub fn judge_join(
     mail: super::MailKey<'_>,
     force_outbox: bool,
     now: DateTime<Utc>,
+    receipts: &mut Vec<String>,
 ) -> Result<Result<Joined, Refusal>, MailError> {
     if tokens.is_empty() {
         return Ok(Err(Refusal::MissingToken));
@@ -224,12 +227,12 @@ pub fn judge_join(
     if let Some(text) = join_receipt_text(session, side) {
         let transport = Transport::choose(&dir.join("outbox"), force_outbox)?;
         let subject = format!("{} Receipt — your nonce", subject_tag(session.game_id()));
-        transport.send(&plain(
-            &config.sender(),
-            address(session, side),
-            subject,
-            text,
-        )?)?;
+        let to = address(session, side);
+        let delivered = transport.deliver(&plain(&config.sender(), to, subject, text)?)?;
+        receipts.push(format!(
+            "mailed {to} ({}): receipt of the nonce — {delivered}",
+            side.name()
+        ));
     }
     Ok(Ok((
         session.game_id().to_string(),
