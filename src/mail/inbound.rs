@@ -588,6 +588,11 @@ fn list_sources(paths: &[PathBuf]) -> Result<Vec<Source>, MailError> {
             out.extend(files.into_iter().map(|f| Source::Maildir(p.clone(), f)));
         } else if p.is_file() {
             out.push(Source::Eml(p.clone()));
+        } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("eml")) {
+            // A name ending in .eml means a mail file: no advice to make a Maildir of it.
+            return Err(ferr(
+                "no such .eml file (give the path of a saved mail, or a Maildir folder)".into(),
+            ));
         } else {
             return Err(ferr(format!(
                 "no such Maildir folder or .eml file. A Maildir is a folder holding new/, cur/ \
