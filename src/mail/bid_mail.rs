@@ -176,6 +176,9 @@ pub fn judge_bid(
             "a bid reply needs a line `nonce: <any text you choose>`".into(),
         );
     };
+    if let Some(why) = super::invite::placeholder_nonce(&nonce) {
+        return illegal(&format!("nonce: {nonce}"), why);
+    }
     let Some(line) = bid::bid_line(body) else {
         return illegal(
             "",

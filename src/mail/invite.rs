@@ -147,6 +147,28 @@ pub fn nonce_line(body: &str) -> Option<String> {
     field_line(body, "nonce").filter(|n| !n.is_empty())
 }
 
+/// The placeholder of the invitation's `nonce:` line, which the player replaces with their own
+/// text. Sent back as is, it would be a nonce anyone could foresee (FAIRNESS.md §2): refused.
+pub const NONCE_PLACEHOLDER: &str = "<any text you choose>";
+
+/// The refusal's reason when a reply's nonce is still [`NONCE_PLACEHOLDER`] (any case, inner
+/// spaces ignored), else `None`.
+pub fn placeholder_nonce(nonce: &str) -> Option<String> {
+    let squeeze = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !c.is_whitespace())
+            .collect::<String>()
+            .to_lowercase()
+    };
+    (squeeze(nonce) == squeeze(NONCE_PLACEHOLDER)).then(|| {
+        format!(
+            "`{NONCE_PLACEHOLDER}` is the invitation's placeholder: replace it with words of \
+             your own that nobody can guess (they make the dice yours), e.g. `nonce: the \
+             blue heron sings at 4`"
+        )
+    })
+}
+
 /// The receipt of a join by mail: the nonce exactly as recorded, its log entry and hash.
 pub fn join_receipt_text(session: &Session, side: Side) -> Option<String> {
     let e = session
@@ -209,6 +231,12 @@ pub fn judge_join(
             why: "a join reply needs a line `nonce: <any text you choose>`".into(),
         }));
     };
+    if let Some(why) = placeholder_nonce(&nonce) {
+        return Ok(Err(Refusal::Illegal {
+            line: format!("nonce: {nonce}"),
+            why,
+        }));
+    }
     let seq = session.log().next_seq();
     if let Err(e) = session.join_by_mail(side, &nonce, now) {
         return Ok(Err(Refusal::Illegal {
