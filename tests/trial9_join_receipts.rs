@@ -126,3 +126,56 @@ fn inbox_reports_each_sealed_bid_receipt_it_mails() {
     );
     assert!(out.contains("1 mail sent"), "{out}");
 }
+
+/// Found by the same trial: with the mail server unreachable, a join reply was recorded (the
+/// nonce in the log) but `inbox` filed the mail as *failed* (exit 19, "0 applied") because its
+/// receipt could not be sent — the moderator was told the join had not happened. Now it is
+/// applied and filed as such, the receipt named as not sent, exit 3 (a mail could not be sent).
+#[test]
+fn a_join_whose_receipt_cannot_be_sent_is_applied_not_failed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    let dir = games.join("g1");
+    let md = maildir(tmp.path());
+    let o = run(&[
+        "new",
+        dir.to_str().unwrap(),
+        "--us",
+        "us-g1@ts.test",
+        "--ussr",
+        "ussr-g1@ts.test",
+        "--outbox",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let inv = texts_to(&dir.join("outbox"), "ussr-g1@ts.test");
+    std::fs::write(
+        md.join("new/1.join"),
+        raw_reply(
+            "ussr-g1@ts.test",
+            1,
+            "[TS g1] Invitation",
+            &format!("Token: {}\nnonce: heron 77\n", token_of(&inv[0].1)),
+        ),
+    )
+    .unwrap();
+    // Port 9 (discard) on the loopback: nothing listens, the connection is refused.
+    let o = assert_cmd::Command::cargo_bin("twilight")
+        .unwrap()
+        .env("TWILIGHT_SMTP_URL", "smtp+insecure://127.0.0.1:9")
+        .env_remove("TWILIGHT_FROM")
+        .args([
+            "inbox",
+            "--games",
+            games.to_str().unwrap(),
+            md.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let log = std::fs::read_to_string(dir.join("log.yaml")).unwrap();
+    assert!(log.contains("nonce: heron 77"), "the join is recorded");
+    assert_eq!(o.status.code(), Some(3), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("1 applied"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("0 failed"), "{}", stdout(&o));
+    assert!(stderr(&o).contains("receipt not sent"), "{}", stderr(&o));
+    assert!(!md.join("twilight-failed").exists(), "not filed as failed");
+}

@@ -333,8 +333,9 @@ struct Context {
     /// This very file was applied by an earlier run (at this log entry) that could not file
     /// it: it is filed now, not answered.
     unfiled: Option<u64>,
-    /// Where the receipts of a join or a sealed bid went (`mailed …` lines), to tell.
-    receipts: Vec<String>,
+    /// Where the receipts of a join or a sealed bid went (`mailed …` lines), or why one could
+    /// not be sent, to tell.
+    receipts: Vec<Result<String, String>>,
 }
 
 /// The reply tokens a mail's `In-Reply-To`/`References` stand for: each names a prompt of
@@ -1070,7 +1071,14 @@ fn process(
     };
     report.recovered.extend(ctx.recovered.take());
     // A join's or a bid's receipt, mailed while judging: said and counted like a move's.
-    report.receipts.append(&mut ctx.receipts);
+    for r in ctx.receipts.drain(..) {
+        match r {
+            Ok(line) => report.receipts.push(line),
+            Err(e) => report
+                .send_errors
+                .push(format!("{}: receipt not sent: {e}", file.display())),
+        }
+    }
     // The lock is held by the caller until the mail is filed.
     *held = ctx.lock.take();
     if ctx.gone {

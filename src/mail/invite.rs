@@ -201,7 +201,7 @@ pub type Joined = (String, Option<Side>, Vec<String>);
 /// sender's sides), authenticated by its invitation token. Records the `join` entry
 /// (`Session::join_by_mail`), notes the mail as applied, and mails the receipt, pushing the
 /// line that says where it went (`mailed ADDRESS (SIDE): receipt of the nonce — WHERE`) to
-/// `receipts`.
+/// `receipts`, or why it could not be sent (`Err`): the join stands either way.
 #[allow(clippy::too_many_arguments)]
 pub fn judge_join(
     session: &mut Session,
@@ -211,7 +211,7 @@ pub fn judge_join(
     mail: super::MailKey<'_>,
     force_outbox: bool,
     now: DateTime<Utc>,
-    receipts: &mut Vec<String>,
+    receipts: &mut Vec<Result<String, String>>,
 ) -> Result<Result<Joined, Refusal>, MailError> {
     if tokens.is_empty() {
         return Ok(Err(Refusal::MissingToken));
@@ -251,16 +251,19 @@ pub fn judge_join(
         .applied
         .push(mail.applied(side, seq, now, Some(session.log().head())));
     state.save(&dir)?;
-    let config = MailConfig::load(&dir)?;
+    // The join is committed: a receipt that cannot be sent is told, not a failed mail.
     if let Some(text) = join_receipt_text(session, side) {
-        let transport = Transport::choose(&dir.join("outbox"), force_outbox)?;
-        let subject = format!("{} Receipt — your nonce", subject_tag(session.game_id()));
         let to = address(session, side);
-        let delivered = transport.deliver(&plain(&config.sender(), to, subject, text)?)?;
-        receipts.push(format!(
-            "mailed {to} ({}): receipt of the nonce — {delivered}",
-            side.name()
-        ));
+        let sent = (|| -> Result<String, MailError> {
+            let config = MailConfig::load(&dir)?;
+            let transport = Transport::choose(&dir.join("outbox"), force_outbox)?;
+            let subject = format!("{} Receipt — your nonce", subject_tag(session.game_id()));
+            transport.deliver(&plain(&config.sender(), to, subject, text)?)
+        })();
+        receipts.push(
+            sent.map(|d| format!("mailed {to} ({}): receipt of the nonce — {d}", side.name()))
+                .map_err(|e| e.to_string()),
+        );
     }
     Ok(Ok((
         session.game_id().to_string(),
