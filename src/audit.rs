@@ -162,7 +162,8 @@ pub fn unverifiable(path: &Path) -> Vec<(PathBuf, String)> {
                 log.display()
             )),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(
-                "no log.yaml in this folder: not a game folder (a game whose log is missing,                  or a folder that does not belong among the games)"
+                "no log.yaml in this folder: not a game folder (a game whose log is missing, \
+                 or a folder that does not belong among the games)"
                     .to_string(),
             ),
             Err(e) => Some(format!("cannot read {}: {e}", log.display())),

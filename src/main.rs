@@ -575,7 +575,15 @@ fn print_inbox_report(report: &inbound::InboxReport) {
                 );
                 match answered {
                     Some(w) => println!("  refusal mailed to the player: {w}"),
-                    None => println!("  not answered (the sender is no player of a game here)"),
+                    // Refusals go only to a game's players: either no game could be told
+                    // from the mail (no headers, too large to read, no tag), or its sender is
+                    // no player of the game it names.
+                    None => match game {
+                        Some(g) => println!("  not answered (the sender is no player of {g})"),
+                        None => println!(
+                            "  not answered (the mail names no game here, so no player to answer)"
+                        ),
+                    },
                 }
             }
             inbound::Verdict::Filed { game, side, seq } => println!(

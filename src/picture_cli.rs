@@ -114,9 +114,9 @@ pub fn export(path: &Path, out: &Path) -> Result<()> {
         .map_or("games".to_string(), |n| n.to_string_lossy().into_owned());
     write(out, &replay::index_page(&title, &games))?;
     println!(
-        "Wrote {} and {} game pages beside it.",
+        "Wrote {} and {} beside it.",
         out.display(),
-        games.len()
+        twilight_pbem::wording::count(games.len() as u64, "game page", "game pages")
     );
     Ok(())
 }

@@ -197,7 +197,7 @@ fn a_sender_who_is_not_a_player_is_filed_and_never_answered() {
     );
     assert!(!t.games.join("outbox").exists(), "no stray outbox");
     assert!(
-        stdout(&o).contains("not answered (the sender is no player of a game here)"),
+        stdout(&o).contains("not answered (the sender is no player of r-stranger)"),
         "{}",
         stdout(&o)
     );

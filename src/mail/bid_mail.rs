@@ -141,7 +141,8 @@ pub fn bid_receipt_text(session: &Session, seat: u8, bid: bid::Bid) -> Option<St
 /// Handles a mail to a bid game whose sides are not decided: a bid reply from one of `seats`
 /// (the sender's seats), authenticated by its invitation token, with `nonce:` and `bid:` lines.
 /// Records the seat's bid ([`Session::bid_by_mail`]), notes the mail as applied, mails the
-/// receipt. The accepted mail is reported under the side it bid for.
+/// receipt, pushing the line that says where it went to `receipts` (or why it could not be
+/// sent: the bid stands either way). The accepted mail is reported under the side it bid for.
 #[allow(clippy::too_many_arguments)]
 pub fn judge_bid(
     session: &mut Session,
@@ -151,6 +152,7 @@ pub fn judge_bid(
     mail: super::MailKey<'_>,
     force_outbox: bool,
     now: DateTime<Utc>,
+    receipts: &mut Vec<Result<String, String>>,
 ) -> Result<Result<Joined, Refusal>, MailError> {
     if tokens.is_empty() {
         return Ok(Err(Refusal::MissingToken));
@@ -174,6 +176,9 @@ pub fn judge_bid(
             "a bid reply needs a line `nonce: <any text you choose>`".into(),
         );
     };
+    if let Some(why) = super::invite::placeholder_nonce(&nonce) {
+        return illegal(&format!("nonce: {nonce}"), why);
+    }
     let Some(line) = bid::bid_line(body) else {
         return illegal(
             "",
@@ -194,19 +199,22 @@ pub fn judge_bid(
         .applied
         .push(mail.applied(b.side, seq, now, Some(session.log().head())));
     state.save(&dir)?;
-    let config = MailConfig::load(&dir)?;
+    // The bid is committed: a receipt that cannot be sent is told, not a failed mail.
     if let (Some(text), Some(seats)) = (bid_receipt_text(session, seat, b), session.seats()) {
-        let transport = Transport::choose(&dir.join("outbox"), force_outbox)?;
-        let subject = format!(
-            "{} Receipt — your sealed bid",
-            subject_tag(session.game_id())
+        let to = &seats[usize::from(seat - 1)];
+        let sent = (|| -> Result<String, MailError> {
+            let config = MailConfig::load(&dir)?;
+            let transport = Transport::choose(&dir.join("outbox"), force_outbox)?;
+            let subject = format!(
+                "{} Receipt — your sealed bid",
+                subject_tag(session.game_id())
+            );
+            transport.deliver(&plain(&config.sender(), to, subject, text)?)
+        })();
+        receipts.push(
+            sent.map(|d| format!("mailed {to} (seat {seat}): receipt of the sealed bid — {d}"))
+                .map_err(|e| e.to_string()),
         );
-        transport.send(&plain(
-            &config.sender(),
-            &seats[usize::from(seat - 1)],
-            subject,
-            text,
-        )?)?;
     }
     Ok(Ok((
         session.game_id().to_string(),

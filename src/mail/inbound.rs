@@ -333,6 +333,9 @@ struct Context {
     /// This very file was applied by an earlier run (at this log entry) that could not file
     /// it: it is filed now, not answered.
     unfiled: Option<u64>,
+    /// Where the receipts of a join or a sealed bid went (`mailed …` lines), or why one could
+    /// not be sent, to tell.
+    receipts: Vec<Result<String, String>>,
 }
 
 /// The reply tokens a mail's `In-Reply-To`/`References` stand for: each names a prompt of
@@ -527,7 +530,8 @@ pub struct InboxReport {
     /// Prompts and updates sent after the moves.
     pub sent: Vec<Outgoing>,
     /// The receipts mailed to the players whose moves were accepted, one line each: where
-    /// each went (issue 20 point 5; a sealed headline's receipt too).
+    /// each went (issue 20 point 5; a sealed headline's receipt too, and a join's or a sealed
+    /// bid's).
     pub receipts: Vec<String>,
     /// Problems sending mail (the moves stand; `twilight mail GAME_DIR` re-sends).
     pub send_errors: Vec<String>,
@@ -585,6 +589,11 @@ fn list_sources(paths: &[PathBuf]) -> Result<Vec<Source>, MailError> {
             out.extend(files.into_iter().map(|f| Source::Maildir(p.clone(), f)));
         } else if p.is_file() {
             out.push(Source::Eml(p.clone()));
+        } else if p.extension().is_some_and(|e| e.eq_ignore_ascii_case("eml")) {
+            // A name ending in .eml means a mail file: no advice to make a Maildir of it.
+            return Err(ferr(
+                "no such .eml file (give the path of a saved mail, or a Maildir folder)".into(),
+            ));
         } else {
             return Err(ferr(format!(
                 "no such Maildir folder or .eml file. A Maildir is a folder holding new/, cur/ \
@@ -837,6 +846,7 @@ fn judge(
             key,
             opts.force_outbox,
             opts.now,
+            &mut ctx.receipts,
         );
     }
     if session.game().is_none() {
@@ -849,6 +859,7 @@ fn judge(
             key,
             opts.force_outbox,
             opts.now,
+            &mut ctx.receipts,
         );
     }
     let side = match authenticate(&session, &sides, &tokens) {
@@ -1059,6 +1070,15 @@ fn process(
         other => other,
     };
     report.recovered.extend(ctx.recovered.take());
+    // A join's or a bid's receipt, mailed while judging: said and counted like a move's.
+    for r in ctx.receipts.drain(..) {
+        match r {
+            Ok(line) => report.receipts.push(line),
+            Err(e) => report
+                .send_errors
+                .push(format!("{}: receipt not sent: {e}", file.display())),
+        }
+    }
     // The lock is held by the caller until the mail is filed.
     *held = ctx.lock.take();
     if ctx.gone {

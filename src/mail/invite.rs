@@ -147,6 +147,28 @@ pub fn nonce_line(body: &str) -> Option<String> {
     field_line(body, "nonce").filter(|n| !n.is_empty())
 }
 
+/// The placeholder of the invitation's `nonce:` line, which the player replaces with their own
+/// text. Sent back as is, it would be a nonce anyone could foresee (FAIRNESS.md §2): refused.
+pub const NONCE_PLACEHOLDER: &str = "<any text you choose>";
+
+/// The refusal's reason when a reply's nonce is still [`NONCE_PLACEHOLDER`] (any case, inner
+/// spaces ignored), else `None`.
+pub fn placeholder_nonce(nonce: &str) -> Option<String> {
+    let squeeze = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !c.is_whitespace())
+            .collect::<String>()
+            .to_lowercase()
+    };
+    (squeeze(nonce) == squeeze(NONCE_PLACEHOLDER)).then(|| {
+        format!(
+            "`{NONCE_PLACEHOLDER}` is the invitation's placeholder: replace it with words of \
+             your own that nobody can guess (they make the dice yours), e.g. `nonce: the \
+             blue heron sings at 4`"
+        )
+    })
+}
+
 /// The receipt of a join by mail: the nonce exactly as recorded, its log entry and hash.
 pub fn join_receipt_text(session: &Session, side: Side) -> Option<String> {
     let e = session
@@ -177,7 +199,9 @@ pub type Joined = (String, Option<Side>, Vec<String>);
 
 /// Handles a mail to a game that has not started: a join reply from one of `sides` (the
 /// sender's sides), authenticated by its invitation token. Records the `join` entry
-/// (`Session::join_by_mail`), notes the mail as applied, and mails the receipt.
+/// (`Session::join_by_mail`), notes the mail as applied, and mails the receipt, pushing the
+/// line that says where it went (`mailed ADDRESS (SIDE): receipt of the nonce — WHERE`) to
+/// `receipts`, or why it could not be sent (`Err`): the join stands either way.
 #[allow(clippy::too_many_arguments)]
 pub fn judge_join(
     session: &mut Session,
@@ -187,6 +211,7 @@ pub fn judge_join(
     mail: super::MailKey<'_>,
     force_outbox: bool,
     now: DateTime<Utc>,
+    receipts: &mut Vec<Result<String, String>>,
 ) -> Result<Result<Joined, Refusal>, MailError> {
     if tokens.is_empty() {
         return Ok(Err(Refusal::MissingToken));
@@ -206,6 +231,12 @@ pub fn judge_join(
             why: "a join reply needs a line `nonce: <any text you choose>`".into(),
         }));
     };
+    if let Some(why) = placeholder_nonce(&nonce) {
+        return Ok(Err(Refusal::Illegal {
+            line: format!("nonce: {nonce}"),
+            why,
+        }));
+    }
     let seq = session.log().next_seq();
     if let Err(e) = session.join_by_mail(side, &nonce, now) {
         return Ok(Err(Refusal::Illegal {
@@ -220,16 +251,19 @@ pub fn judge_join(
         .applied
         .push(mail.applied(side, seq, now, Some(session.log().head())));
     state.save(&dir)?;
-    let config = MailConfig::load(&dir)?;
+    // The join is committed: a receipt that cannot be sent is told, not a failed mail.
     if let Some(text) = join_receipt_text(session, side) {
-        let transport = Transport::choose(&dir.join("outbox"), force_outbox)?;
-        let subject = format!("{} Receipt — your nonce", subject_tag(session.game_id()));
-        transport.send(&plain(
-            &config.sender(),
-            address(session, side),
-            subject,
-            text,
-        )?)?;
+        let to = address(session, side);
+        let sent = (|| -> Result<String, MailError> {
+            let config = MailConfig::load(&dir)?;
+            let transport = Transport::choose(&dir.join("outbox"), force_outbox)?;
+            let subject = format!("{} Receipt — your nonce", subject_tag(session.game_id()));
+            transport.deliver(&plain(&config.sender(), to, subject, text)?)
+        })();
+        receipts.push(
+            sent.map(|d| format!("mailed {to} ({}): receipt of the nonce — {d}", side.name()))
+                .map_err(|e| e.to_string()),
+        );
     }
     Ok(Ok((
         session.game_id().to_string(),

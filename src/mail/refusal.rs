@@ -63,10 +63,26 @@ fn retry_part(t: &mut String, r: &Retry) {
         return;
     };
     let Some(prompt) = game.prompt_for(r.side) else {
-        let _ = writeln!(
-            t,
-            "\nYou owe no decision now; your next prompt mail will come when you do."
-        );
+        // A game that ended, or was closed by the moderator, sends no more prompts.
+        let gid = r.session.game_id();
+        let _ = match game.outcome() {
+            Some(o) => writeln!(
+                t,
+                "\nGame {gid} is over: {}; it takes no more moves.",
+                match o.winner {
+                    Some(w) => format!("{w} wins by {}", o.reason.describe()),
+                    None => format!("a draw by {}", o.reason.describe()),
+                }
+            ),
+            None if r.session.is_revealed() => writeln!(
+                t,
+                "\nGame {gid} is closed (its seed is revealed); it takes no more moves."
+            ),
+            None => writeln!(
+                t,
+                "\nYou owe no decision now; your next prompt mail will come when you do."
+            ),
+        };
         return;
     };
     let Some(token) = r.session.reply_token(r.side) else {

@@ -448,6 +448,16 @@ fn header_block_at(lines: &[&str], i: usize) -> bool {
     })
 }
 
+/// The first lines our mails open with (`outbound`, `refusal`, `receipt`, `invite`): where an
+/// unquoted original included by the player's client begins.
+const OWN_MAIL_STARTS: [&str; 5] = [
+    "Twilight Struggle by email · game ",
+    "Your mail was refused; nothing was added to the game's log.",
+    "Your move is recorded in game ",
+    "Your nonce is recorded in game ",
+    "You are invited to play Twilight Struggle by mail, game ",
+];
+
 /// A line at which the player's new text ends (everything from it on was added by the client:
 /// a signature, a footer, the header block or separator of an unquoted original). A quoting
 /// attribution does not end it — a bottom-posted or inline reply goes on below the quote — but
@@ -472,6 +482,12 @@ fn ends_new_text(lines: &[&str], i: usize) -> bool {
         return true;
     }
     if lower.starts_with("begin forwarded message") {
+        return true;
+    }
+    // The first line of one of our own mails (a prompt, an update, a refusal, a receipt, an
+    // invitation): a client that includes the original unquoted and with no header block puts
+    // it here, and its example moves were never typed by the player.
+    if OWN_MAIL_STARTS.iter().any(|s| t.starts_with(s)) {
         return true;
     }
     let footers = [
