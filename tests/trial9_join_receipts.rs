@@ -6,24 +6,7 @@
 
 mod mail_common;
 use mail_common::*;
-
-fn run(args: &[&str]) -> std::process::Output {
-    assert_cmd::Command::cargo_bin("twilight")
-        .unwrap()
-        .env_remove("TWILIGHT_SMTP_URL")
-        .env_remove("TWILIGHT_FROM")
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn maildir(root: &std::path::Path) -> std::path::PathBuf {
-    let md = root.join("inbox");
-    for sub in ["new", "cur", "tmp"] {
-        std::fs::create_dir_all(md.join(sub)).unwrap();
-    }
-    md
-}
+use mail_common::{empty_maildir as maildir, run_twilight as run};
 
 #[test]
 fn inbox_reports_each_join_receipt_it_mails_and_counts_it() {

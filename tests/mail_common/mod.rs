@@ -295,3 +295,24 @@ pub fn token_of(text: &str) -> String {
         .trim()
         .to_string()
 }
+
+/// Runs the `twilight` binary with `args`, no SMTP settings from the environment (mails go to
+/// the game's outbox), and returns what it did.
+pub fn run_twilight(args: &[&str]) -> Output {
+    assert_cmd::Command::cargo_bin("twilight")
+        .unwrap()
+        .env_remove("TWILIGHT_SMTP_URL")
+        .env_remove("TWILIGHT_FROM")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// An empty Maildir `root/inbox` (`new`, `cur`, `tmp`).
+pub fn empty_maildir(root: &Path) -> PathBuf {
+    let md = root.join("inbox");
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(md.join(sub)).unwrap();
+    }
+    md
+}
