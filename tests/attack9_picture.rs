@@ -6,36 +6,15 @@
 //! palette), which does not go through the batch at all.
 #![cfg(feature = "png")]
 
+mod views_common;
+use views_common::random_views;
+
 use twilight_pbem::data::Side;
 use twilight_pbem::data::{Country, ALL_CARDS, ALL_COUNTRIES};
 use twilight_pbem::engine::state::{Duration, Effect};
-use twilight_pbem::engine::view::{view, Role, View};
-use twilight_pbem::engine::{Game, Options, SeededChance};
+use twilight_pbem::engine::view::View;
+use twilight_pbem::engine::SeededChance;
 use twilight_pbem::picture::{self, svg, Layout};
-use twilight_pbem::selfplay::{choose, Policy};
-
-/// Public views along one random game from `seed`, every `every`th decision, at most `max`.
-fn random_views(seed: u64, every: u64, max: usize) -> Vec<View> {
-    let mut chance = SeededChance::new(seed);
-    let mut rng = SeededChance::new(seed ^ 0x9a77);
-    let (mut game, _) = Game::new(Options::default(), &mut chance).unwrap();
-    let mut out = vec![view(&game, Role::Public)];
-    while game.outcome().is_none() && out.len() < max && game.decisions() < 20_000 {
-        let Some(prompt) = game.prompts().first().cloned() else {
-            break;
-        };
-        let Some(a) = choose(&game, prompt.side, Policy::Scoring, &mut rng) else {
-            break;
-        };
-        if game.apply(prompt.side, a, &mut chance).is_err() {
-            break;
-        }
-        if game.decisions() % every == 0 {
-            out.push(view(&game, Role::Public));
-        }
-    }
-    out
-}
 
 /// The palette indices of a decoded indexed PNG.
 fn indices(png: &[u8]) -> Vec<u8> {

@@ -5,35 +5,14 @@
 //! change (efadf51) drew for them. Each is also the picture drawn whole.
 #![cfg(feature = "png")]
 
+mod views_common;
+use views_common::random_views;
+
 use sha2::{Digest, Sha256};
 use twilight_pbem::data::{Country, Side, ALL_CARDS, ALL_COUNTRIES};
 use twilight_pbem::engine::state::{Duration, Effect};
-use twilight_pbem::engine::view::{view, Role, View};
-use twilight_pbem::engine::{Game, Options, SeededChance};
+use twilight_pbem::engine::SeededChance;
 use twilight_pbem::picture;
-use twilight_pbem::selfplay::{choose, Policy};
-
-fn random_views(seed: u64, every: u64, max: usize) -> Vec<View> {
-    let mut chance = SeededChance::new(seed);
-    let mut rng = SeededChance::new(seed ^ 0x9a77);
-    let (mut game, _) = Game::new(Options::default(), &mut chance).unwrap();
-    let mut out = vec![view(&game, Role::Public)];
-    while game.outcome().is_none() && out.len() < max && game.decisions() < 20_000 {
-        let Some(prompt) = game.prompts().first().cloned() else {
-            break;
-        };
-        let Some(a) = choose(&game, prompt.side, Policy::Scoring, &mut rng) else {
-            break;
-        };
-        if game.apply(prompt.side, a, &mut chance).is_err() {
-            break;
-        }
-        if game.decisions() % every == 0 {
-            out.push(view(&game, Role::Public));
-        }
-    }
-    out
-}
 
 /// SHA-256 of the 33 PNGs, in order, as the binary before the change drew them.
 const BEFORE: &str = "35d6a2a196abc0d21ffe740dcae74d7f456648e093afe2702c732753fe763e2d";
