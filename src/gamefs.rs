@@ -145,7 +145,10 @@ pub fn read_private(path: &Path) -> Result<(Vec<u8>, Option<String>), FsError> {
 
 /// The rest of the open file `f` (at `path`, for the error).
 fn read_all(f: &mut File, path: &Path) -> Result<Vec<u8>, FsError> {
-    let mut out = Vec::new();
+    // Sized by the file's length (one read, no regrowing copies; a file that grew since still
+    // reads whole).
+    let len = f.metadata().map_or(0, |m| m.len() as usize);
+    let mut out = Vec::with_capacity(len.saturating_add(1));
     io::Read::read_to_end(f, &mut out).map_err(|source| FsError::Io {
         path: path.into(),
         action: "read",

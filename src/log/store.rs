@@ -109,7 +109,7 @@ pub struct Log {
     first: Option<(usize, Hex32)>,
     /// The file's bytes before `base` (empty for a log read whole): read, and checked against
     /// [`LogPoint::prefix`], in a log opened at a known point, but not parsed.
-    prefix: Vec<u8>,
+    prefix: std::sync::Arc<Vec<u8>>,
     /// SHA-256 fed with exactly `prefix` (none for a log read whole): the digest of a later
     /// point's prefix ([`Log::point`]) carries on from it instead of hashing the file again.
     prefix_hash: Option<sha2::Sha256>,
@@ -204,7 +204,7 @@ impl Log {
             base: 0,
             skipped: 0,
             first: None,
-            prefix: Vec::new(),
+            prefix: Default::default(),
             prefix_hash: None,
             whole: std::sync::OnceLock::new(),
         }
@@ -340,8 +340,11 @@ impl Log {
         if prefix_digest(&prefix_hash, &[]) != at.prefix {
             return Ok(None);
         }
-        let prefix = bytes[..at.recent_start].to_vec();
-        bytes.drain(..at.recent_start);
+        // The recent part moves to a buffer of its own; the prefix keeps the file's.
+        let mut prefix = bytes;
+        let mut bytes = prefix.split_off(at.recent_start);
+        bytes.reserve(4096);
+        let prefix = std::sync::Arc::new(prefix);
         let split = split_documents(&bytes);
         if !split.leading.is_empty() {
             return Ok(None);
@@ -410,7 +413,7 @@ impl Log {
             None => {
                 use sha2::Digest;
                 prefix_digest(
-                    &sha2::Sha256::new().chain_update(&self.prefix),
+                    &sha2::Sha256::new().chain_update(self.prefix.as_slice()),
                     recent_bytes,
                 )
             }
@@ -437,9 +440,9 @@ impl Log {
     /// matched, so only a SHA-256 collision gets here): `twilight verify` tells what is wrong.
     fn whole(&self) -> &(Vec<u8>, Vec<StoredEntry>) {
         self.whole.get_or_init(|| {
-            let prefix = Some(self.prefix.clone());
+            let prefix = Some(self.prefix.as_slice());
             let read = prefix.and_then(|prefix| {
-                let (report, parsed) = scan(&prefix, None);
+                let (report, parsed) = scan(prefix, None);
                 let sound = report.is_clean()
                     && parsed.len() == self.skipped
                     && report.documents.last().map(|d| d.hash)
@@ -458,7 +461,7 @@ impl Log {
                         })
                         .collect();
                     entries.extend(self.entries.iter().cloned());
-                    let mut bytes = prefix;
+                    let mut bytes = prefix.to_vec();
                     bytes.extend_from_slice(&self.bytes);
                     (bytes, entries)
                 })
@@ -480,12 +483,50 @@ impl Log {
         if self.staged() > 0 || self.prefix.len() != self.base {
             return false;
         }
-        let Ok(disk) = read_log(&self.path) else {
+        let Ok(mut file) = gamefs::open_nofollow(&self.path) else {
             return false;
         };
-        disk.len() == self.written
-            && disk[..self.base] == self.prefix[..]
-            && disk[self.base..] == self.bytes[..]
+        // Compared a block at a time: no copy of the whole file is made.
+        let mut block = vec![0u8; 64 << 10];
+        let mut seen = 0usize;
+        loop {
+            let n = match file.read(&mut block) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(_) => return false,
+            };
+            let at = seen;
+            seen += n;
+            if seen > self.written || self.file_range(at..seen).as_deref() != Some(&block[..n]) {
+                return false;
+            }
+        }
+        seen == self.written
+    }
+
+    /// The file's bytes in `range` (offsets in the whole file, as [`StoredEntry::range`] gives
+    /// them) as this log holds them — as last read or written, staged entries included —
+    /// without reading the file or parsing anything: the bytes a log opened at a known point
+    /// read but did not parse ([`Log::open_after`]) are held too. `None` past the end.
+    pub fn file_range(&self, range: std::ops::Range<usize>) -> Option<std::borrow::Cow<'_, [u8]>> {
+        use std::borrow::Cow;
+        let base = self.base;
+        if range.start > range.end {
+            return None;
+        }
+        if range.start >= base {
+            return self
+                .bytes
+                .get(range.start - base..range.end - base)
+                .map(Cow::Borrowed);
+        }
+        if range.end <= base {
+            return self.prefix.get(range).map(Cow::Borrowed);
+        }
+        let mut joined = self.prefix.get(range.start..)?.to_vec();
+        joined.extend_from_slice(self.bytes.get(..range.end - base)?);
+        Some(Cow::Owned(joined))
     }
 
     /// The file's path.

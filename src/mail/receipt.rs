@@ -199,17 +199,20 @@ pub fn log_since(session: &Session, from: u64) -> Result<(u64, String), MailErro
     let Some(first) = entries.first() else {
         return Ok((from, String::new()));
     };
-    let path = session.dir().join("log.yaml");
-    let bytes = std::fs::read(&path).map_err(|e| MailError::File {
-        path: path.clone(),
+    let end = entries.last().map_or(first.range.end, |e| e.range.end);
+    // The bytes the replay holds: the file as it read or wrote it.
+    let path = session.log().path();
+    let bytes = session
+        .log()
+        .file_range(first.range.start..end)
+        .ok_or_else(|| MailError::File {
+            path: path.to_path_buf(),
+            message: "the log's entries lie past its bytes".into(),
+        })?;
+    let text = String::from_utf8(bytes.into_owned()).map_err(|e| MailError::File {
+        path: path.to_path_buf(),
         message: e.to_string(),
     })?;
-    let end = entries.last().map_or(first.range.end, |e| e.range.end);
-    let text =
-        String::from_utf8(bytes[first.range.start..end].to_vec()).map_err(|e| MailError::File {
-            path,
-            message: e.to_string(),
-        })?;
     Ok((first.entry.seq, text))
 }
 

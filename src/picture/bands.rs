@@ -49,12 +49,12 @@ pub fn band_rows(i: usize, height: u32) -> (u32, u32) {
     (from, (from + BAND_ROWS).min(height))
 }
 
-/// A deflater for bands, reused from band to band.
-pub struct Compressor(zlib_rs::Deflate);
+/// A deflater for bands, reused from band to band, with its output buffer.
+pub struct Compressor(zlib_rs::Deflate, Vec<u8>);
 
 impl Default for Compressor {
     fn default() -> Self {
-        Compressor(zlib_rs::Deflate::new(LEVEL, false, 15))
+        Compressor(zlib_rs::Deflate::new(LEVEL, false, 15), Vec::new())
     }
 }
 
@@ -65,21 +65,21 @@ impl Compressor {
     ///
     /// [`BandError::Deflate`] if zlib-rs fails (it does not on any input, given room).
     pub fn band(&mut self, raw: &[u8]) -> Result<Band, BandError> {
-        let d = &mut self.0;
+        let (d, out) = (&mut self.0, &mut self.1);
         d.reset();
-        // Room for stored blocks at worst, and the flush marker.
-        let mut z = vec![0u8; zlib_rs::compress_bound(raw.len()) + 16];
+        // Room for stored blocks at worst, and the flush marker: one buffer for every band,
+        // each band's bytes copied out of it.
+        out.resize(zlib_rs::compress_bound(raw.len()) + 16, 0);
         let status = d
-            .compress(raw, &mut z, zlib_rs::DeflateFlush::SyncFlush)
+            .compress(raw, out, zlib_rs::DeflateFlush::SyncFlush)
             .map_err(|e| BandError::Deflate(e.as_str().to_string()))?;
         if d.total_in() != raw.len() as u64 || status == zlib_rs::Status::BufError {
             return Err(BandError::Deflate("the band did not fit its bound".into()));
         }
-        z.truncate(d.total_out() as usize);
         Ok(Band {
             adler: zlib_rs::adler32::adler32(1, raw),
             raw_len: raw.len() as u32,
-            z,
+            z: out[..d.total_out() as usize].to_vec(),
         })
     }
 }

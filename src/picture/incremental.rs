@@ -229,22 +229,31 @@ impl Canvas<'_> {
         Ok(Batch { tree, groups })
     }
 
-    /// The pixels of `r`: the static layer's, with `pieces` (their parsed groups) drawn over
-    /// them in order, in a pixmap from the origin to `r`'s far corner of which only `r` is
-    /// meant (the pieces are drawn with the whole picture's transform: see the module docs);
-    /// `None` if the layer's file cannot give them.
+    /// A pixmap from the origin to the far corner of all of `rects`, for [`Canvas::draw_rect`]
+    /// to draw each of them in turn: zeroed lazily by the allocator, so that rows above the
+    /// rectangles and columns left of them are never touched.
+    fn crop_for(rects: &[Region]) -> Result<tiny_skia::Pixmap, PictureError> {
+        let (w, h) = rects
+            .iter()
+            .fold((0, 0), |(w, h), r| (r.x1.max(w), r.y1.max(h)));
+        tiny_skia::Pixmap::new(w, h).ok_or(PictureError::Size(w, h))
+    }
+
+    /// Draws the pixels of `r` in `crop` (a pixmap from the origin to at least `r`'s far
+    /// corner, [`Canvas::crop_for`]): the static layer's, with `pieces` (their parsed groups)
+    /// drawn over them in order, with the whole picture's transform (see the module docs).
+    /// Only `r` is written (no piece draws outside its region, and `r` holds theirs), so one
+    /// pixmap serves rectangle after rectangle. `false` if the layer's file cannot give them.
     fn draw_rect(
         &self,
         layer: &Layer,
         r: Region,
         pieces: &[(&usvg::Node, &usvg::Group)],
         buf: &mut Vec<u8>,
-    ) -> Result<Option<tiny_skia::Pixmap>, PictureError> {
-        // Zeroed lazily by the allocator: rows above `r` and columns left of it are never
-        // touched.
-        let mut crop = tiny_skia::Pixmap::new(r.x1, r.y1).ok_or(PictureError::Size(r.x1, r.y1))?;
-        if !layer.copy_rect(r, &mut crop, buf) {
-            return Ok(None);
+        crop: &mut tiny_skia::Pixmap,
+    ) -> bool {
+        if !layer.copy_rect(r, crop, buf) {
+            return false;
         }
         let ts = tiny_skia::Transform::from_scale(self.scale, self.scale);
         for (node, group) in pieces {
@@ -253,21 +262,22 @@ impl Canvas<'_> {
             let b = group.abs_layer_bounding_box();
             let _ = resvg::render_node(node, ts.pre_translate(b.x(), b.y()), &mut crop.as_mut());
         }
-        Ok(Some(crop))
+        true
     }
 
-    /// Writes the palette indices of `r` in `crop` (a pixmap from the origin to `r`'s far
-    /// corner, [`Canvas::draw_rect`]) into the rows of the bands in `rows` (band index → its
+    /// Writes the palette indices of `r` in `crop` (a pixmap from the origin to at least `r`'s
+    /// far corner, [`Canvas::draw_rect`]) into the rows of the bands in `rows` (band index → its
     /// rows, filter bytes included).
     fn index_into(&self, r: Region, crop: &tiny_skia::Pixmap, rows: &mut [Option<Vec<u8>>]) {
         let line = self.size.0 as usize + 1;
         let lines = crop.pixels().chunks_exact(crop.width() as usize);
-        for (y, px) in lines.enumerate().skip(r.y0 as usize) {
+        let rows_of_r = lines.enumerate().skip(r.y0 as usize);
+        for (y, px) in rows_of_r.take((r.y1 - r.y0) as usize) {
             let y = y as u32;
             let b = (y / bands::BAND_ROWS) as usize;
             let raw = rows[b].as_mut().expect("the band of a drawn row is open");
             let at = (y % bands::BAND_ROWS) as usize * line + 1 + r.x0 as usize;
-            let px = &px[r.x0 as usize..];
+            let px = &px[r.x0 as usize..r.x1 as usize];
             for (o, &p) in raw[at..at + px.len()].iter_mut().zip(px) {
                 *o = self.palette.index(p);
             }
@@ -294,9 +304,10 @@ impl Canvas<'_> {
             y1: h,
         };
         let refs: Vec<_> = (0..pieces.len()).filter_map(|k| batch.node(k)).collect();
-        let crop = self
-            .draw_rect(&layer, all, &refs, &mut Vec::new())?
-            .ok_or(PictureError::Size(w, h))?;
+        let mut crop = Self::crop_for(&[all])?;
+        if !self.draw_rect(&layer, all, &refs, &mut Vec::new(), &mut crop) {
+            return Err(PictureError::Size(w, h));
+        }
         let mut rows: Vec<Option<Vec<u8>>> = (0..bands::band_count(h))
             .map(|b| {
                 let (from, to) = bands::band_rows(b, h);
@@ -406,6 +417,7 @@ impl Canvas<'_> {
             }
         }
         let mut buf = Vec::new();
+        let mut crop = Self::crop_for(&dirty)?;
         for d in &dirty {
             let refs: Vec<_> = (0..pieces.len())
                 .filter(|&j| regions[j].meets(*d))
@@ -414,10 +426,10 @@ impl Canvas<'_> {
                     batches[at.batch].node(at.k)
                 })
                 .collect();
-            let Some(crop) = self.draw_rect(&layer, *d, &refs, &mut buf)? else {
+            if !self.draw_rect(&layer, *d, &refs, &mut buf, &mut crop) {
                 // A damaged layer file: drawn whole from the layer drawn afresh.
                 return self.draw(pieces);
-            };
+            }
             self.index_into(*d, &crop, &mut rows);
         }
         let mut c = Compressor::default();

@@ -146,8 +146,8 @@ impl Key {
     }
 }
 
-/// The file's body.
-#[derive(Serialize, Deserialize)]
+/// The file's body, as read.
+#[derive(Deserialize)]
 struct Body {
     key: Key,
     /// The log the checkpoint was made from.
@@ -155,6 +155,15 @@ struct Body {
     /// The revision the game is played under (`Options::revision`, never serialized there).
     revision: u8,
     checkpoint: Checkpoint,
+}
+
+/// The file's body, as written: [`Body`]'s fields, borrowed (serialized alike).
+#[derive(Serialize)]
+struct BodyRef<'a> {
+    key: Key,
+    point: &'a LogPoint,
+    revision: u8,
+    checkpoint: &'a Checkpoint,
 }
 
 /// The HMAC-SHA-256 of the snapshot body under the game's snapshot key: SHA-256 of a domain
@@ -220,11 +229,11 @@ pub(super) fn write(
     if point.len != cp.len || point.head != cp.head {
         return Err("the checkpoint is not the log's head".into());
     }
-    let body = Body {
+    let body = BodyRef {
         key: Key::of(game_id, seed),
-        point: point.clone(),
+        point,
         revision: revision_code(cp.options.revision),
-        checkpoint: cp.clone(),
+        checkpoint: cp,
     };
     let json = serde_json::to_vec(&body).map_err(|e| e.to_string())?;
     let tag = hex::encode(mac(seed, &json).finalize().into_bytes());
