@@ -1598,6 +1598,15 @@ fn verify(
                 .join(", ")
         )
     });
+    // A receipt's head names an entry of one game's log: checked against every game of a
+    // folder it could only report all but one as cut or changed.
+    if head.is_some() && dirs.len() > 1 {
+        bail!(
+            "--head is the head hash of one game (from that game's receipt): give that game's log \
+             or folder, not {} games",
+            dirs.len()
+        );
+    }
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let start = Instant::now();
     let bar = verify_progress(dirs.len());

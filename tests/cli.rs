@@ -602,3 +602,34 @@ fn verify_of_a_folder_with_one_game_prints_its_standings() {
     assert!(out.status.success());
     assert!(!String::from_utf8(out.stdout).unwrap().contains("Standings"));
 }
+
+/// `verify --head` takes one game's head (from its receipt): on a folder of several games it is
+/// refused with a clear error rather than reported against every game; on the game it names it
+/// checks the log as usual (found by a new-user trial: every other game came out as cut).
+#[test]
+fn verify_head_names_one_game() {
+    let tmp = tempfile::tempdir().unwrap();
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/example-complete");
+    for name in ["a", "b"] {
+        let dir = tmp.path().join(name);
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::copy(example.join("log.yaml"), dir.join("log.yaml")).unwrap();
+    }
+    let head = twilight_pbem::log::Log::open(tmp.path().join("a/log.yaml"))
+        .unwrap()
+        .head()
+        .to_string();
+    twilight()
+        .args(["verify", "--head", &head])
+        .arg(tmp.path())
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "--head is the head hash of one game (from that game's receipt): give that game's log or folder, not 2 games",
+        ));
+    twilight()
+        .args(["verify", "--head", &head])
+        .arg(tmp.path().join("a"))
+        .assert()
+        .success();
+}
