@@ -477,15 +477,27 @@ impl Log {
     }
 
     /// Whether the file at [`Log::path`] holds exactly the bytes this log holds, no more and
-    /// no fewer, with nothing staged: read whole (a symbolic link refused) and compared byte
-    /// for byte, never parsed or hashed. False if it cannot be read.
+    /// no fewer, with nothing staged: read a block at a time and compared byte for byte, never
+    /// parsed or hashed. False if it cannot be read or is not a regular file: a symbolic link is
+    /// never followed, and a FIFO is never waited on.
     pub fn matches_file(&self) -> bool {
         if self.staged() > 0 || self.prefix.len() != self.base {
             return false;
         }
-        let Ok(mut file) = gamefs::open_nofollow(&self.path) else {
+        // Never waiting for a writer: a FIFO in the file's place opens at once (`O_NONBLOCK`,
+        // which a regular file's reads ignore) and is not a regular file.
+        let mut open = gamefs::nofollow_options();
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::custom_flags(
+            &mut open,
+            libc::O_NOFOLLOW | libc::O_NONBLOCK,
+        );
+        let Ok(mut file) = open.read(true).open(&self.path) else {
             return false;
         };
+        if !file.metadata().is_ok_and(|m| m.is_file()) {
+            return false;
+        }
         // Compared a block at a time: no copy of the whole file is made.
         let mut block = vec![0u8; 64 << 10];
         let mut seen = 0usize;
