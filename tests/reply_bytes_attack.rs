@@ -186,3 +186,67 @@ fn file_range_is_the_files_bytes_for_every_range() {
         }
     }
 }
+
+/// `f` run on a thread: `None` if it has not answered in 20 seconds.
+fn within<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(Duration::from_secs(20)).ok()
+}
+
+/// A FIFO (no writer) in the place of `log.yaml` is refused at once, with an error, by every
+/// opening: the log whole, at its point, and the game (which first looks for a crash to
+/// recover from) — none waits for a writer that never comes.
+#[test]
+fn a_fifo_in_the_logs_place_is_refused_at_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    std::fs::create_dir(&dir).unwrap();
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let (path, _) = example_log(&dir);
+    std::fs::copy(
+        root.join("games/example-complete/secret.yaml"),
+        dir.join("secret.yaml"),
+    )
+    .unwrap();
+    let point = Log::open(&path).unwrap().point().unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let p = path.clone();
+    let whole = within(move || Log::open(&p).map(|_| ()).map_err(|e| e.to_string()));
+    let whole = whole.expect("Log::open answers");
+    assert!(
+        whole
+            .as_ref()
+            .is_err_and(|e| e.contains("not a regular file")),
+        "{whole:?}"
+    );
+    let p = path.clone();
+    let after = within(move || {
+        Log::open_after(&p, &point)
+            .map(|l| l.is_some())
+            .map_err(|e| e.to_string())
+    });
+    let after = after.expect("Log::open_after answers");
+    assert!(
+        after
+            .as_ref()
+            .is_err_and(|e| e.contains("not a regular file")),
+        "{after:?}"
+    );
+    let d = dir.clone();
+    let game = within(move || {
+        twilight_pbem::session::Session::open(&d)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    });
+    let game = game.expect("Session::open answers");
+    assert!(
+        game.as_ref()
+            .is_err_and(|e| e.contains("not a regular file")),
+        "{game:?}"
+    );
+}

@@ -308,9 +308,7 @@ impl Log {
             action,
             source,
         };
-        let mut file = gamefs::nofollow_options()
-            .read(true)
-            .open(&path)
+        let mut file = gamefs::open_regular(&path)
             .map_err(|e| fs_err(gamefs::link_or_io(&path, "open", e)))?;
         let size = file.metadata().map_err(|e| io_err("read", e))?.len() as usize;
         if at.len == 0
@@ -484,20 +482,10 @@ impl Log {
         if self.staged() > 0 || self.prefix.len() != self.base {
             return false;
         }
-        // Never waiting for a writer: a FIFO in the file's place opens at once (`O_NONBLOCK`,
-        // which a regular file's reads ignore) and is not a regular file.
-        let mut open = gamefs::nofollow_options();
-        #[cfg(unix)]
-        std::os::unix::fs::OpenOptionsExt::custom_flags(
-            &mut open,
-            libc::O_NOFOLLOW | libc::O_NONBLOCK,
-        );
-        let Ok(mut file) = open.read(true).open(&self.path) else {
+        // Never waiting for a writer: a FIFO in the file's place is no regular file.
+        let Ok(mut file) = gamefs::open_regular(&self.path) else {
             return false;
         };
-        if !file.metadata().is_ok_and(|m| m.is_file()) {
-            return false;
-        }
         // Compared a block at a time: no copy of the whole file is made.
         let mut block = vec![0u8; 64 << 10];
         let mut seen = 0usize;
@@ -940,7 +928,7 @@ fn journal_of(path: &Path) -> PathBuf {
 /// Whether the log file at `path` (not a symbolic link) is empty or ends with [`END_LINE`],
 /// reading only its last bytes; false if it cannot tell.
 fn ends_complete(path: &Path) -> bool {
-    let Ok(mut file) = gamefs::nofollow_options().read(true).open(path) else {
+    let Ok(mut file) = gamefs::open_regular(path) else {
         return false;
     };
     let Ok(size) = file.metadata().map(|m| m.len()) else {
