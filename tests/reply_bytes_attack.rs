@@ -187,6 +187,52 @@ fn file_range_is_the_files_bytes_for_every_range() {
     }
 }
 
+/// `gamefs::read_nofollow` sizes its buffer by the file's length, but reads to the end whatever
+/// that length says: an empty file, a procfs file (length 0), and a file that grows while it
+/// is read (each read is a prefix of the final bytes, at least as long as the file was).
+#[test]
+fn read_nofollow_reads_to_the_end_whatever_the_length_says() {
+    use std::io::Write;
+    use twilight_pbem::gamefs::read_nofollow;
+    let tmp = tempfile::tempdir().unwrap();
+    let empty = tmp.path().join("empty");
+    std::fs::write(&empty, b"").unwrap();
+    assert_eq!(read_nofollow(&empty).unwrap(), b"");
+    let proc = Path::new("/proc/self/cmdline");
+    assert_eq!(std::fs::metadata(proc).unwrap().len(), 0);
+    let cmdline = read_nofollow(proc).unwrap();
+    assert!(!cmdline.is_empty());
+    assert_eq!(cmdline, std::fs::read(proc).unwrap());
+    let growing = tmp.path().join("growing");
+    let want: Vec<u8> = (0..600_000u32).map(|i| (i % 251) as u8).collect();
+    std::fs::write(&growing, &want[..100_000]).unwrap();
+    let writer = {
+        let (path, want) = (growing.clone(), want.clone());
+        std::thread::spawn(move || {
+            let mut f = std::fs::OpenOptions::new()
+                .append(true)
+                .open(&path)
+                .unwrap();
+            for chunk in want[100_000..].chunks(5_000) {
+                f.write_all(chunk).unwrap();
+                std::thread::sleep(Duration::from_micros(200));
+            }
+        })
+    };
+    let mut last = 100_000;
+    while !writer.is_finished() {
+        let got = read_nofollow(&growing).unwrap();
+        assert!(
+            got.len() >= last && got[..] == want[..got.len()],
+            "{}",
+            got.len()
+        );
+        last = got.len();
+    }
+    writer.join().unwrap();
+    assert!(read_nofollow(&growing).unwrap() == want);
+}
+
 /// `f` run on a thread: `None` if it has not answered in 20 seconds.
 fn within<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Option<T> {
     let (tx, rx) = mpsc::channel();
