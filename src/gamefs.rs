@@ -121,10 +121,32 @@ pub fn nofollow_options() -> OpenOptions {
 /// [`FsError::Symlink`] for a link; [`FsError::Io`] otherwise (e.g. `NotFound`).
 pub fn open_nofollow(path: &Path) -> Result<File, FsError> {
     refuse_symlink(path)?;
-    nofollow_options()
-        .read(true)
-        .open(path)
-        .map_err(|source| link_or_io(path, "open", source))
+    open_regular(path).map_err(|source| link_or_io(path, "open", source))
+}
+
+/// Opens `path` for reading if it is a regular file: a symbolic link is refused
+/// (`O_NOFOLLOW`: `ELOOP`), and a FIFO is never waited on (opened `O_NONBLOCK`, which reads of
+/// a regular file ignore). Anything but a regular file (a FIFO, a directory, a device) is an
+/// error of kind `InvalidInput`, "not a regular file".
+///
+/// # Errors
+///
+/// The operating system's, or that one.
+pub fn open_regular(path: &Path) -> io::Result<File> {
+    let mut o = nofollow_options();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    let f = o.read(true).open(path)?;
+    if !f.metadata()?.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    Ok(f)
 }
 
 /// Reads a secret file (a game's `secret.yaml`) as [`read_nofollow`] does, and makes it

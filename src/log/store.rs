@@ -308,9 +308,7 @@ impl Log {
             action,
             source,
         };
-        let mut file = gamefs::nofollow_options()
-            .read(true)
-            .open(&path)
+        let mut file = gamefs::open_regular(&path)
             .map_err(|e| fs_err(gamefs::link_or_io(&path, "open", e)))?;
         let size = file.metadata().map_err(|e| io_err("read", e))?.len() as usize;
         if at.len == 0
@@ -477,13 +475,15 @@ impl Log {
     }
 
     /// Whether the file at [`Log::path`] holds exactly the bytes this log holds, no more and
-    /// no fewer, with nothing staged: read whole (a symbolic link refused) and compared byte
-    /// for byte, never parsed or hashed. False if it cannot be read.
+    /// no fewer, with nothing staged: read a block at a time and compared byte for byte, never
+    /// parsed or hashed. False if it cannot be read or is not a regular file: a symbolic link is
+    /// never followed, and a FIFO is never waited on.
     pub fn matches_file(&self) -> bool {
         if self.staged() > 0 || self.prefix.len() != self.base {
             return false;
         }
-        let Ok(mut file) = gamefs::open_nofollow(&self.path) else {
+        // Never waiting for a writer: a FIFO in the file's place is no regular file.
+        let Ok(mut file) = gamefs::open_regular(&self.path) else {
             return false;
         };
         // Compared a block at a time: no copy of the whole file is made.
@@ -928,7 +928,7 @@ fn journal_of(path: &Path) -> PathBuf {
 /// Whether the log file at `path` (not a symbolic link) is empty or ends with [`END_LINE`],
 /// reading only its last bytes; false if it cannot tell.
 fn ends_complete(path: &Path) -> bool {
-    let Ok(mut file) = gamefs::nofollow_options().read(true).open(path) else {
+    let Ok(mut file) = gamefs::open_regular(path) else {
         return false;
     };
     let Ok(size) = file.metadata().map(|m| m.len()) else {
