@@ -296,3 +296,37 @@ fn a_fifo_in_the_logs_place_is_refused_at_once() {
         "{game:?}"
     );
 }
+
+/// `twilight verify` on a folder of games where one `log.yaml` is a FIFO (no writer) answers at
+/// once, naming that folder as not verified, instead of waiting forever for a writer; the other
+/// games of the folder are verified.
+#[test]
+fn verify_names_a_fifo_in_a_logs_place_without_waiting() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fifo_game = tmp.path().join("a");
+    let good_game = tmp.path().join("b");
+    for d in [&fifo_game, &good_game] {
+        std::fs::create_dir(d).unwrap();
+    }
+    example_log(&good_game);
+    let c =
+        std::ffi::CString::new(fifo_game.join("log.yaml").as_os_str().as_encoded_bytes()).unwrap();
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let out = assert_cmd::Command::cargo_bin("twilight")
+        .unwrap()
+        .args(["verify", "--jobs", "1"])
+        .arg(tmp.path())
+        .timeout(Duration::from_secs(20))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("a/log.yaml is not a plain file: no game to verify"),
+        "{text}"
+    );
+    assert!(
+        text.contains("1 game verified, 0 with findings, 1 folder not verified"),
+        "{text}"
+    );
+}
