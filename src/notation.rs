@@ -106,9 +106,17 @@ fn lookup<T: Copy + PartialEq>(
         }
     }
     if hits.is_empty() {
-        // A whole word of a name: `korea` for North Korea and South Korea.
+        // A whole word of a name: `korea` for North Korea and South Korea. A number must be
+        // a whole word (`007` of KAL-007): `0` is no card's number, not the start of `007`.
+        let number = w.chars().all(|c| c.is_ascii_digit() || c == ' ');
         for (t, names, display) in items {
-            let word_hit = names.iter().any(|n| n.contains(&format!(" {w}")));
+            let word_hit = names.iter().any(|n| {
+                if number {
+                    n.split(' ').any(|x| x == w)
+                } else {
+                    n.contains(&format!(" {w}"))
+                }
+            });
             if word_hit && !hits.iter().any(|(h, _)| h == t) {
                 hits.push((*t, display.clone()));
             }

@@ -134,3 +134,20 @@ fn placing_nothing_has_a_notation() {
     assert_eq!(a, Answer::Influence(vec![]));
     assert_eq!(format_answer(&a, &p), "influence none");
 }
+
+/// A bare number names the card of that number and nothing else: `0` and `00` are no card's
+/// number, and must not match the `007` inside Soviets Shoot Down KAL-007's name (session 10
+/// trial: `headline 0` was read as KAL-007). The whole word `007` still names it.
+#[test]
+fn a_number_that_is_no_card_matches_no_name() {
+    for word in ["0", "00", "07", "0 0"] {
+        assert!(
+            matches!(find_card(word), Err(NotationError::Unknown { .. })),
+            "`{word}` read as {:?}",
+            find_card(word)
+        );
+    }
+    assert_eq!(find_card("007").unwrap(), Card::SovietsShootDownKal007);
+    assert_eq!(find_card("KAL-007").unwrap(), Card::SovietsShootDownKal007);
+    assert_eq!(find_card("89").unwrap(), Card::SovietsShootDownKal007);
+}
