@@ -199,8 +199,42 @@ fn make_country_names() -> Vec<(Country, Vec<String>, String)> {
 
 /// The card named by `word`: its number, full name (any case, punctuation ignored) or an
 /// unambiguous prefix (`4`, `Duck and Cover`, `duck`, `China`).
+///
+/// A card as the program writes it is read back too: `Korean War (#11)` (suggestions, what
+/// happened) and `11 Korean War` (a hand line), when the number and the name agree; when they
+/// do not, the error names both cards.
 pub fn find_card(word: &str) -> Result<Card, NotationError> {
-    lookup(word, "card", card_names())
+    let plain = lookup(word, "card", card_names());
+    if plain.is_ok() {
+        return plain;
+    }
+    let w = norm(word);
+    let split = w
+        .rsplit_once(' ')
+        .map(|(name, n)| (n, name))
+        .into_iter()
+        .chain(w.split_once(' '));
+    for (n, name) in split {
+        let Some(numbered) = n.parse::<u8>().ok().and_then(Card::from_number) else {
+            continue;
+        };
+        let Ok(named) = lookup(name, "card", card_names()) else {
+            continue;
+        };
+        if named == numbered {
+            return Ok(named);
+        }
+        return Err(NotationError::Syntax {
+            line: word.trim().into(),
+            message: format!(
+                "card #{} is {}, not {}",
+                numbered as u8,
+                numbered.name(),
+                named.name()
+            ),
+        });
+    }
+    plain
 }
 
 /// The country named by `word`: name, alias or unambiguous prefix (`W Germany`,

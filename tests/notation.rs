@@ -151,3 +151,26 @@ fn a_number_that_is_no_card_matches_no_name() {
     assert_eq!(find_card("KAL-007").unwrap(), Card::SovietsShootDownKal007);
     assert_eq!(find_card("89").unwrap(), Card::SovietsShootDownKal007);
 }
+
+/// Cards as the program writes them are read back: `Korean War (#11)` (the form of the
+/// "did you mean" suggestions and of "What happened") and `11 Korean War` (a hand line's
+/// number and name). A number and a name that disagree are refused, naming both cards.
+#[test]
+fn cards_as_the_program_writes_them_are_read_back() {
+    assert_eq!(find_card("Korean War (#11)").unwrap(), Card::KoreanWar);
+    assert_eq!(find_card("11 Korean War").unwrap(), Card::KoreanWar);
+    assert_eq!(find_card("#11 Korean War").unwrap(), Card::KoreanWar);
+    assert_eq!(find_card("Korean (#11)").unwrap(), Card::KoreanWar);
+    assert_eq!(
+        find_card("Soviets Shoot Down KAL-007 (#89)").unwrap(),
+        Card::SovietsShootDownKal007
+    );
+    assert_eq!(find_card("China Card (#6)").unwrap(), Card::ChinaCard);
+    let e = find_card("Korean War (#12)").unwrap_err().to_string();
+    assert!(
+        e.contains("Romanian Abdication") && e.contains("Korean War"),
+        "{e}"
+    );
+    let line = parse_line("headline Five Year Plan (#5)").unwrap();
+    assert_eq!(line, vec![MoveText::Headline("Five Year Plan (#5)".into())]);
+}
