@@ -812,3 +812,33 @@ fn a_wrong_typed_token_is_refused_though_the_quoted_prompt_holds_the_right_one()
     let o = t.inbox(&["--outbox"]);
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
 }
+
+/// A subject tag in another letter case (`[TS R-CASE]`, `[ts r-case]`: a mail program or a
+/// player retyping the subject) names the game whose folder matches it but for case, when
+/// only one does: a player expects the reply to count, not to be held as for no game
+/// (session 10 trial). The move is logged once, the game named by its folder's name.
+#[test]
+fn a_subject_tag_in_another_letter_case_names_the_game() {
+    let (mut t, m) = table("r-case");
+    assert!(!String::from_utf8(t.log_bytes()).unwrap().contains("Poland"));
+    let f = t.reply(
+        &t.ussr.clone(),
+        "RE: [ts R-Case] Setup",
+        None,
+        &body(SETUP_USSR, m.token().as_deref()),
+    );
+    let o = t.inbox(&["--outbox"]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(!f.exists(), "filed");
+    assert!(
+        stdout(&o).contains("applied to r-case for the USSR: influence Poland 4, East Germany 2"),
+        "{}",
+        stdout(&o)
+    );
+    let log = String::from_utf8(t.log_bytes()).unwrap();
+    assert_eq!(
+        log.matches("Poland").count(),
+        1,
+        "the placement is logged once"
+    );
+}

@@ -221,9 +221,9 @@ fn sender_of(raw: &[u8]) -> Option<Received> {
     })
 }
 
-/// The game id of a subject's `[TS <game>]` tag.
+/// The game id of a subject's `[TS <game>]` tag (the tag in any letter case: `[ts g1]`).
 pub fn game_from_subject(subject: &str) -> Option<String> {
-    let start = subject.find("[TS ")? + 4;
+    let start = subject.to_ascii_uppercase().find("[TS ")? + 4;
     let end = subject[start..].find(']')? + start;
     let id = subject[start..end].trim();
     (!id.is_empty()).then(|| id.to_string())
@@ -713,12 +713,26 @@ fn file_away(src: &Source, verdict: &Verdict) -> Result<bool, MailError> {
 /// `NAME.reason.txt` saying why.
 pub const FAILED_FOLDER: &str = "twilight-failed";
 
-fn game_dir_of(games_dir: &Path, id: &str) -> Option<PathBuf> {
+/// The folder of game `id` and the game's id as its folder spells it: `id` itself, else the
+/// one game folder whose name is `id` in another letter case (`[TS G1]` for `g1`); `None`
+/// when there is none, or several.
+fn game_dir_of(games_dir: &Path, id: &str) -> Option<(PathBuf, String)> {
     if !valid_game_id(id) {
         return None;
     }
     let d = games_dir.join(id);
-    d.join("log.yaml").is_file().then_some(d)
+    if d.join("log.yaml").is_file() {
+        return Some((d, id.to_string()));
+    }
+    let mut found = std::fs::read_dir(games_dir)
+        .ok()?
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.eq_ignore_ascii_case(id) && games_dir.join(n).join("log.yaml").is_file());
+    let name = found.next()?;
+    found
+        .next()
+        .is_none()
+        .then(|| (games_dir.join(&name), name))
 }
 
 /// An applied mail: the game, the side (`None`: a seat's sealed bid, before the sides are
@@ -744,8 +758,9 @@ fn judge(
                 .as_ref()
                 .and_then(|rc| game_from_subject(&rc.subject))
             {
-                ctx.game_dir = game_dir_of(&opts.games_dir, &id);
-                ctx.game = Some(id);
+                let found = game_dir_of(&opts.games_dir, &id);
+                ctx.game = Some(found.as_ref().map_or(id, |(_, name)| name.clone()));
+                ctx.game_dir = found.map(|(d, _)| d);
             }
             return Ok(Err(r));
         }
@@ -766,9 +781,10 @@ fn judge(
         return Ok(Err(Refusal::UnknownGame(None)));
     };
     ctx.game = Some(id.clone());
-    let Some(dir) = game_dir_of(&opts.games_dir, &id) else {
+    let Some((dir, id)) = game_dir_of(&opts.games_dir, &id) else {
         return Ok(Err(Refusal::UnknownGame(Some(id))));
     };
+    ctx.game = Some(id.clone());
     ctx.game_dir = Some(dir.clone());
     let (lock, recovered) = Session::lock(&dir)?;
     ctx.lock = Some(lock);
