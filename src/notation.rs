@@ -304,10 +304,14 @@ fn amounts(line: &str, rest: &str) -> Result<Vec<(String, u8)>, NotationError> {
     Ok(out)
 }
 
-/// Reads one line (or several separated by `;`) into moves, in order.
+/// Reads one line (or several separated by `;`) into moves, in order. A move ended like a
+/// sentence (`play 4 space.`, `headline Fidel!`) is read without its full stop.
 pub fn parse_line(line: &str) -> Result<Vec<MoveText>, NotationError> {
     let mut out = Vec::new();
-    for part in line.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+    let parts = line
+        .split(';')
+        .map(|p| p.trim().trim_end_matches(['.', '!']).trim_end());
+    for part in parts.filter(|p| !p.is_empty()) {
         parse_part(part, &mut out)?;
     }
     Ok(out)

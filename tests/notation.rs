@@ -174,3 +174,29 @@ fn cards_as_the_program_writes_them_are_read_back() {
     let line = parse_line("headline Five Year Plan (#5)").unwrap();
     assert_eq!(line, vec![MoveText::Headline("Five Year Plan (#5)".into())]);
 }
+
+/// A move ended like a sentence (`play 4 space.`, `… East Germany 2.`, `headline Fidel!`) is
+/// read as without the full stop: `2.` was read as part of the country's name (`unknown country
+/// `Austria 2.``) and `space.` as no way to play a card (session 10 trial).
+#[test]
+fn a_full_stop_at_the_end_of_a_move_is_not_part_of_it() {
+    for (typed, plain) in [
+        ("play 4 space.", "play 4 space"),
+        (
+            "influence Poland 4, E Germany 2.",
+            "influence Poland 4, E Germany 2",
+        ),
+        ("headline Fidel!", "headline Fidel"),
+        ("play 27 ops coup Iran.", "play 27 ops coup Iran"),
+        (
+            "play 4 space.; headline Fidel.",
+            "play 4 space; headline Fidel",
+        ),
+    ] {
+        assert_eq!(
+            parse_line(typed).unwrap(),
+            parse_line(plain).unwrap(),
+            "{typed}"
+        );
+    }
+}
