@@ -200,3 +200,40 @@ fn a_full_stop_at_the_end_of_a_move_is_not_part_of_it() {
         );
     }
 }
+
+/// The game-level lines read a full stop as `resign.` and `offer draw.` do (session 10 trial:
+/// `takeback.` and `orders.` fell through to the moves of the game and were refused as "not
+/// the USSR's decision now"; `if Olympic Games: boycott.` kept its stop in the order).
+#[test]
+fn takeback_and_standing_order_lines_ended_like_a_sentence_are_read() {
+    use twilight_pbem::correspondence::standing::{self, OrderMove};
+    use twilight_pbem::takeback::{self, TakebackMove};
+    for (typed, plain) in [
+        ("takeback.", "takeback"),
+        ("takeback 2.", "takeback 2"),
+        ("Accept takeback!", "accept takeback"),
+        ("decline takeback.", "decline takeback"),
+    ] {
+        let got = takeback::parse(typed).map(Result::ok);
+        assert!(got.is_some(), "{typed}");
+        assert_eq!(got, takeback::parse(plain).map(Result::ok), "{typed}");
+    }
+    for (typed, plain) in [
+        ("orders.", "orders"),
+        ("cancel order 12.", "cancel order 12"),
+        ("cancel orders!", "cancel orders"),
+        ("if Olympic Games: boycott.", "if Olympic Games: boycott"),
+    ] {
+        let got = standing::parse(typed).map(Result::ok);
+        assert!(got.is_some(), "{typed}");
+        assert_eq!(got, standing::parse(plain).map(Result::ok), "{typed}");
+    }
+    assert!(matches!(
+        standing::parse("if Olympic Games: boycott."),
+        Some(Ok(OrderMove::Give { answer, .. })) if answer == "boycott"
+    ));
+    assert_eq!(
+        takeback::parse("takeback.").and_then(Result::ok),
+        Some(TakebackMove::Ask(1))
+    );
+}
