@@ -842,3 +842,58 @@ fn a_subject_tag_in_another_letter_case_names_the_game() {
         "the placement is logged once"
     );
 }
+
+/// A move sent twice in one mail (typed, then pasted again): the second copy finds the
+/// decision passed to the opponent. The refusal said only "it is not the USSR's decision
+/// now", above "Your decision (still owed)" — the player could not tell which line was meant.
+/// It now names the line as a repeat of the one before, and that nothing was applied
+/// (session 10 trial).
+#[test]
+fn a_move_sent_twice_in_one_mail_is_refused_naming_the_repeat() {
+    let (mut t, m) = table("r-twice");
+    let f = t.reply(
+        &t.ussr.clone(),
+        &format!("Re: {}", m.subject),
+        None,
+        &body(&format!("{SETUP_USSR}\n{SETUP_USSR}"), m.token().as_deref()),
+    );
+    assert_refused(
+        &t,
+        &f,
+        17,
+        &t.ussr,
+        &t.dir.join("outbox"),
+        &[
+            "it is not the USSR's decision now",
+            "line 2 of your moves repeats line 1",
+            "nothing of your mail was applied",
+        ],
+    );
+}
+
+/// A later line of a mail refused after the lines before it moved the game on says so.
+#[test]
+fn a_later_line_refused_names_the_lines_before_it() {
+    let (mut t, m) = table("r-later");
+    let f = t.reply(
+        &t.ussr.clone(),
+        &format!("Re: {}", m.subject),
+        None,
+        &body(
+            &format!("{SETUP_USSR}\ninfluence Hungary 1"),
+            m.token().as_deref(),
+        ),
+    );
+    assert_refused(
+        &t,
+        &f,
+        17,
+        &t.ussr,
+        &t.dir.join("outbox"),
+        &[
+            "The move `influence Hungary 1` is refused: it is not the USSR's decision now",
+            "line 2 of your moves, after `influence Poland 4, East Germany 2`",
+            "nothing of your mail was applied",
+        ],
+    );
+}

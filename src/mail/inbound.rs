@@ -437,6 +437,36 @@ fn illegal(line: &str, e: SessionError) -> Result<Refusal, MailError> {
     }
 }
 
+/// A refusal of line `i` of a mail's `moves` that comes after other lines, with where it
+/// stands: the line it repeats, or the line before it (which the trial took first), and that
+/// nothing of the mail was applied. Line 0 or another refusal is returned as it is.
+fn after_earlier_lines(refusal: Refusal, moves: &[String], i: usize) -> Refusal {
+    let Refusal::Illegal { line, why } = refusal else {
+        return refusal;
+    };
+    if i == 0 {
+        return Refusal::Illegal { line, why };
+    }
+    let norm = |l: &str| {
+        l.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    let place = match moves[..i].iter().position(|m| norm(m) == norm(&line)) {
+        Some(k) => format!(
+            "line {} of your moves repeats line {}: send each move once",
+            i + 1,
+            k + 1
+        ),
+        None => format!("line {} of your moves, after `{}`", i + 1, moves[i - 1]),
+    };
+    Refusal::Illegal {
+        line,
+        why: format!("{why} ({place}; nothing of your mail was applied)"),
+    }
+}
+
 /// Applies `moves` for `side`, all or none: several decisions are first tried on a copy of the
 /// game in a temporary folder, so a refused later line leaves the real log untouched.
 fn apply_moves(
@@ -483,9 +513,9 @@ fn apply_moves(
         let snapshot = crate::session::SNAPSHOT_FILE;
         let _ = fs::copy(session.dir().join(snapshot), copy.join(snapshot));
         let mut trial = Session::open(&copy)?;
-        for line in moves {
+        for (i, line) in moves.iter().enumerate() {
             if let Err(e) = trial.play(side, std::slice::from_ref(line), now) {
-                return Ok(Err(illegal(line, e)?));
+                return Ok(Err(after_earlier_lines(illegal(line, e)?, moves, i)));
             }
         }
     }
