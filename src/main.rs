@@ -325,7 +325,7 @@ enum Command {
         /// What to verify.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
-        /// The head hash from a receipt: also checks the last entry and truncation.
+        /// The head hash from a receipt: also checks the last entry and truncation (one game).
         #[arg(long)]
         head: Option<String>,
         /// Threads to verify on (default: all cores).
@@ -1575,6 +1575,14 @@ fn verify(
         dirs.extend(found);
         peer.extend(peers);
         unverified.extend(bad);
+    }
+    // A receipt's head belongs to one game: checked against others it would report each of
+    // them as cut or rewritten.
+    if head.is_some() && dirs.len() > 1 {
+        bail!(
+            "--head is the head hash of one game's receipt: name that one game (found {})",
+            wording::count(dirs.len() as u64, "game", "games")
+        );
     }
     if dirs.is_empty() && unverified.is_empty() {
         bail!(
