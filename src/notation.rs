@@ -304,13 +304,36 @@ fn amounts(line: &str, rest: &str) -> Result<Vec<(String, u8)>, NotationError> {
     Ok(out)
 }
 
-/// Reads one line (or several separated by `;`) into moves, in order. A move ended like a
-/// sentence (`play 4 space.`, `headline Fidel!`) is read without its full stop.
+/// A line as the player meant it, without the marks copying or typing sets around a move: a
+/// list bullet before it (`- `, `* `, `• `), the backticks or double quotes around it (as the
+/// program's messages and the README set moves: ``The move `play 4 space` is refused``), a
+/// full stop or `!` after it (`play 4 space.`). The text inside is untouched.
+pub fn unwrap_line(line: &str) -> &str {
+    let mut t = line.trim();
+    loop {
+        let before = t;
+        for bullet in ["- ", "* ", "\u{2022} ", "\u{2013} "] {
+            t = t.strip_prefix(bullet).unwrap_or(t).trim_start();
+        }
+        t = t.trim_end_matches(['.', '!']).trim_end();
+        for (open, close) in [('`', '`'), ('"', '"'), ('\u{201c}', '\u{201d}')] {
+            if t.len() >= 2 {
+                if let Some(inner) = t.strip_prefix(open).and_then(|r| r.strip_suffix(close)) {
+                    t = inner.trim();
+                }
+            }
+        }
+        if t == before {
+            return t;
+        }
+    }
+}
+
+/// Reads one line (or several separated by `;`) into moves, in order. Each move is read as
+/// [`unwrap_line`] leaves it (`play 4 space.`, `` `headline Fidel` ``).
 pub fn parse_line(line: &str) -> Result<Vec<MoveText>, NotationError> {
     let mut out = Vec::new();
-    let parts = line
-        .split(';')
-        .map(|p| p.trim().trim_end_matches(['.', '!']).trim_end());
+    let parts = unwrap_line(line).split(';').map(unwrap_line);
     for part in parts.filter(|p| !p.is_empty()) {
         parse_part(part, &mut out)?;
     }

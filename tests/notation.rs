@@ -237,3 +237,33 @@ fn takeback_and_standing_order_lines_ended_like_a_sentence_are_read() {
         Some(TakebackMove::Ask(1))
     );
 }
+
+/// A move copied with the marks the program's own text sets around it is read as the move:
+/// the backticks of `The move `play 4 space` is refused` and of the Notation line, quotes, or
+/// a list bullet (session 10 trial: all were "does not answer the decision owed").
+#[test]
+fn a_move_copied_with_backticks_quotes_or_a_bullet_is_read() {
+    for typed in [
+        "`play 4 space`",
+        "\"play 4 space\"",
+        "\u{201c}play 4 space\u{201d}",
+        "- play 4 space",
+        "\u{2022} play 4 space",
+        "* play 4 space",
+        "`play 4 space.`",
+    ] {
+        assert_eq!(
+            parse_line(typed).unwrap(),
+            parse_line("play 4 space").unwrap(),
+            "{typed}"
+        );
+    }
+    assert!(twilight_pbem::takeback::parse("`takeback`").is_some());
+    assert!(twilight_pbem::correspondence::parse_act("`offer draw`").is_some());
+    assert!(twilight_pbem::correspondence::standing::parse("- `orders`").is_some());
+    // A quote inside a move is the player's own: `headline "Duck and Cover"` stays as typed.
+    assert_eq!(
+        parse_line("headline \"Duck and Cover\"").unwrap(),
+        vec![MoveText::Headline("\"Duck and Cover\"".into())]
+    );
+}
