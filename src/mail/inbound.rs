@@ -191,6 +191,9 @@ impl Refusal {
                 at.format("%Y-%m-%d %H:%M UTC")
             ),
             Refusal::NoMove => "No move line was found in your mail (quoted lines, blank lines, the Token and Game lines and anything after a `-- ` signature line are ignored). Write your move on a line of its own, e.g. `pass`.".into(),
+            Refusal::Illegal { line, why } if line.trim().is_empty() => {
+                format!("Your mail is refused: {why}")
+            }
             Refusal::Illegal { line, why } => format!("The move `{line}` is refused: {why}"),
         }
     }
