@@ -147,7 +147,7 @@ enum Command {
         /// The game folder.
         game_dir: PathBuf,
         /// Which side is away.
-        #[arg(long = "as")]
+        #[arg(long = "as", ignore_case = true)]
         side: SideArg,
         /// The first day away (YYYY-MM-DD).
         #[arg(long)]
@@ -195,7 +195,7 @@ enum Command {
         /// The game folder.
         game_dir: PathBuf,
         /// Which side joins.
-        #[arg(long = "as", required_unless_present = "peer")]
+        #[arg(long = "as", ignore_case = true, required_unless_present = "peer")]
         side: Option<SideArg>,
         /// Any text the player chooses.
         #[arg(long, required_unless_present = "peer")]
@@ -226,7 +226,7 @@ enum Command {
         /// The game folder.
         game_dir: PathBuf,
         /// Whose view.
-        #[arg(long = "as", value_enum, default_value = "public")]
+        #[arg(long = "as", value_enum, ignore_case = true, default_value = "public")]
         role: RoleArg,
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
@@ -249,7 +249,7 @@ enum Command {
         /// The game folder.
         game_dir: PathBuf,
         /// Which side.
-        #[arg(long = "as")]
+        #[arg(long = "as", ignore_case = true)]
         side: SideArg,
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
@@ -260,7 +260,7 @@ enum Command {
         /// The game folder.
         game_dir: PathBuf,
         /// Which side plays.
-        #[arg(long = "as")]
+        #[arg(long = "as", ignore_case = true)]
         side: SideArg,
         /// Move lines, e.g. `play Comecon ops influence Poland 2, Hungary 1`.
         #[arg(required = true)]

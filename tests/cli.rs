@@ -602,3 +602,33 @@ fn verify_of_a_folder_with_one_game_prints_its_standings() {
     assert!(out.status.success());
     assert!(!String::from_utf8(out.stdout).unwrap().contains("Standings"));
 }
+
+/// `--as` in the letter case the mails write the sides in (`you are the USSR`): `--as USSR`
+/// was refused by the command line ("invalid value 'USSR'", session 10 trial).
+#[test]
+fn the_side_is_read_in_any_letter_case() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g1");
+    started(&dir);
+    let d = dir.to_str().unwrap();
+    twilight()
+        .args(["moves", d, "--as", "USSR"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("USSR setup: place 6 Influence"));
+    twilight()
+        .args(["view", d, "--as", "Public"])
+        .assert()
+        .success();
+    twilight()
+        .args([
+            "play",
+            d,
+            "--as",
+            "Ussr",
+            "--no-mail",
+            "influence Poland 4, E Germany 1, Hungary 1",
+        ])
+        .assert()
+        .success();
+}
