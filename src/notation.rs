@@ -291,6 +291,16 @@ fn amounts(line: &str, rest: &str) -> Result<Vec<(String, u8)>, NotationError> {
                 words.pop();
                 n
             }
+            // A number, but none an amount can be (`Greece 256`, `Iran -1`): not a name.
+            _ if words.len() > 1 && words.last().is_some_and(|w| w.parse::<i64>().is_ok()) => {
+                return Err(NotationError::Syntax {
+                    line: line.into(),
+                    message: format!(
+                        "`{}` is no amount of Influence: write a whole number from 1, e.g. `Iran 2`",
+                        words.last().unwrap_or(&"")
+                    ),
+                });
+            }
             _ => 1,
         };
         out.push((words.join(" "), n));

@@ -267,3 +267,15 @@ fn a_move_copied_with_backticks_quotes_or_a_bullet_is_read() {
         vec![MoveText::Headline("\"Duck and Cover\"".into())]
     );
 }
+
+/// An amount that is a number but no amount of Influence (`Greece 256`, `Iran -1`) names the
+/// amount, not the country (session 10 trial: "unknown country `Greece 256`; did you mean
+/// Greece?").
+#[test]
+fn an_amount_out_of_range_is_named_as_the_amount() {
+    for (typed, amount) in [("influence Greece 256", "256"), ("influence Iran -1", "-1")] {
+        let e = parse_line(typed).unwrap_err().to_string();
+        assert!(!e.contains("unknown country"), "{typed}: {e}");
+        assert!(e.contains(&format!("`{amount}`")), "{typed}: {e}");
+    }
+}
