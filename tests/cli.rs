@@ -632,3 +632,33 @@ fn the_side_is_read_in_any_letter_case() {
         .assert()
         .success();
 }
+
+/// A game named as `.` from inside its folder (or `..` from below it) is the folder's game:
+/// the id was the path's last part, empty for `.`, so `status .` printed " · turn 1 …" and
+/// `mail .` sent prompts tagged `[TS ]`, whose replies no `inbox` could route (session 10
+/// trial).
+#[test]
+fn a_game_named_as_dot_from_inside_its_folder_keeps_its_id() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g1");
+    started(&dir);
+    twilight()
+        .current_dir(&dir)
+        .args(["status", "."])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("g1 · "));
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    twilight()
+        .current_dir(dir.join("sub"))
+        .args(["status", ".."])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("g1 · "));
+    twilight()
+        .current_dir(&dir)
+        .args(["mail", ".", "--outbox"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("[TS g1] Setup"));
+}
