@@ -897,3 +897,34 @@ fn a_later_line_refused_names_the_lines_before_it() {
         ],
     );
 }
+
+/// `inbox --games GAMES/g1` (one game's folder, not the folder of games) held every mail as
+/// "There is no game `g1` here", worded for a player, exit 11 (session 10 trial). It is now a
+/// usage error, exit 2, naming the folder to give; nothing is read or moved.
+#[test]
+fn inbox_given_a_game_folder_as_the_games_folder_says_so() {
+    let (mut t, m) = table("r-gamesdir");
+    let f = t.reply(
+        &t.ussr.clone(),
+        &format!("Re: {}", m.subject),
+        None,
+        &body(SETUP_USSR, m.token().as_deref()),
+    );
+    let before = t.log_bytes();
+    let o = t.twilight(&[
+        "inbox",
+        "--games",
+        t.dir.to_str().unwrap(),
+        t.inbox.to_str().unwrap(),
+        "--outbox",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stderr(&o).contains("is the folder of one game")
+            && stderr(&o).contains(&format!("--games {}", t.games.display())),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(t.log_bytes(), before);
+    assert!(f.exists(), "left in new/");
+}

@@ -77,6 +77,17 @@ pub fn games_dir(
             dir.display()
         ));
     }
+    if dir.join("log.yaml").is_file() {
+        let parent = dir
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        return Err(format!(
+            "{} (from {from}) is the folder of one game; the games folder is the folder that              holds the game folders: --games {}",
+            dir.display(),
+            parent.display()
+        ));
+    }
     Ok((dir, from))
 }
 
