@@ -39,7 +39,8 @@ pub fn config_path(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
 /// `$TWILIGHT_GAMES`, the config file's path, or `default`).
 ///
 /// Errors: a config file that exists but cannot be read or parsed; a folder that does not
-/// exist (the message names it and where it came from).
+/// exist (the message names it and where it came from); the folder of one game (it holds a
+/// `log.yaml`: the message gives the folder that holds it).
 pub fn games_dir(
     explicit: Option<PathBuf>,
     env: &dyn Fn(&str) -> Option<String>,
