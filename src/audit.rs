@@ -665,6 +665,8 @@ impl Standing {
 
 /// The standings over clean reports (games with findings do not count), best score first.
 /// A game saved in several folders counts once, by its longest record ([`duplicates`]).
+/// An e-mail address is one player in any letter case (`Alice@Example.org` and
+/// `alice@example.org`, as `inbox` reads senders), shown as first met; handles are as written.
 pub fn standings(reports: &[GameReport]) -> Vec<Standing> {
     let mut by: BTreeMap<String, Standing> = BTreeMap::new();
     let not_counted: HashSet<PathBuf> = duplicates(reports).into_iter().map(|d| d.dir).collect();
@@ -676,7 +678,12 @@ pub fn standings(reports: &[GameReport]) -> Vec<Standing> {
             continue;
         };
         for (side, who) in [(Side::Us, us), (Side::Ussr, ussr)] {
-            let s = by.entry(who.clone()).or_insert_with(|| Standing {
+            let key = if who.contains('@') {
+                who.to_lowercase()
+            } else {
+                who.clone()
+            };
+            let s = by.entry(key).or_insert_with(|| Standing {
                 player: who.clone(),
                 ..Standing::default()
             });

@@ -147,7 +147,7 @@ enum Command {
         /// The game folder.
         game_dir: PathBuf,
         /// Which side is away.
-        #[arg(long = "as")]
+        #[arg(long = "as", ignore_case = true)]
         side: SideArg,
         /// The first day away (YYYY-MM-DD).
         #[arg(long)]
@@ -195,7 +195,7 @@ enum Command {
         /// The game folder.
         game_dir: PathBuf,
         /// Which side joins.
-        #[arg(long = "as", required_unless_present = "peer")]
+        #[arg(long = "as", ignore_case = true, required_unless_present = "peer")]
         side: Option<SideArg>,
         /// Any text the player chooses.
         #[arg(long, required_unless_present = "peer")]
@@ -226,7 +226,7 @@ enum Command {
         /// The game folder.
         game_dir: PathBuf,
         /// Whose view.
-        #[arg(long = "as", value_enum, default_value = "public")]
+        #[arg(long = "as", value_enum, ignore_case = true, default_value = "public")]
         role: RoleArg,
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
@@ -249,7 +249,7 @@ enum Command {
         /// The game folder.
         game_dir: PathBuf,
         /// Which side.
-        #[arg(long = "as")]
+        #[arg(long = "as", ignore_case = true)]
         side: SideArg,
         /// Output format.
         #[arg(long, value_enum, default_value = "text")]
@@ -260,7 +260,7 @@ enum Command {
         /// The game folder.
         game_dir: PathBuf,
         /// Which side plays.
-        #[arg(long = "as")]
+        #[arg(long = "as", ignore_case = true)]
         side: SideArg,
         /// Move lines, e.g. `play Comecon ops influence Poland 2, Hungary 1`.
         #[arg(required = true)]
@@ -325,7 +325,7 @@ enum Command {
         /// What to verify.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
-        /// The head hash from a receipt: also checks the last entry and truncation.
+        /// The head hash from a receipt: also checks the last entry and truncation (one game).
         #[arg(long)]
         head: Option<String>,
         /// Threads to verify on (default: all cores).
@@ -1576,6 +1576,14 @@ fn verify(
         peer.extend(peers);
         unverified.extend(bad);
     }
+    // A receipt's head belongs to one game: checked against others it would report each of
+    // them as cut or rewritten.
+    if head.is_some() && dirs.len() > 1 {
+        bail!(
+            "--head is the head hash of one game's receipt: name that one game (found {})",
+            wording::count(dirs.len() as u64, "game", "games")
+        );
+    }
     if dirs.is_empty() && unverified.is_empty() {
         bail!(
             "{}: only peer folders, which are verified one at a time: `twilight verify {}`",
@@ -1598,15 +1606,6 @@ fn verify(
                 .join(", ")
         )
     });
-    // A receipt's head names an entry of one game's log: checked against every game of a
-    // folder it could only report all but one as cut or changed.
-    if head.is_some() && dirs.len() > 1 {
-        bail!(
-            "--head is the head hash of one game (from that game's receipt): give that game's log \
-             or folder, not {} games",
-            dirs.len()
-        );
-    }
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let start = Instant::now();
     let bar = verify_progress(dirs.len());

@@ -106,9 +106,17 @@ fn lookup<T: Copy + PartialEq>(
         }
     }
     if hits.is_empty() {
-        // A whole word of a name: `korea` for North Korea and South Korea.
+        // A whole word of a name: `korea` for North Korea and South Korea. A number must be
+        // a whole word (`007` of KAL-007): `0` is no card's number, not the start of `007`.
+        let number = w.chars().all(|c| c.is_ascii_digit() || c == ' ');
         for (t, names, display) in items {
-            let word_hit = names.iter().any(|n| n.contains(&format!(" {w}")));
+            let word_hit = names.iter().any(|n| {
+                if number {
+                    n.split(' ').any(|x| x == w)
+                } else {
+                    n.contains(&format!(" {w}"))
+                }
+            });
             if word_hit && !hits.iter().any(|(h, _)| h == t) {
                 hits.push((*t, display.clone()));
             }
@@ -191,8 +199,42 @@ fn make_country_names() -> Vec<(Country, Vec<String>, String)> {
 
 /// The card named by `word`: its number, full name (any case, punctuation ignored) or an
 /// unambiguous prefix (`4`, `Duck and Cover`, `duck`, `China`).
+///
+/// A card as the program writes it is read back too: `Korean War (#11)` (suggestions, what
+/// happened) and `11 Korean War` (a hand line), when the number and the name agree; when they
+/// do not, the error names both cards.
 pub fn find_card(word: &str) -> Result<Card, NotationError> {
-    lookup(word, "card", card_names())
+    let plain = lookup(word, "card", card_names());
+    if plain.is_ok() {
+        return plain;
+    }
+    let w = norm(word);
+    let split = w
+        .rsplit_once(' ')
+        .map(|(name, n)| (n, name))
+        .into_iter()
+        .chain(w.split_once(' '));
+    for (n, name) in split {
+        let Some(numbered) = n.parse::<u8>().ok().and_then(Card::from_number) else {
+            continue;
+        };
+        let Ok(named) = lookup(name, "card", card_names()) else {
+            continue;
+        };
+        if named == numbered {
+            return Ok(named);
+        }
+        return Err(NotationError::Syntax {
+            line: word.trim().into(),
+            message: format!(
+                "card #{} is {}, not {}",
+                numbered as u8,
+                numbered.name(),
+                named.name()
+            ),
+        });
+    }
+    plain
 }
 
 /// The country named by `word`: name, alias or unambiguous prefix (`W Germany`,
@@ -249,6 +291,16 @@ fn amounts(line: &str, rest: &str) -> Result<Vec<(String, u8)>, NotationError> {
                 words.pop();
                 n
             }
+            // A number, but none an amount can be (`Greece 256`, `Iran -1`): not a name.
+            _ if words.len() > 1 && words.last().is_some_and(|w| w.parse::<i64>().is_ok()) => {
+                return Err(NotationError::Syntax {
+                    line: line.into(),
+                    message: format!(
+                        "`{}` is no amount of Influence: write a whole number from 1, e.g. `Iran 2`",
+                        words.last().unwrap_or(&"")
+                    ),
+                });
+            }
             _ => 1,
         };
         out.push((words.join(" "), n));
@@ -262,10 +314,37 @@ fn amounts(line: &str, rest: &str) -> Result<Vec<(String, u8)>, NotationError> {
     Ok(out)
 }
 
-/// Reads one line (or several separated by `;`) into moves, in order.
+/// A line as the player meant it, without the marks copying or typing sets around a move: a
+/// list bullet before it (`- `, `* `, `• `), the backticks or double quotes around it (as the
+/// program's messages and the README set moves: ``The move `play 4 space` is refused``), a
+/// full stop or `!` after it (`play 4 space.`). The text inside is untouched.
+pub fn unwrap_line(line: &str) -> &str {
+    let mut t = line.trim();
+    loop {
+        let before = t;
+        for bullet in ["- ", "* ", "\u{2022} ", "\u{2013} "] {
+            t = t.strip_prefix(bullet).unwrap_or(t).trim_start();
+        }
+        t = t.trim_end_matches(['.', '!']).trim_end();
+        for (open, close) in [('`', '`'), ('"', '"'), ('\u{201c}', '\u{201d}')] {
+            if t.len() >= 2 {
+                if let Some(inner) = t.strip_prefix(open).and_then(|r| r.strip_suffix(close)) {
+                    t = inner.trim();
+                }
+            }
+        }
+        if t == before {
+            return t;
+        }
+    }
+}
+
+/// Reads one line (or several separated by `;`) into moves, in order. Each move is read as
+/// [`unwrap_line`] leaves it (`play 4 space.`, `` `headline Fidel` ``).
 pub fn parse_line(line: &str) -> Result<Vec<MoveText>, NotationError> {
     let mut out = Vec::new();
-    for part in line.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+    let parts = unwrap_line(line).split(';').map(unwrap_line);
+    for part in parts.filter(|p| !p.is_empty()) {
         parse_part(part, &mut out)?;
     }
     Ok(out)

@@ -50,7 +50,7 @@ pub struct PeerNewArgs {
     #[arg(long)]
     pub peer: bool,
     /// Your side.
-    #[arg(long = "as", requires = "peer")]
+    #[arg(long = "as", ignore_case = true, requires = "peer")]
     side: Option<crate::SideArg>,
     /// Your e-mail address.
     #[arg(long, requires = "peer")]

@@ -135,10 +135,7 @@ fn check_new_game(dir: &Path, players: &Players) -> Result<(), SessionError> {
             "the US and the USSR need two different addresses".into(),
         ));
     }
-    let id = dir
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let id = game_id_of(dir);
     if id.is_empty()
         || !id
             .chars()
@@ -2368,10 +2365,15 @@ impl Session {
     }
 }
 
-/// The game id of the game in `dir`: the folder's name.
+/// The game id of the game in `dir`: the folder's name, also when `dir` is `.` or `..`
+/// (the name of the folder it stands for; empty only if that cannot be found).
 fn game_id_of(dir: &Path) -> String {
     dir.file_name()
         .map(|n| n.to_string_lossy().into_owned())
+        .or_else(|| {
+            let full = std::fs::canonicalize(dir).ok()?;
+            Some(full.file_name()?.to_string_lossy().into_owned())
+        })
         .unwrap_or_default()
 }
 

@@ -48,7 +48,11 @@ impl std::fmt::Display for TakebackMove {
 /// Reads a takeback move: `None` when the line is not one (it is then a game move), an error
 /// when it starts like one but is malformed (`takeback two`).
 pub fn parse(line: &str) -> Option<Result<TakebackMove, NotationError>> {
-    let words: Vec<String> = line.split_whitespace().map(|w| w.to_lowercase()).collect();
+    // Ended like a sentence (`takeback.`) or set in backticks, as `resign.` is read.
+    let words: Vec<String> = crate::notation::unwrap_line(line)
+        .split_whitespace()
+        .map(|w| w.to_lowercase())
+        .collect();
     let words: Vec<&str> = words.iter().map(String::as_str).collect();
     match words.as_slice() {
         ["takeback"] | ["take", "back"] => Some(Ok(TakebackMove::Ask(1))),

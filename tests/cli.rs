@@ -603,33 +603,62 @@ fn verify_of_a_folder_with_one_game_prints_its_standings() {
     assert!(!String::from_utf8(out.stdout).unwrap().contains("Standings"));
 }
 
-/// `verify --head` takes one game's head (from its receipt): on a folder of several games it is
-/// refused with a clear error rather than reported against every game; on the game it names it
-/// checks the log as usual (found by a new-user trial: every other game came out as cut).
+/// `--as` in the letter case the mails write the sides in (`you are the USSR`): `--as USSR`
+/// was refused by the command line ("invalid value 'USSR'", session 10 trial).
 #[test]
-fn verify_head_names_one_game() {
+fn the_side_is_read_in_any_letter_case() {
     let tmp = tempfile::tempdir().unwrap();
-    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("games/example-complete");
-    for name in ["a", "b"] {
-        let dir = tmp.path().join(name);
-        std::fs::create_dir(&dir).unwrap();
-        std::fs::copy(example.join("log.yaml"), dir.join("log.yaml")).unwrap();
-    }
-    let head = twilight_pbem::log::Log::open(tmp.path().join("a/log.yaml"))
-        .unwrap()
-        .head()
-        .to_string();
+    let dir = tmp.path().join("g1");
+    started(&dir);
+    let d = dir.to_str().unwrap();
     twilight()
-        .args(["verify", "--head", &head])
-        .arg(tmp.path())
+        .args(["moves", d, "--as", "USSR"])
         .assert()
-        .failure()
-        .stderr(predicate::str::contains(
-            "--head is the head hash of one game (from that game's receipt): give that game's log or folder, not 2 games",
-        ));
+        .success()
+        .stdout(predicate::str::contains("USSR setup: place 6 Influence"));
     twilight()
-        .args(["verify", "--head", &head])
-        .arg(tmp.path().join("a"))
+        .args(["view", d, "--as", "Public"])
         .assert()
         .success();
+    twilight()
+        .args([
+            "play",
+            d,
+            "--as",
+            "Ussr",
+            "--no-mail",
+            "influence Poland 4, E Germany 1, Hungary 1",
+        ])
+        .assert()
+        .success();
+}
+
+/// A game named as `.` from inside its folder (or `..` from below it) is the folder's game:
+/// the id was the path's last part, empty for `.`, so `status .` printed " · turn 1 …" and
+/// `mail .` sent prompts tagged `[TS ]`, whose replies no `inbox` could route (session 10
+/// trial).
+#[test]
+fn a_game_named_as_dot_from_inside_its_folder_keeps_its_id() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g1");
+    started(&dir);
+    twilight()
+        .current_dir(&dir)
+        .args(["status", "."])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("g1 · "));
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    twilight()
+        .current_dir(dir.join("sub"))
+        .args(["status", ".."])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("g1 · "));
+    twilight()
+        .current_dir(&dir)
+        .args(["mail", ".", "--outbox"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("[TS g1] Setup"));
 }

@@ -121,3 +121,26 @@ fn a_move_on_a_finished_game_is_refused_with_exit_1() {
         "the game is closed: its seed has been revealed",
     );
 }
+
+/// `verify --head HASH` names one game's receipt head: given a folder of games, every other
+/// game was reported with a finding ("receipt head not in the log: … the entry the receipt
+/// named was changed"), as if tampered with, and `verify` exited 1 (session 10 trial). Over
+/// more than one game it is now a usage error (exit 2) that says to name the one game.
+#[test]
+fn verify_head_over_several_games_is_a_usage_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    started(&a);
+    started(&b);
+    let head = twilight_pbem::session::Session::open(&a)
+        .unwrap()
+        .log()
+        .head()
+        .to_string();
+    let (code, err) = run(tmp.path(), &["verify", "--head", &head]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--head") && err.contains("one game"), "{err}");
+    // On its own game it is checked as before.
+    let (code, err) = run(&a, &["verify", "--head", &head]);
+    assert_eq!(code, Some(0), "{err}");
+}

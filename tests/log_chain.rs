@@ -524,3 +524,21 @@ proptest::proptest! {
         proptest::prop_assert!(!report.is_clean());
     }
 }
+
+/// A log saved by an editor that put a UTF-8 byte-order mark before it: the first entry is
+/// unreadable, and the finding says why, as it does for CRLF line endings (session 10 trial:
+/// it said only "682 bytes before the first `---` line", then a gap and a hash mismatch).
+#[test]
+fn a_byte_order_mark_before_the_log_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_example_log(dir.path(), 4);
+    let mut bytes = b"\xef\xbb\xbf".to_vec();
+    bytes.extend(fs::read(&path).unwrap());
+    let report = verify_chain(&bytes, None);
+    let lead = report
+        .findings
+        .iter()
+        .find(|f| f.kind == FindingKind::LeadingBytes)
+        .expect("a finding for the bytes before the first entry");
+    assert!(lead.found.contains("byte-order mark"), "{}", lead.found);
+}

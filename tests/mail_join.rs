@@ -156,3 +156,60 @@ fn a_game_starts_by_mail_from_new_alone() {
     assert_eq!(prompts.len(), 1, "the USSR's first prompt");
     assert!(prompts[0].text.contains("Your hand digest: "));
 }
+
+/// A join reply with no `nonce:` line was refused as "The move `` is refused: …", an empty
+/// move in backticks (session 10 trial); the refusal now speaks of the mail.
+#[test]
+fn a_join_reply_without_a_nonce_line_is_refused_in_words() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    let dir = games.join("g2");
+    let inbox = empty_maildir(tmp.path());
+    let o = run_twilight(&[
+        "new",
+        dir.to_str().unwrap(),
+        "--us",
+        "us-g2@ts.test",
+        "--ussr",
+        "ussr-g2@ts.test",
+        "--outbox",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let inv = texts_to(&dir.join("outbox"), "ussr-g2@ts.test");
+    std::fs::write(
+        inbox.join("new/1.join"),
+        raw_reply(
+            "ussr-g2@ts.test",
+            1,
+            "Re: [TS g2] Invitation",
+            &format!("my nonce is abc\nToken: {}\n", token_of(&inv[0].1)),
+        ),
+    )
+    .unwrap();
+    let o = run_twilight(&[
+        "inbox",
+        "--games",
+        games.to_str().unwrap(),
+        inbox.to_str().unwrap(),
+        "--outbox",
+    ]);
+    assert_eq!(o.status.code(), Some(17), "{}", stdout(&o));
+    let out = stdout(&o);
+    assert!(!out.contains("The move ``"), "{out}");
+    assert!(
+        out.contains(
+            "Your mail is refused: a join reply needs a line `nonce: <any text you choose>`"
+        ),
+        "{out}"
+    );
+    let reply = texts_to(&dir.join("outbox"), "ussr-g2@ts.test")
+        .into_iter()
+        .find(|(s, _)| s.contains("Refused"))
+        .expect("a refusal mailed to the player")
+        .1;
+    assert!(
+        !reply.lines().any(|l| l.trim() == ">"),
+        "an empty quote:
+{reply}"
+    );
+}

@@ -71,6 +71,15 @@ fn receipts_echo_moves_and_the_sealed_headline() {
         log.next_seq() - 1,
         log.head()
     )));
+    // A player who answers the receipt (the newest mail of the thread) is refused for want of
+    // a token: the receipt says where moves go (session 10 trial).
+    assert!(
+        r[0].contains(
+            "This receipt takes no reply: send your moves in a reply to your prompt mail"
+        ),
+        "{}",
+        r[0]
+    );
 
     send(
         &mut t,

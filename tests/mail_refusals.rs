@@ -812,3 +812,119 @@ fn a_wrong_typed_token_is_refused_though_the_quoted_prompt_holds_the_right_one()
     let o = t.inbox(&["--outbox"]);
     assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
 }
+
+/// A subject tag in another letter case (`[TS R-CASE]`, `[ts r-case]`: a mail program or a
+/// player retyping the subject) names the game whose folder matches it but for case, when
+/// only one does: a player expects the reply to count, not to be held as for no game
+/// (session 10 trial). The move is logged once, the game named by its folder's name.
+#[test]
+fn a_subject_tag_in_another_letter_case_names_the_game() {
+    let (mut t, m) = table("r-case");
+    assert!(!String::from_utf8(t.log_bytes()).unwrap().contains("Poland"));
+    let f = t.reply(
+        &t.ussr.clone(),
+        "RE: [ts R-Case] Setup",
+        None,
+        &body(SETUP_USSR, m.token().as_deref()),
+    );
+    let o = t.inbox(&["--outbox"]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(!f.exists(), "filed");
+    assert!(
+        stdout(&o).contains("applied to r-case for the USSR: influence Poland 4, East Germany 2"),
+        "{}",
+        stdout(&o)
+    );
+    let log = String::from_utf8(t.log_bytes()).unwrap();
+    assert_eq!(
+        log.matches("Poland").count(),
+        1,
+        "the placement is logged once"
+    );
+}
+
+/// A move sent twice in one mail (typed, then pasted again): the second copy finds the
+/// decision passed to the opponent. The refusal said only "it is not the USSR's decision
+/// now", above "Your decision (still owed)" — the player could not tell which line was meant.
+/// It now names the line as a repeat of the one before, and that nothing was applied
+/// (session 10 trial).
+#[test]
+fn a_move_sent_twice_in_one_mail_is_refused_naming_the_repeat() {
+    let (mut t, m) = table("r-twice");
+    let f = t.reply(
+        &t.ussr.clone(),
+        &format!("Re: {}", m.subject),
+        None,
+        &body(&format!("{SETUP_USSR}\n{SETUP_USSR}"), m.token().as_deref()),
+    );
+    assert_refused(
+        &t,
+        &f,
+        17,
+        &t.ussr,
+        &t.dir.join("outbox"),
+        &[
+            "it is not the USSR's decision now",
+            "line 2 of your moves repeats line 1",
+            "nothing of your mail was applied",
+        ],
+    );
+}
+
+/// A later line of a mail refused after the lines before it moved the game on says so.
+#[test]
+fn a_later_line_refused_names_the_lines_before_it() {
+    let (mut t, m) = table("r-later");
+    let f = t.reply(
+        &t.ussr.clone(),
+        &format!("Re: {}", m.subject),
+        None,
+        &body(
+            &format!("{SETUP_USSR}\ninfluence Hungary 1"),
+            m.token().as_deref(),
+        ),
+    );
+    assert_refused(
+        &t,
+        &f,
+        17,
+        &t.ussr,
+        &t.dir.join("outbox"),
+        &[
+            "The move `influence Hungary 1` is refused: it is not the USSR's decision now",
+            "line 2 of your moves, after `influence Poland 4, East Germany 2`",
+            "nothing of your mail was applied",
+        ],
+    );
+}
+
+/// `inbox --games GAMES/g1` (one game's folder, not the folder of games) held every mail as
+/// "There is no game `g1` here", worded for a player, exit 11 (session 10 trial). It is now a
+/// usage error, exit 2, naming the folder to give; nothing is read or moved.
+#[test]
+fn inbox_given_a_game_folder_as_the_games_folder_says_so() {
+    let (mut t, m) = table("r-gamesdir");
+    let f = t.reply(
+        &t.ussr.clone(),
+        &format!("Re: {}", m.subject),
+        None,
+        &body(SETUP_USSR, m.token().as_deref()),
+    );
+    let before = t.log_bytes();
+    let o = t.twilight(&[
+        "inbox",
+        "--games",
+        t.dir.to_str().unwrap(),
+        t.inbox.to_str().unwrap(),
+        "--outbox",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}{}", stdout(&o), stderr(&o));
+    assert!(
+        stderr(&o).contains("is the folder of one game")
+            && stderr(&o).contains(&format!("--games {}", t.games.display())),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(t.log_bytes(), before);
+    assert!(f.exists(), "left in new/");
+}

@@ -134,3 +134,148 @@ fn placing_nothing_has_a_notation() {
     assert_eq!(a, Answer::Influence(vec![]));
     assert_eq!(format_answer(&a, &p), "influence none");
 }
+
+/// A bare number names the card of that number and nothing else: `0` and `00` are no card's
+/// number, and must not match the `007` inside Soviets Shoot Down KAL-007's name (session 10
+/// trial: `headline 0` was read as KAL-007). The whole word `007` still names it.
+#[test]
+fn a_number_that_is_no_card_matches_no_name() {
+    for word in ["0", "00", "07", "0 0"] {
+        assert!(
+            matches!(find_card(word), Err(NotationError::Unknown { .. })),
+            "`{word}` read as {:?}",
+            find_card(word)
+        );
+    }
+    assert_eq!(find_card("007").unwrap(), Card::SovietsShootDownKal007);
+    assert_eq!(find_card("KAL-007").unwrap(), Card::SovietsShootDownKal007);
+    assert_eq!(find_card("89").unwrap(), Card::SovietsShootDownKal007);
+}
+
+/// Cards as the program writes them are read back: `Korean War (#11)` (the form of the
+/// "did you mean" suggestions and of "What happened") and `11 Korean War` (a hand line's
+/// number and name). A number and a name that disagree are refused, naming both cards.
+#[test]
+fn cards_as_the_program_writes_them_are_read_back() {
+    assert_eq!(find_card("Korean War (#11)").unwrap(), Card::KoreanWar);
+    assert_eq!(find_card("11 Korean War").unwrap(), Card::KoreanWar);
+    assert_eq!(find_card("#11 Korean War").unwrap(), Card::KoreanWar);
+    assert_eq!(find_card("Korean (#11)").unwrap(), Card::KoreanWar);
+    assert_eq!(
+        find_card("Soviets Shoot Down KAL-007 (#89)").unwrap(),
+        Card::SovietsShootDownKal007
+    );
+    assert_eq!(find_card("China Card (#6)").unwrap(), Card::ChinaCard);
+    let e = find_card("Korean War (#12)").unwrap_err().to_string();
+    assert!(
+        e.contains("Romanian Abdication") && e.contains("Korean War"),
+        "{e}"
+    );
+    let line = parse_line("headline Five Year Plan (#5)").unwrap();
+    assert_eq!(line, vec![MoveText::Headline("Five Year Plan (#5)".into())]);
+}
+
+/// A move ended like a sentence (`play 4 space.`, `… East Germany 2.`, `headline Fidel!`) is
+/// read as without the full stop: `2.` was read as part of the country's name (`unknown country
+/// `Austria 2.``) and `space.` as no way to play a card (session 10 trial).
+#[test]
+fn a_full_stop_at_the_end_of_a_move_is_not_part_of_it() {
+    for (typed, plain) in [
+        ("play 4 space.", "play 4 space"),
+        (
+            "influence Poland 4, E Germany 2.",
+            "influence Poland 4, E Germany 2",
+        ),
+        ("headline Fidel!", "headline Fidel"),
+        ("play 27 ops coup Iran.", "play 27 ops coup Iran"),
+        (
+            "play 4 space.; headline Fidel.",
+            "play 4 space; headline Fidel",
+        ),
+    ] {
+        assert_eq!(
+            parse_line(typed).unwrap(),
+            parse_line(plain).unwrap(),
+            "{typed}"
+        );
+    }
+}
+
+/// The game-level lines read a full stop as `resign.` and `offer draw.` do (session 10 trial:
+/// `takeback.` and `orders.` fell through to the moves of the game and were refused as "not
+/// the USSR's decision now"; `if Olympic Games: boycott.` kept its stop in the order).
+#[test]
+fn takeback_and_standing_order_lines_ended_like_a_sentence_are_read() {
+    use twilight_pbem::correspondence::standing::{self, OrderMove};
+    use twilight_pbem::takeback::{self, TakebackMove};
+    for (typed, plain) in [
+        ("takeback.", "takeback"),
+        ("takeback 2.", "takeback 2"),
+        ("Accept takeback!", "accept takeback"),
+        ("decline takeback.", "decline takeback"),
+    ] {
+        let got = takeback::parse(typed).map(Result::ok);
+        assert!(got.is_some(), "{typed}");
+        assert_eq!(got, takeback::parse(plain).map(Result::ok), "{typed}");
+    }
+    for (typed, plain) in [
+        ("orders.", "orders"),
+        ("cancel order 12.", "cancel order 12"),
+        ("cancel orders!", "cancel orders"),
+        ("if Olympic Games: boycott.", "if Olympic Games: boycott"),
+    ] {
+        let got = standing::parse(typed).map(Result::ok);
+        assert!(got.is_some(), "{typed}");
+        assert_eq!(got, standing::parse(plain).map(Result::ok), "{typed}");
+    }
+    assert!(matches!(
+        standing::parse("if Olympic Games: boycott."),
+        Some(Ok(OrderMove::Give { answer, .. })) if answer == "boycott"
+    ));
+    assert_eq!(
+        takeback::parse("takeback.").and_then(Result::ok),
+        Some(TakebackMove::Ask(1))
+    );
+}
+
+/// A move copied with the marks the program's own text sets around it is read as the move:
+/// the backticks of `The move `play 4 space` is refused` and of the Notation line, quotes, or
+/// a list bullet (session 10 trial: all were "does not answer the decision owed").
+#[test]
+fn a_move_copied_with_backticks_quotes_or_a_bullet_is_read() {
+    for typed in [
+        "`play 4 space`",
+        "\"play 4 space\"",
+        "\u{201c}play 4 space\u{201d}",
+        "- play 4 space",
+        "\u{2022} play 4 space",
+        "* play 4 space",
+        "`play 4 space.`",
+    ] {
+        assert_eq!(
+            parse_line(typed).unwrap(),
+            parse_line("play 4 space").unwrap(),
+            "{typed}"
+        );
+    }
+    assert!(twilight_pbem::takeback::parse("`takeback`").is_some());
+    assert!(twilight_pbem::correspondence::parse_act("`offer draw`").is_some());
+    assert!(twilight_pbem::correspondence::standing::parse("- `orders`").is_some());
+    // A quote inside a move is the player's own: `headline "Duck and Cover"` stays as typed.
+    assert_eq!(
+        parse_line("headline \"Duck and Cover\"").unwrap(),
+        vec![MoveText::Headline("\"Duck and Cover\"".into())]
+    );
+}
+
+/// An amount that is a number but no amount of Influence (`Greece 256`, `Iran -1`) names the
+/// amount, not the country (session 10 trial: "unknown country `Greece 256`; did you mean
+/// Greece?").
+#[test]
+fn an_amount_out_of_range_is_named_as_the_amount() {
+    for (typed, amount) in [("influence Greece 256", "256"), ("influence Iran -1", "-1")] {
+        let e = parse_line(typed).unwrap_err().to_string();
+        assert!(!e.contains("unknown country"), "{typed}: {e}");
+        assert!(e.contains(&format!("`{amount}`")), "{typed}: {e}");
+    }
+}

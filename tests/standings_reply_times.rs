@@ -131,3 +131,42 @@ fn a_game_whose_replies_took_time_still_shows_its_average_beside_imported_ones()
         "{out}"
     );
 }
+
+/// One player under one address in two letter cases (`Alice@Example.org` in one game,
+/// `alice@example.org` in another) is one line of the standings, as `inbox` takes both for
+/// the same sender: the table split the player in two (session 10 trial).
+#[test]
+fn an_address_in_another_letter_case_is_the_same_player() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    for (g, us, ussr) in [
+        ("a1", "Alice@Example.org", "boris@example.org"),
+        ("a2", "alice@example.org", "BORIS@example.org"),
+    ] {
+        let dir = games.join(g);
+        let o = Command::new(bin())
+            .args(["new", dir.to_str().unwrap(), "--us", us, "--ussr", ussr])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let j = verify(&[games.to_str().unwrap(), "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&j.stdout).unwrap();
+    let rows: Vec<(String, u64)> = v["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["player"].as_str().unwrap().to_string(),
+                r["games"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    assert!(rows.iter().all(|(_, games)| *games == 2), "{rows:?}");
+    let (text, _) = self::rows(&games);
+    let table = text.split("Standings").nth(1).unwrap();
+    assert_eq!(table.matches("lice@").count(), 1, "{text}");
+}

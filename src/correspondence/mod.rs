@@ -242,10 +242,7 @@ impl std::fmt::Display for Act {
 /// follows (`leave DEFCON at 2` is an option of the game). Case and surrounding spaces do not matter; a
 /// trailing `.` or `!` is allowed.
 pub fn parse_act(line: &str) -> Option<Result<Act, String>> {
-    let t = line
-        .trim()
-        .trim_end_matches(['.', '!'])
-        .to_ascii_lowercase();
+    let t = crate::notation::unwrap_line(line).to_ascii_lowercase();
     let words: Vec<&str> = t.split_whitespace().collect();
     match words.as_slice() {
         ["resign"] | ["i", "resign"] => Some(Ok(Act::Resign)),

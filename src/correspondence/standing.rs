@@ -53,7 +53,9 @@ pub fn order_text(card: Card, answer: &str) -> String {
 /// `Some(Err)` if it starts like one but does not read. Case and surrounding spaces do not
 /// matter.
 pub fn parse(line: &str) -> Option<Result<OrderMove, String>> {
-    let t = line.trim();
+    // Ended like a sentence (`orders.`, `if Olympic Games: boycott.`) or set in backticks,
+    // as `resign.` is read.
+    let t = notation::unwrap_line(line);
     let lower = t.to_ascii_lowercase();
     let words: Vec<&str> = lower.split_whitespace().collect();
     match words.as_slice() {

@@ -285,6 +285,8 @@ pub(crate) fn scan(bytes: &[u8], expected_head: Option<&Hex32>) -> (Report, Vec<
                 crate::wording::count(split.leading.len() as u64, "byte", "bytes"),
                 if bytes.starts_with(b"---\r\n") {
                     " (the file has CRLF line endings: was it converted by git or a mail client?)"
+                } else if bytes.starts_with(b"\xef\xbb\xbf---") {
+                    " (the file starts with a UTF-8 byte-order mark: was it saved by a text editor?)"
                 } else {
                     ""
                 }

@@ -191,6 +191,9 @@ impl Refusal {
                 at.format("%Y-%m-%d %H:%M UTC")
             ),
             Refusal::NoMove => "No move line was found in your mail (quoted lines, blank lines, the Token and Game lines and anything after a `-- ` signature line are ignored). Write your move on a line of its own, e.g. `pass`.".into(),
+            Refusal::Illegal { line, why } if line.trim().is_empty() => {
+                format!("Your mail is refused: {why}")
+            }
             Refusal::Illegal { line, why } => format!("The move `{line}` is refused: {why}"),
         }
     }
@@ -221,9 +224,9 @@ fn sender_of(raw: &[u8]) -> Option<Received> {
     })
 }
 
-/// The game id of a subject's `[TS <game>]` tag.
+/// The game id of a subject's `[TS <game>]` tag (the tag in any letter case: `[ts g1]`).
 pub fn game_from_subject(subject: &str) -> Option<String> {
-    let start = subject.find("[TS ")? + 4;
+    let start = subject.to_ascii_uppercase().find("[TS ")? + 4;
     let end = subject[start..].find(']')? + start;
     let id = subject[start..end].trim();
     (!id.is_empty()).then(|| id.to_string())
@@ -437,6 +440,36 @@ fn illegal(line: &str, e: SessionError) -> Result<Refusal, MailError> {
     }
 }
 
+/// A refusal of line `i` of a mail's `moves` that comes after other lines, with where it
+/// stands: the line it repeats, or the line before it (which the trial took first), and that
+/// nothing of the mail was applied. Line 0 or another refusal is returned as it is.
+fn after_earlier_lines(refusal: Refusal, moves: &[String], i: usize) -> Refusal {
+    let Refusal::Illegal { line, why } = refusal else {
+        return refusal;
+    };
+    if i == 0 {
+        return Refusal::Illegal { line, why };
+    }
+    let norm = |l: &str| {
+        l.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    let place = match moves[..i].iter().position(|m| norm(m) == norm(&line)) {
+        Some(k) => format!(
+            "line {} of your moves repeats line {}: send each move once",
+            i + 1,
+            k + 1
+        ),
+        None => format!("line {} of your moves, after `{}`", i + 1, moves[i - 1]),
+    };
+    Refusal::Illegal {
+        line,
+        why: format!("{why} ({place}; nothing of your mail was applied)"),
+    }
+}
+
 /// Applies `moves` for `side`, all or none: several decisions are first tried on a copy of the
 /// game in a temporary folder, so a refused later line leaves the real log untouched.
 fn apply_moves(
@@ -483,9 +516,9 @@ fn apply_moves(
         let snapshot = crate::session::SNAPSHOT_FILE;
         let _ = fs::copy(session.dir().join(snapshot), copy.join(snapshot));
         let mut trial = Session::open(&copy)?;
-        for line in moves {
+        for (i, line) in moves.iter().enumerate() {
             if let Err(e) = trial.play(side, std::slice::from_ref(line), now) {
-                return Ok(Err(illegal(line, e)?));
+                return Ok(Err(after_earlier_lines(illegal(line, e)?, moves, i)));
             }
         }
     }
@@ -713,12 +746,26 @@ fn file_away(src: &Source, verdict: &Verdict) -> Result<bool, MailError> {
 /// `NAME.reason.txt` saying why.
 pub const FAILED_FOLDER: &str = "twilight-failed";
 
-fn game_dir_of(games_dir: &Path, id: &str) -> Option<PathBuf> {
+/// The folder of game `id` and the game's id as its folder spells it: `id` itself, else the
+/// one game folder whose name is `id` in another letter case (`[TS G1]` for `g1`); `None`
+/// when there is none, or several.
+fn game_dir_of(games_dir: &Path, id: &str) -> Option<(PathBuf, String)> {
     if !valid_game_id(id) {
         return None;
     }
     let d = games_dir.join(id);
-    d.join("log.yaml").is_file().then_some(d)
+    if d.join("log.yaml").is_file() {
+        return Some((d, id.to_string()));
+    }
+    let mut found = std::fs::read_dir(games_dir)
+        .ok()?
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.eq_ignore_ascii_case(id) && games_dir.join(n).join("log.yaml").is_file());
+    let name = found.next()?;
+    found
+        .next()
+        .is_none()
+        .then(|| (games_dir.join(&name), name))
 }
 
 /// An applied mail: the game, the side (`None`: a seat's sealed bid, before the sides are
@@ -744,8 +791,9 @@ fn judge(
                 .as_ref()
                 .and_then(|rc| game_from_subject(&rc.subject))
             {
-                ctx.game_dir = game_dir_of(&opts.games_dir, &id);
-                ctx.game = Some(id);
+                let found = game_dir_of(&opts.games_dir, &id);
+                ctx.game = Some(found.as_ref().map_or(id, |(_, name)| name.clone()));
+                ctx.game_dir = found.map(|(d, _)| d);
             }
             return Ok(Err(r));
         }
@@ -766,9 +814,10 @@ fn judge(
         return Ok(Err(Refusal::UnknownGame(None)));
     };
     ctx.game = Some(id.clone());
-    let Some(dir) = game_dir_of(&opts.games_dir, &id) else {
+    let Some((dir, id)) = game_dir_of(&opts.games_dir, &id) else {
         return Ok(Err(Refusal::UnknownGame(Some(id))));
     };
+    ctx.game = Some(id.clone());
     ctx.game_dir = Some(dir.clone());
     let (lock, recovered) = Session::lock(&dir)?;
     ctx.lock = Some(lock);

@@ -39,7 +39,8 @@ pub fn config_path(env: &dyn Fn(&str) -> Option<String>) -> Option<PathBuf> {
 /// `$TWILIGHT_GAMES`, the config file's path, or `default`).
 ///
 /// Errors: a config file that exists but cannot be read or parsed; a folder that does not
-/// exist (the message names it and where it came from).
+/// exist (the message names it and where it came from); the folder of one game (it holds a
+/// `log.yaml`: the message gives the folder that holds it).
 pub fn games_dir(
     explicit: Option<PathBuf>,
     env: &dyn Fn(&str) -> Option<String>,
@@ -75,6 +76,17 @@ pub fn games_dir(
             "the games folder {} (from {from}) does not exist; give it with --games DIR, \
              $TWILIGHT_GAMES or `games:` in the config file",
             dir.display()
+        ));
+    }
+    if dir.join("log.yaml").is_file() {
+        let parent = dir
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        return Err(format!(
+            "{} (from {from}) is the folder of one game; the games folder is the folder that              holds the game folders: --games {}",
+            dir.display(),
+            parent.display()
         ));
     }
     Ok((dir, from))

@@ -126,6 +126,11 @@ pub fn move_receipt_text(session: &Session, side: Side, from_seq: u64) -> Option
         "Keep this mail: `twilight verify --head {} GAME_DIR` proves the log still holds this history.",
         last.hash
     );
+    // Replies to a receipt carry no token and are refused: say where moves go.
+    let _ = writeln!(
+        t,
+        "This receipt takes no reply: send your moves in a reply to your prompt mail (it carries the token)."
+    );
     Some(t)
 }
 

@@ -41,6 +41,11 @@ pub fn refusal_text(
         Refusal::Illegal { line, .. } => vec![line],
         _ => moves.iter().collect(),
     };
+    // A refusal of the mail as a whole (a join reply with no `nonce:` line) quotes no line.
+    let quoted: Vec<&String> = quoted
+        .into_iter()
+        .filter(|l| !l.trim().is_empty())
+        .collect();
     for l in &quoted {
         let _ = writeln!(t, "> {l}");
     }

@@ -705,12 +705,16 @@ fn is_pleasantry(line: &str) -> bool {
 /// that ends with a comma and opens a move (or a mistyped one) continues on the next line when
 /// the two joined read as a move; so on, for a list wrapped over several lines. A next line
 /// that is empty, quoted or an attribution is never joined, nor one that makes no move with the
-/// line before (`Hi Boris,` / `play 4 space` stays two lines). A wrap inside a name
-/// (`… W` / `Germany 1`) is not joined: the first part is refused with its reason.
+/// line before (`Hi Boris,` / `play 4 space` stays two lines). A placement wrapped before
+/// its last amount (`… 4, East Germany` / `2`) is joined too: read alone, the first part would
+/// place 1 there and the amount would be lost. A wrap inside a name (`… W` / `Germany 1`) is
+/// not joined: the first part is refused with its reason.
 fn continued(lines: &[&str], i: usize) -> (String, usize) {
     let mut line = lines[i].trim().to_string();
     let mut j = i;
-    while line.ends_with(',') && j + 1 < lines.len() {
+    while j + 1 < lines.len()
+        && (line.ends_with(',') || wrapped_before_amount(&line, lines[j + 1].trim()))
+    {
         let next = lines[j + 1].trim();
         if next.is_empty()
             || next.starts_with('>')
@@ -729,6 +733,27 @@ fn continued(lines: &[&str], i: usize) -> (String, usize) {
         j += 1;
     }
     (line, j - i)
+}
+
+/// Whether `next` opens with the amount of the last item of the placement `line`
+/// (`influence Poland 4, East Germany` / `2` or `2, Hungary 1`): `line` reads as a move that
+/// ends in Influence, its last item names no amount, and `next`'s first item is a number.
+fn wrapped_before_amount(line: &str, next: &str) -> bool {
+    let amount = next
+        .split(',')
+        .next()
+        .is_some_and(|w| w.trim().parse::<u8>().is_ok());
+    let last_has_none = line
+        .rsplit([',', ';'])
+        .next()
+        .and_then(|item| item.split_whitespace().last())
+        .is_some_and(|w| w.parse::<u8>().is_err());
+    amount
+        && last_has_none
+        && matches!(
+            notation::parse_line(line).as_deref(),
+            Ok([.., MoveText::Influence(_)])
+        )
 }
 
 /// Whether the move line `line` ends in the first part of a name whose rest opens `next` (a
@@ -1144,6 +1169,39 @@ mod tests {
             e.moves,
             vec!["influence Poland 4, E Germany 1,".to_string()]
         );
+    }
+
+    #[test]
+    fn a_placement_wrapped_before_an_amount_is_joined() {
+        // Session 10 trial: `… Austria` / `1, Sweden 1` read `Austria` as 1 and the rest as
+        // a second move; `… East Germany` / `2` placed 1 there and dropped the 2.
+        let e = ex("influence Greece 1, UK 1, Austria
+1, Sweden 1
+");
+        assert_eq!(
+            e.moves,
+            vec!["influence Greece 1, UK 1, Austria 1, Sweden 1".to_string()]
+        );
+        let e = ex("play 27 ops influence Iran 2, Iraq
+2
+Cheers
+");
+        assert_eq!(
+            e.moves,
+            vec!["play 27 ops influence Iran 2, Iraq 2".to_string()]
+        );
+        // A line with its amounts, or no placement, is not joined with a number below it.
+        let e = ex("influence Poland 4, East Germany 2
+1
+");
+        assert_eq!(
+            e.moves.first().map(String::as_str),
+            Some("influence Poland 4, East Germany 2")
+        );
+        let e = ex("play 4 space
+2
+");
+        assert_eq!(e.moves.first().map(String::as_str), Some("play 4 space"));
     }
 
     #[test]
