@@ -12,9 +12,12 @@
 //! whatever else that pixmap holds. A rectangle is drawn in a pixmap from the origin to its
 //! far corner, not moved to the origin: moving by whole pixels is not exact in floating point
 //! (Finland's highlight frame came out a shade different at scales 0.5 and 1:
-//! `tests/picture_incremental_attack.rs`). The pixmap's memory outside the rectangle is never
-//! touched, so it costs little more than the rectangle. A rectangle is grown until it holds
-//! every piece that touches it whole, so no piece is ever clipped differently.
+//! `tests/picture_incremental_attack.rs`). The pixmap's memory above and left of what is drawn
+//! is never touched, so it costs little more than the rectangles. Every piece that touches a
+//! rectangle is drawn whole — the pixmap holds its region, so no piece is ever clipped
+//! differently — and only the rectangle's own pixels are kept: the rectangle is not grown to
+//! the pieces it touches (it was, until a new line of the cards panel, touching the line above
+//! by its anti-aliased margin, redrew the whole panel, line after line).
 //!
 //! The last picture of each game is kept in the cache folder ([`super::layer_cache::cache_dir`])
 //! as `picture-<slot>-<scale bits>.bin`, checked by a CRC-32 and keyed like the static layer;
@@ -239,11 +242,14 @@ impl Canvas<'_> {
         tiny_skia::Pixmap::new(w, h).ok_or(PictureError::Size(w, h))
     }
 
-    /// Draws the pixels of `r` in `crop` (a pixmap from the origin to at least `r`'s far
-    /// corner, [`Canvas::crop_for`]): the static layer's, with `pieces` (their parsed groups)
-    /// drawn over them in order, with the whole picture's transform (see the module docs).
-    /// Only `r` is written (no piece draws outside its region, and `r` holds theirs), so one
-    /// pixmap serves rectangle after rectangle. `false` if the layer's file cannot give them.
+    /// Draws the pixels of `r` in `crop` (a pixmap from the origin to at least the far corner
+    /// of `r` and of every piece's region, [`Canvas::crop_for`]): the static layer's, with
+    /// `pieces` (their parsed groups: every piece whose region meets `r`) drawn over them in
+    /// order, whole, with the whole picture's transform (see the module docs). Only `r`'s
+    /// pixels are meant: the layer is copied under `r` alone, and what the pieces draw outside
+    /// it lands on whatever the pixmap held there — so one pixmap serves rectangle after
+    /// rectangle, each read out ([`Canvas::index_into`]) before the next is drawn. `false` if
+    /// the layer's file cannot give them.
     fn draw_rect(
         &self,
         layer: &Layer,
@@ -375,19 +381,6 @@ impl Canvas<'_> {
                 ..last.clone()
             });
         }
-        // Grow each rectangle until every piece that touches it lies in it whole.
-        for d in &mut dirty {
-            loop {
-                let grown = regions
-                    .iter()
-                    .filter(|r| r.meets(*d))
-                    .fold(*d, |a, r| a.union(*r));
-                if grown == *d {
-                    break;
-                }
-                *d = grown;
-            }
-        }
         let mut rows: Vec<Option<Vec<u8>>> = vec![None; last.bands.len()];
         let mut inflater = bands::Inflater::default();
         for d in &dirty {
@@ -417,7 +410,15 @@ impl Canvas<'_> {
             }
         }
         let mut buf = Vec::new();
-        let mut crop = Self::crop_for(&dirty)?;
+        // Every piece under a rectangle is drawn whole (the pixmap holds its region: nothing
+        // of it clipped), though only the rectangle's pixels are kept.
+        let held: Vec<Region> = regions
+            .iter()
+            .filter(|r| dirty.iter().any(|d| r.meets(*d)))
+            .chain(&dirty)
+            .copied()
+            .collect();
+        let mut crop = Self::crop_for(&held)?;
         for d in &dirty {
             let refs: Vec<_> = (0..pieces.len())
                 .filter(|&j| regions[j].meets(*d))
