@@ -202,11 +202,30 @@ fn make_country_names() -> Vec<(Country, Vec<String>, String)> {
 ///
 /// A card as the program writes it is read back too: `Korean War (#11)` (suggestions, what
 /// happened) and `11 Korean War` (a hand line), when the number and the name agree; when they
-/// do not, the error names both cards.
+/// do not, the error names both cards. So is a whole hand line as `view` and the mails list a
+/// hand, `11 Korean War* (2 Ops, USSR)`, when its terms are the card's
+/// ([`crate::render::card_terms`]); other terms are refused, naming the card's.
 pub fn find_card(word: &str) -> Result<Card, NotationError> {
     let plain = lookup(word, "card", card_names());
     if plain.is_ok() {
         return plain;
+    }
+    if let Some((card, terms)) = word.trim().rsplit_once(" (").filter(|(_, t)| {
+        t.ends_with(')')
+            && t.split_whitespace()
+                .nth(1)
+                .is_some_and(|w| norm(w) == "ops")
+    }) {
+        let found = find_card(card)?;
+        let typed = format!("({terms}");
+        let terms = crate::render::card_terms(found);
+        if norm(&typed) == norm(&terms) {
+            return Ok(found);
+        }
+        return Err(NotationError::Syntax {
+            line: word.trim().into(),
+            message: format!("{} is {terms}, not {typed}", found.name()),
+        });
     }
     let w = norm(word);
     let split = w

@@ -9,7 +9,9 @@ use crate::engine::view::{Role, View};
 use crate::engine::{vp_text, Game, PromptKind, SeededChance};
 use crate::notation::format_answer;
 
-fn card_line(c: Card) -> String {
+/// A card's terms as a hand line shows them after its name: `(2 Ops, USSR)`, with `US`,
+/// `USSR`, `Scoring` or `neutral` for whose event it is (the printed card's Ops and star).
+pub fn card_terms(c: Card) -> String {
     let i = c.info();
     let side = match i.side {
         Some(Side::Us) => "US",
@@ -17,12 +19,17 @@ fn card_line(c: Card) -> String {
         None if i.scoring.is_some() => "Scoring",
         None => "neutral",
     };
+    format!("({} Ops, {side})", i.ops)
+}
+
+fn card_line(c: Card) -> String {
+    let i = c.info();
     format!(
-        "{:>3} {}{} ({} Ops, {side})",
+        "{:>3} {}{} {}",
         c as u8,
         i.name,
         if i.starred { "*" } else { "" },
-        i.ops
+        card_terms(c)
     )
 }
 

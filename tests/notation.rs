@@ -279,3 +279,49 @@ fn an_amount_out_of_range_is_named_as_the_amount() {
         assert!(e.contains(&format!("`{amount}`")), "{typed}: {e}");
     }
 }
+
+/// A whole hand line, as `view` and the mails list a hand (`104 The Cambridge Five* (2 Ops,
+/// USSR)`), names its card: a player who copies the line into a move is understood. Each line
+/// of both starting hands (all their cards: stars, sides, Scoring cards) is read back as the
+/// card its number names; terms that are not the card's are refused, naming the card's.
+#[test]
+fn a_hand_line_as_the_program_lists_it_names_its_card() {
+    use twilight_pbem::engine::view::{view, Role};
+    use twilight_pbem::engine::{Game, Options, SeededChance};
+    let mut read = 0;
+    for seed in 1..6 {
+        let (game, _) = Game::new(Options::default(), &mut SeededChance::new(seed)).unwrap();
+        for role in [Role::Us, Role::Ussr] {
+            let text = twilight_pbem::render::render_view(&game, &view(&game, role));
+            let hand = text
+                .lines()
+                .skip_while(|l| !l.starts_with("Your hand"))
+                .skip(1)
+                .take_while(|l| l.starts_with("  "));
+            for line in hand {
+                let number: u8 = line.split_whitespace().next().unwrap().parse().unwrap();
+                let card = Card::from_number(number).unwrap();
+                assert_eq!(find_card(line.trim()).unwrap(), card, "{line}");
+                read += 1;
+            }
+        }
+    }
+    assert!(read >= 80, "{read} hand lines read");
+    let e = find_card("104 The Cambridge Five* (3 Ops, US)")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("The Cambridge Five is (2 Ops, USSR), not (3 Ops, US)"),
+        "{e}"
+    );
+    assert_eq!(
+        parse_line("play 104 The Cambridge Five* (2 Ops, USSR) ops influence Poland 2").unwrap(),
+        vec![
+            MoveText::Play(
+                "104 The Cambridge Five* (2 Ops, USSR)".into(),
+                CardUse::Operations
+            ),
+            MoveText::Influence(vec![("Poland".into(), 2)]),
+        ]
+    );
+}
