@@ -133,7 +133,7 @@ pub fn open_nofollow(path: &Path) -> Result<File, FsError> {
 ///
 /// The operating system's, or that one.
 pub fn open_regular(path: &Path) -> io::Result<File> {
-    let mut o = nofollow_options();
+    let mut o = OpenOptions::new();
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;

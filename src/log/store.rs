@@ -438,8 +438,8 @@ impl Log {
     /// matched, so only a SHA-256 collision gets here): `twilight verify` tells what is wrong.
     fn whole(&self) -> &(Vec<u8>, Vec<StoredEntry>) {
         self.whole.get_or_init(|| {
-            let prefix = Some(self.prefix.as_slice());
-            let read = prefix.and_then(|prefix| {
+            let prefix = self.prefix.as_slice();
+            let read = {
                 let (report, parsed) = scan(prefix, None);
                 let sound = report.is_clean()
                     && parsed.len() == self.skipped
@@ -463,7 +463,7 @@ impl Log {
                     bytes.extend_from_slice(&self.bytes);
                     (bytes, entries)
                 })
-            });
+            };
             read.unwrap_or_else(|| {
                 panic!(
                     "{}: the log's first {} bytes no longer read as the log its replay snapshot was made from; run `twilight verify` on it",
