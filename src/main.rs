@@ -622,6 +622,7 @@ fn print_inbox_report(report: &inbound::InboxReport) {
 }
 
 fn main() -> ExitCode {
+    tune_malloc();
     match run(Cli::parse()) {
         Ok(code) => code,
         Err(e) => {
@@ -639,6 +640,23 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         }
+    }
+}
+
+/// Keeps glibc's malloc from handing large blocks back to the kernel and mapping fresh ones
+/// (issue 15 target 3). Every command is a short process that allocates and frees buffers of
+/// a few hundred kilobytes (pictures, mails, the log); by default glibc maps each such block
+/// from the kernel and unmaps it when freed, so the next one is mapped and zero-filled again,
+/// page by page. With these thresholds freed blocks stay in the heap for the next one; the
+/// heap goes back to the kernel when the process ends. Measured: one `inbox` reply about 0.2 ms
+/// less CPU time and 40 fewer page faults (README, Performance).
+fn tune_malloc() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets two of the allocator's thresholds; called first thing in
+    // `main`, before any other thread exists.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 64 << 20);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 128 << 20);
     }
 }
 
