@@ -1,4 +1,12 @@
-//! Links the `twilight` binary with packed relative relocations (`DT_RELR`, `-z
+//! Two build steps for speed (issue 15 target 3: every command is a short process).
+//!
+//! **The board layout as JSON.** `src/picture/positions.yaml` is the layout's source (commented,
+//! edited by hand); a YAML parse of it costs about 0.15 ms in every process that draws a
+//! picture. It is converted here, once, to `$OUT_DIR/positions.json`, which
+//! `picture::layout::Layout::standard` parses in a tenth of that. A test checks that both give
+//! the same layout.
+//!
+//! **Packed relocations.** Links the `twilight` binary with packed relative relocations (`DT_RELR`, `-z
 //! pack-relative-relocs`) where the C library that will load it reads them: glibc 2.36 and
 //! later, on the machine that builds it (issue 15 target 3).
 //!
@@ -16,6 +24,25 @@ use std::process::Command;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    layout_json();
+    packed_relocations();
+}
+
+/// Writes `$OUT_DIR/positions.json`, the layout file as JSON. Panics (failing the build) if the
+/// layout file does not read or parse: the message names the file and the parse error.
+fn layout_json() {
+    const SOURCE: &str = "src/picture/positions.yaml";
+    println!("cargo:rerun-if-changed={SOURCE}");
+    let text = std::fs::read_to_string(SOURCE).unwrap_or_else(|e| panic!("{SOURCE}: {e}"));
+    let value: serde_json::Value =
+        serde_yaml::from_str(&text).unwrap_or_else(|e| panic!("{SOURCE}: {e}"));
+    let out = std::path::Path::new(&env::var("OUT_DIR").expect("cargo sets OUT_DIR"))
+        .join("positions.json");
+    std::fs::write(&out, value.to_string()).unwrap_or_else(|e| panic!("{}: {e}", out.display()));
+}
+
+/// Asks for `-z pack-relative-relocs` when linking the binaries, where it is safe (module docs).
+fn packed_relocations() {
     println!("cargo:rerun-if-env-changed=TWILIGHT_NO_RELR");
     if env::var_os("TWILIGHT_NO_RELR").is_some_and(|v| v != "0") {
         return;

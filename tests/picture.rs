@@ -83,6 +83,22 @@ fn no_adjacency_line_crosses_a_third_box() {
     }
 }
 
+/// The layout the pictures use is read from the JSON that build.rs makes of positions.yaml
+/// (issue 15 target 3): it is the layout the YAML itself gives, field for field.
+#[test]
+fn the_built_json_layout_is_the_yaml_layout() {
+    let from_yaml = Layout::parse(picture::layout::POSITIONS_YAML).unwrap();
+    assert_eq!(*Layout::standard(), from_yaml);
+    assert_eq!(
+        Layout::parse_json(picture::layout::POSITIONS_JSON).unwrap(),
+        from_yaml
+    );
+    // Not a vacuous equality: a layout with one box moved differs.
+    let moved = picture::layout::POSITIONS_YAML
+        .replace("canada: {at: [200, 230]}", "canada: {at: [201, 230]}");
+    assert_ne!(Layout::parse(&moved).unwrap(), from_yaml);
+}
+
 #[test]
 fn a_bad_positions_file_is_refused_naming_the_problem() {
     let missing = picture::layout::POSITIONS_YAML.replace("  canada: {at: [200, 230]}\n", "");
