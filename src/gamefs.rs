@@ -352,6 +352,23 @@ pub fn remove_stale_temps(dir: &Path) {
     }
 }
 
+/// [`remove_stale_temps`], at most once per folder in this process: what a writer of many
+/// files into one folder calls before each (a mail outbox, which may hold every mail of a
+/// game: listed once, not once a mail). Temporary files a crash of another process leaves
+/// later are removed by the next process.
+pub fn remove_stale_temps_once(dir: &Path) {
+    static DONE: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+    let dir = plain(dir);
+    {
+        let mut done = DONE.lock().unwrap_or_else(|e| e.into_inner());
+        if done.contains(&dir) {
+            return;
+        }
+        done.push(dir.clone());
+    }
+    remove_stale_temps(&dir);
+}
+
 /// The folder holding `path` (`.` for a bare name).
 pub fn parent_of(path: &Path) -> PathBuf {
     match path.parent() {
@@ -525,6 +542,23 @@ mod tests {
         assert!(err.to_string().contains("the game is busy"), "{err}");
         drop(first);
         GameLock::acquire_within(dir.path(), Duration::ZERO).unwrap();
+    }
+
+    #[test]
+    fn stale_temporary_files_are_removed_once_a_process() {
+        let d = tempfile::tempdir().unwrap();
+        let temp = d.path().join(".tmp-left");
+        fs::write(&temp, b"cut").unwrap();
+        fs::write(d.path().join("kept.eml"), b"whole").unwrap();
+        remove_stale_temps_once(d.path());
+        assert!(!temp.exists());
+        assert!(d.path().join("kept.eml").exists());
+        // Listed once a process: one left later waits for the next process.
+        fs::write(&temp, b"cut").unwrap();
+        remove_stale_temps_once(d.path());
+        assert!(temp.exists());
+        remove_stale_temps(d.path());
+        assert!(!temp.exists());
     }
 
     #[cfg(unix)]

@@ -317,7 +317,7 @@ impl Transport {
                 builder.create(dir).map_err(|e| ferr(dir, e))?;
                 // Written as a whole (temporary file 0600, fsync, rename): a full disk or a
                 // crash never leaves a cut mail, nor one readable by others for a moment.
-                crate::gamefs::remove_stale_temps(dir);
+                crate::gamefs::remove_stale_temps_once(dir);
                 let file = dir.join(format!("{}.eml", outbox_name()?));
                 write(&file, &message.formatted(), "outbox-mail")
                     .map_err(|e| MailError::Send(e.to_string()))?;
