@@ -476,7 +476,10 @@ impl GameLock {
         loop {
             match file.try_lock() {
                 Ok(()) => {
-                    held().push(dir.clone());
+                    static TENURES: std::sync::atomic::AtomicU64 =
+                        std::sync::atomic::AtomicU64::new(1);
+                    let tenure = TENURES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    held().push((dir.clone(), tenure));
                     return Ok(GameLock { _file: file, dir });
                 }
                 Err(fs::TryLockError::WouldBlock) => {}
@@ -509,15 +512,16 @@ impl GameLock {
 impl Drop for GameLock {
     fn drop(&mut self) {
         let mut held = held();
-        if let Some(i) = held.iter().position(|d| *d == self.dir) {
+        if let Some(i) = held.iter().position(|(d, _)| *d == self.dir) {
             held.swap_remove(i);
         }
     }
 }
 
-/// The game folders whose [`GameLock`] this process holds (as [`plain`] paths).
-fn held() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
-    static HELD: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+/// The game folders whose [`GameLock`] this process holds (as [`plain`] paths), each with the
+/// number of its tenure ([`lock_tenure`]).
+fn held() -> std::sync::MutexGuard<'static, Vec<(PathBuf, u64)>> {
+    static HELD: std::sync::Mutex<Vec<(PathBuf, u64)>> = std::sync::Mutex::new(Vec::new());
     HELD.lock().unwrap_or_else(|e| e.into_inner())
 }
 
@@ -525,8 +529,17 @@ fn held() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
 /// trailing `/`): what a writer of a derived file (the replay snapshot of `crate::session`)
 /// checks, so that it writes only as the game's one writer.
 pub fn holds_lock(dir: &Path) -> bool {
+    lock_tenure(dir).is_some()
+}
+
+/// The tenure of this process's [`GameLock`] of `dir`, if it holds it: a number given to each
+/// taking of a lock in this process, never given again. Two equal tenures read at two moments
+/// mean the lock was held all the time in between, so that no other process following the
+/// locking rules wrote the game's files meanwhile (what lets a game opened again in the same
+/// process skip comparing its files with the disk, `crate::session`).
+pub fn lock_tenure(dir: &Path) -> Option<u64> {
     let dir = plain(dir);
-    held().contains(&dir)
+    held().iter().find(|(d, _)| *d == dir).map(|(_, t)| *t)
 }
 
 #[cfg(test)]
@@ -542,6 +555,21 @@ mod tests {
         assert!(err.to_string().contains("the game is busy"), "{err}");
         drop(first);
         GameLock::acquire_within(dir.path(), Duration::ZERO).unwrap();
+    }
+
+    #[test]
+    fn each_taking_of_a_lock_has_a_tenure_of_its_own() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(lock_tenure(dir.path()), None);
+        let first = GameLock::acquire_within(dir.path(), Duration::ZERO).unwrap();
+        let t1 = lock_tenure(dir.path()).expect("held");
+        assert!(holds_lock(dir.path()));
+        drop(first);
+        assert_eq!(lock_tenure(dir.path()), None);
+        assert!(!holds_lock(dir.path()));
+        let _second = GameLock::acquire_within(dir.path(), Duration::ZERO).unwrap();
+        let t2 = lock_tenure(dir.path()).expect("held");
+        assert_ne!(t1, t2);
     }
 
     #[test]

@@ -226,6 +226,10 @@ pub struct Session {
     replayed: usize,
     /// The last decision replayed, with the Influence before it.
     last_decision: Option<LastDecision>,
+    /// The tenure of this process's lock of the game when the files were read
+    /// ([`gamefs::lock_tenure`]; `None` if it did not hold it): while the same tenure lasts,
+    /// the files on disk are those this session read or wrote ([`Session::reopen`]).
+    tenure: Option<u64>,
 }
 
 /// The replay's state before a decision a takeback request names first: restored when the
@@ -638,6 +642,7 @@ impl Session {
             committed: None,
             replayed: 0,
             last_decision: None,
+            tenure: gamefs::lock_tenure(dir),
         };
         s.run_replay(&log, from)?;
         if log.staged() == 0 {

@@ -847,6 +847,19 @@ fn reopening_files_changed_behind_the_session_opens_them_anew() {
     assert_eq!(again.log().len(), fresh(&dir).log().len());
     assert_eq!(fingerprint(&again), fingerprint(&fresh(&dir)), "appended");
 
+    // The same, reopened under the lock taken again (as `inbox` reopens a game to send its
+    // prompts): a lock taken anew is a new tenure, so the files are compared again.
+    let held = open_locked(&dir);
+    assert!(play_one(&dir, 78));
+    let (_lock, _) = Session::lock(&dir).unwrap();
+    let again = held.reopen().unwrap();
+    assert_eq!(
+        fingerprint(&again),
+        fingerprint(&fresh(&dir)),
+        "appended, relocked"
+    );
+    drop(_lock);
+
     // An old entry edited in place, its length kept: `open` refuses the log, so does reopen.
     let bytes = std::fs::read(dir.join("log.yaml")).unwrap();
     let at = bytes

@@ -5,12 +5,15 @@
 //! log is read and compared byte for byte with the log in memory (never parsed, hashed or
 //! replayed again), the secret likewise, and the replay carries on from the checkpoint at the
 //! log's head with no entry left, making the checks of the end of every replay as any opening
-//! does. Anything else — a staged entry, no checkpoint at the head (a public replay, a game
+//! does. The comparison is skipped while the lock this process held when it read the files is
+//! still held (the same [`crate::gamefs::lock_tenure`]): no other process following the
+//! locking rules can have written them meanwhile. Anything else — a staged entry, no checkpoint at the head (a public replay, a game
 //! past its reveal), a log or secret that differs on disk — is a full [`Session::open`].
 
 use std::path::Path;
 
 use super::{read_secret, Session, SessionError};
+use crate::gamefs::lock_tenure;
 
 impl Session {
     /// The game in this session's folder opened again: the same as [`Session::open`] on the
@@ -33,15 +36,19 @@ impl Session {
 
     /// This session, if its replay can stand for a new opening of its folder: a replay with the
     /// moderator's secret before the reveal, nothing staged, its checkpoint at the log's head,
-    /// and the log and secret on disk exactly as held.
+    /// and the log and secret on disk exactly as held (compared, unless the lock held when
+    /// they were read is held still).
     fn resumable(self) -> Option<Session> {
         let at_head = self.checkpoint.as_ref().is_some_and(|cp| {
             cp.len == self.log.len() && self.log.entries_held_last() == Some(cp.head)
         });
+        let secret = self.secret.as_ref()?;
+        let locked_since = !self.secret_after_commit
+            && self.tenure.is_some()
+            && self.tenure == lock_tenure(&self.dir);
         (self.keeps_checkpoint()
             && at_head
-            && self.log.matches_file()
-            && same_secret(&self.dir, self.secret.as_ref()?))
+            && (locked_since || (self.log.matches_file() && same_secret(&self.dir, secret))))
         .then_some(self)
     }
 }
