@@ -1178,13 +1178,21 @@ impl Session {
             i = j;
         }
         if keep {
-            if let Some(last) = log.entries_held_last() {
-                let locals = Locals {
-                    joined,
-                    sealed_commits: sealed_commits.clone(),
-                    snapshots,
-                };
-                self.checkpoint = Some(Arc::new(self.checkpoint_of(log.len(), last, locals)));
+            match from {
+                // Carried on from a checkpoint with no entry after it: the state is the
+                // checkpoint's, which stands as it is (not copied again).
+                Some(cp) if entries.is_empty() => self.checkpoint = Some(cp),
+                _ => {
+                    if let Some(last) = log.entries_held_last() {
+                        let locals = Locals {
+                            joined,
+                            sealed_commits: sealed_commits.clone(),
+                            snapshots,
+                        };
+                        self.checkpoint =
+                            Some(Arc::new(self.checkpoint_of(log.len(), last, locals)));
+                    }
+                }
             }
         }
         if self.standing.awaiting_decision() {
@@ -1195,7 +1203,11 @@ impl Session {
         let (dice_findings, checked) = self.dice.check();
         // What the check found sound spares the next replay carried on from the checkpoint
         // (within this process) deriving those dice again.
-        if let Some(cp) = self.checkpoint.as_mut() {
+        if let Some(cp) = self
+            .checkpoint
+            .as_mut()
+            .filter(|cp| cp.dice.verified != self.dice.verified)
+        {
             Arc::make_mut(cp).dice.verified = self.dice.verified.clone();
         }
         self.findings.extend(dice_findings);
