@@ -86,7 +86,7 @@ pub fn lock_wait() -> Duration {
 }
 
 /// `path` without trailing `/` (so that a symlinked folder named `g1/` is seen as a link).
-fn plain(path: &Path) -> PathBuf {
+pub fn plain(path: &Path) -> PathBuf {
     path.components().collect()
 }
 

@@ -1231,7 +1231,12 @@ fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
 pub fn run(opts: &InboxOptions, sources: &[PathBuf]) -> Result<InboxReport, MailError> {
     let mut report = InboxReport::default();
     let mut touched: Touched = Vec::new();
-    for src in list_sources(sources)? {
+    let sources = list_sources(sources)?;
+    let count = sources.len();
+    // The lock of the last mail's game, kept for sending its prompts: held all along, its
+    // files need not be read and compared again (`Session::reopen`), nor the lock taken anew.
+    let mut kept: Option<crate::gamefs::GameLock> = None;
+    for (n, src) in sources.into_iter().enumerate() {
         let file = match &src {
             Source::Maildir(_, f) | Source::Eml(f) => f.clone(),
         };
@@ -1296,7 +1301,11 @@ pub fn run(opts: &InboxOptions, sources: &[PathBuf]) -> Result<InboxReport, Mail
                 .send_errors
                 .push(format!("{}: could not be filed: {e}", file.display())),
         }
-        drop(held);
+        if n + 1 == count {
+            kept = held;
+        } else {
+            drop(held);
+        }
         report.processed.push(Processed {
             source: file,
             verdict,
@@ -1304,7 +1313,11 @@ pub fn run(opts: &InboxOptions, sources: &[PathBuf]) -> Result<InboxReport, Mail
     }
     for (dir, held) in touched {
         // Each game's lock in turn: sending updates its mail state.
-        let (_lock, recovered) = match Session::lock(&dir) {
+        let lock = match kept.take_if(|l| l.dir() == crate::gamefs::plain(&dir)) {
+            Some(l) => Ok((l, None)),
+            None => Session::lock(&dir),
+        };
+        let (_lock, recovered) = match lock {
             Ok(l) => l,
             Err(e @ SessionError::Busy(_)) => {
                 report.send_errors.push(format!(
