@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
@@ -81,6 +82,75 @@ struct Cli {
     command: Command,
 }
 
+/// A subcommand's arguments `T`, added to its `clap::Command` only when clap enters that
+/// subcommand (to parse it, or for its help or a usage error) instead of on every run: building
+/// every subcommand's arguments took about 0.15–0.2 ms of each command (issue 15 target 3).
+/// Parses, and shows in help, exactly as `T` would as the variant's only field; the
+/// subcommand keeps its variant's about and long about, not `T`'s docstring. `completions` and
+/// `man` take the whole tree at once ([`whole_command`]).
+struct Deferred<T>(T);
+
+/// Whether [`Deferred`] adds the arguments at once, as a plain `T` would ([`whole_command`]).
+static EAGER: AtomicBool = AtomicBool::new(false);
+
+/// The whole command tree with every subcommand's arguments in place, for `completions` and
+/// `man`. Their generators build the tree, and clap copies the subcommands into the tree of
+/// `help` before it builds them: with deferred arguments the nested subcommands would be
+/// missing there (no `twilight help peer inbox` in the completion scripts).
+fn whole_command() -> clap::Command {
+    EAGER.store(true, Ordering::Relaxed);
+    <Cli as clap::CommandFactory>::command()
+}
+
+impl<T: clap::Args> clap::Args for Deferred<T> {
+    fn group_id() -> Option<clap::Id> {
+        T::group_id()
+    }
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        if EAGER.load(Ordering::Relaxed) {
+            return T::augment_args(cmd);
+        }
+        cmd.defer(|cmd| keeping_about(cmd, T::augment_args))
+    }
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        if EAGER.load(Ordering::Relaxed) {
+            return T::augment_args_for_update(cmd);
+        }
+        cmd.defer(|cmd| keeping_about(cmd, T::augment_args_for_update))
+    }
+}
+
+impl<T: clap::FromArgMatches> clap::FromArgMatches for Deferred<T> {
+    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        T::from_arg_matches(m).map(Deferred)
+    }
+    fn from_arg_matches_mut(m: &mut clap::ArgMatches) -> Result<Self, clap::Error> {
+        T::from_arg_matches_mut(m).map(Deferred)
+    }
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+        self.0.update_from_arg_matches(m)
+    }
+    fn update_from_arg_matches_mut(&mut self, m: &mut clap::ArgMatches) -> Result<(), clap::Error> {
+        self.0.update_from_arg_matches_mut(m)
+    }
+}
+
+/// `augment(cmd)` with `cmd`'s about and long about put back: a derived `Args` struct sets
+/// them from its own docstring (and from those of structs it flattens, such as [`MailArgs`]),
+/// which the variant's docstring overrides only when the arguments are added eagerly.
+fn keeping_about(cmd: clap::Command, augment: fn(clap::Command) -> clap::Command) -> clap::Command {
+    use clap::builder::Resettable;
+    let about = cmd
+        .get_about()
+        .cloned()
+        .map_or(Resettable::Reset, Resettable::Value);
+    let long_about = cmd
+        .get_long_about()
+        .cloned()
+        .map_or(Resettable::Reset, Resettable::Value);
+    augment(cmd).about(about).long_about(long_about)
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum SideArg {
     Us,
@@ -118,268 +188,349 @@ enum Format {
 #[derive(Subcommand)]
 enum Command {
     /// Create a game: its secret seed and the first log entry.
-    New {
-        /// The game folder to create (its name is the game id).
-        game_dir: PathBuf,
-        /// The US player's e-mail address.
-        #[arg(long, required_unless_present_any = ["peer", "bid"], conflicts_with = "bid")]
-        us: Option<String>,
-        /// The USSR player's e-mail address.
-        #[arg(long, required_unless_present_any = ["peer", "bid"], conflicts_with = "bid")]
-        ussr: Option<String>,
-        /// With --bid: the two players, seat 1 then seat 2 (`--player A --player B`); their
-        /// sides are decided by the blind bid.
-        #[arg(long, value_name = "EMAIL", requires = "bid", num_args = 1)]
-        player: Vec<String>,
-        #[command(flatten)]
-        variant: VariantArgs,
-        #[command(flatten)]
-        time: correspondence_cli::TimeArgs,
-        #[command(flatten)]
-        mail: MailArgs,
-        #[command(flatten)]
-        peer: peer_cli::PeerNewArgs,
-    },
+    New(Deferred<NewArgs>),
     /// A player declares an absence (whole UTC days, both included, starting tomorrow at the
     /// earliest) within the game's leave allowance: no deadline falls inside, and the opponent
     /// is told by mail.
-    Leave {
-        /// The game folder.
-        game_dir: PathBuf,
-        /// Which side is away.
-        #[arg(long = "as", ignore_case = true)]
-        side: SideArg,
-        /// The first day away (YYYY-MM-DD).
-        #[arg(long)]
-        from: chrono::NaiveDate,
-        /// The last day away (YYYY-MM-DD).
-        #[arg(long)]
-        to: chrono::NaiveDate,
-        #[command(flatten)]
-        mail: MailArgs,
-    },
+    Leave(Deferred<LeaveArgs>),
     /// The moderator's ruling on a game stopped by a timeout under `--on-timeout adjudicate`;
     /// the result is recorded and the seed revealed.
-    Adjudicate {
-        /// The game folder.
-        game_dir: PathBuf,
-        /// The result.
-        #[arg(long, value_enum)]
-        winner: correspondence_cli::WinnerArg,
-        /// The reasons, for the record.
-        #[arg(long, default_value = "")]
-        note: String,
-        #[command(flatten)]
-        mail: MailArgs,
-    },
+    Adjudicate(Deferred<AdjudicateArgs>),
     /// In a game created with --bid: a seat's sealed bid for sides, with its nonce, as the
     /// moderator types it (by mail the player replies to the invitation instead). The bid
     /// stays sealed until the other seat's is in; then the sides are decided (FAQ F009).
-    Bid {
-        /// The game folder.
-        game_dir: PathBuf,
-        /// The seat: 1 or 2 (the order of `new --player`).
-        #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
-        seat: u8,
-        /// Any text the player chooses (it feeds every shuffle and roll, as a join's nonce).
-        #[arg(long)]
-        nonce: String,
-        /// The bid: a superpower and a whole number of Influence, e.g. `ussr 2`.
-        #[arg(required = true, num_args = 1..)]
-        bid: Vec<String>,
-        #[command(flatten)]
-        mail: MailArgs,
-    },
+    Bid(Deferred<BidArgs>),
     /// A player joins with a nonce of their choosing (it feeds every later shuffle and roll).
-    Join {
-        /// The game folder.
-        game_dir: PathBuf,
-        /// Which side joins.
-        #[arg(long = "as", ignore_case = true, required_unless_present = "peer")]
-        side: Option<SideArg>,
-        /// Any text the player chooses.
-        #[arg(long, required_unless_present = "peer")]
-        nonce: Option<String>,
-        #[command(flatten)]
-        mail: MailArgs,
-        #[command(flatten)]
-        peer: peer_cli::PeerJoinArgs,
-    },
+    Join(Deferred<JoinArgs>),
     /// Make a peer-mode key pair (Ed25519): a private key file (0600, never mailed) and the
     /// public key's fingerprint to compare with your opponent by another channel.
-    Keygen(peer_cli::KeygenArgs),
+    Keygen(Deferred<peer_cli::KeygenArgs>),
     /// Peer mode (no host): take in the opponent's mails, send, status.
-    Peer {
-        #[command(subcommand)]
-        command: peer_cli::PeerCommand,
-    },
+    Peer(Deferred<PeerArgs>),
     /// One screen: turn, action round, VP, DEFCON, who owes what.
-    Status {
-        /// The game folder.
-        game_dir: PathBuf,
-        /// Output format.
-        #[arg(long, value_enum, default_value = "text")]
-        format: Format,
-    },
+    Status(Deferred<StatusArgs>),
     /// The board as a role may see it.
-    View {
-        /// The game folder.
-        game_dir: PathBuf,
-        /// Whose view.
-        #[arg(long = "as", value_enum, ignore_case = true, default_value = "public")]
-        role: RoleArg,
-        /// Output format.
-        #[arg(long, value_enum, default_value = "text")]
-        format: Format,
-        /// Write to this file instead of standard output.
-        #[arg(long)]
-        out: Option<PathBuf>,
-    },
+    View(Deferred<ViewArgs>),
     /// A self-contained HTML replay of a game from its public log; on a folder of games, one
     /// page per game and an index page with the standings.
-    Export {
-        /// A game folder, or a folder of game folders.
-        path: PathBuf,
-        /// The HTML file to write (for a folder: the index page; game pages go beside it).
-        #[arg(long)]
-        html: PathBuf,
-    },
+    Export(Deferred<ExportArgs>),
     /// The decision a player owes and its legal answers in the notation.
-    Moves {
-        /// The game folder.
-        game_dir: PathBuf,
-        /// Which side.
-        #[arg(long = "as", ignore_case = true)]
-        side: SideArg,
-        /// Output format.
-        #[arg(long, value_enum, default_value = "text")]
-        format: Format,
-    },
+    Moves(Deferred<MovesArgs>),
     /// Play one or more moves (applied in order; stops at the first refused one).
-    Play {
-        /// The game folder.
-        game_dir: PathBuf,
-        /// Which side plays.
-        #[arg(long = "as", ignore_case = true)]
-        side: SideArg,
-        /// Move lines, e.g. `play Comecon ops influence Poland 2, Hungary 1`.
-        #[arg(required = true)]
-        moves: Vec<String>,
-        #[command(flatten)]
-        mail: MailArgs,
-    },
+    Play(Deferred<PlayArgs>),
     /// Read replies from Maildirs or .eml files, apply their moves, answer, mail the next
     /// prompts. Exit status: 0 all applied, 10 malformed MIME, 11 unknown game, 12 sender not a
     /// player, 13 missing token, 14 wrong token, 15 stale position, 16 replayed mail, 17 illegal
     /// move, 18 no move line (the first refused mail's), 19 a mail failed and was filed in
     /// MAILDIR/twilight-failed/, 3 a mail could not be sent, 2 the games folder does not exist.
-    Inbox {
-        /// The folder holding the game folders [default: $TWILIGHT_GAMES, else `games:` of
-        /// ~/.config/twilight/config.yaml, else ./games].
-        #[arg(long = "games")]
-        games_dir: Option<PathBuf>,
-        /// Maildir folders (their new/ messages) or .eml files.
-        #[arg(required = true)]
-        sources: Vec<PathBuf>,
-        /// Write mails to outbox folders even if TWILIGHT_SMTP_URL is set.
-        #[arg(long)]
-        outbox: bool,
-    },
+    Inbox(Deferred<InboxArgs>),
     /// Re-send the current prompt(s) of a game (to the players who owe a decision).
-    Mail {
-        /// The game folder.
-        game_dir: PathBuf,
-        /// Write to GAME_DIR/outbox even if TWILIGHT_SMTP_URL is set.
-        #[arg(long)]
-        outbox: bool,
-    },
+    Mail(Deferred<MailCommandArgs>),
     /// Remind players who have owed a decision longer than mail.yaml's remind_after_hours.
-    Remind {
-        /// The game folder.
-        game_dir: PathBuf,
-        /// Write to GAME_DIR/outbox even if TWILIGHT_SMTP_URL is set.
-        #[arg(long)]
-        outbox: bool,
-    },
+    Remind(Deferred<RemindArgs>),
     /// Disclose the master seed at the end of the game (or of an abandoned game with --force).
-    Reveal {
-        /// The game folder.
-        game_dir: PathBuf,
-        /// Reveal although the game is not over.
-        #[arg(long)]
-        force: bool,
-    },
+    Reveal(Deferred<RevealArgs>),
     /// A player's check of their own mails of one game (no secret needed): the log attached to
     /// the prompts is one unbroken chain through every mail's head, each hand commitment seals
     /// the hand shown, every move a receipt echoes is recorded as sent, a sealed headline is
     /// the card played, and the dice of every finished turn re-derive.
-    Check {
-        /// The mails (`.eml` files): prompts and receipts.
-        #[arg(required = true)]
-        mails: Vec<PathBuf>,
-    },
+    Check(Deferred<CheckArgs>),
     /// Verify logs: a log file, a game folder, or a folder of game folders. Exit status: 0
     /// every game verifies clean, 1 a game has findings or a folder holds no game to verify
     /// (a sub-folder without a log.yaml, a log.yaml that is a folder: each named).
-    Verify {
-        /// What to verify.
-        #[arg(required = true)]
-        paths: Vec<PathBuf>,
-        /// The head hash from a receipt: also checks the last entry and truncation (one game).
-        #[arg(long)]
-        head: Option<String>,
-        /// Threads to verify on (default: all cores).
-        #[arg(long)]
-        jobs: Option<usize>,
-        /// Output format.
-        #[arg(long, value_enum, default_value = "text")]
-        format: Format,
-    },
+    Verify(Deferred<VerifyArgs>),
     /// Import a game played elsewhere as a recorded game (decisions and dice only), and
     /// compare the engine's totals with the source's.
-    Import {
-        #[command(subcommand)]
-        format: ImportFormat,
-    },
+    Import(Deferred<ImportArgs>),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout, e.g.
     /// `twilight completions bash > ~/.local/share/bash-completion/completions/twilight`.
-    Completions {
-        /// The shell.
-        shell: clap_complete::Shell,
-    },
+    Completions(Deferred<CompletionsArgs>),
     /// Print the manual page (roff) to stdout, e.g. `twilight man > twilight.1`.
     Man,
     /// Play random legal games (a policy of `--policy`, any variant) and print games/s,
     /// game-turns/s and how the games ended; or record one sealed example game (`--record`).
-    Selfplay {
-        /// How many games.
-        #[arg(long, default_value_t = 10)]
-        games: u64,
-        /// The first seed; games use seeds S, S+1, ….
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Avoid moves that lose at once and play held Scoring cards in time (longer games);
-        /// the same as `--policy careful`.
-        #[arg(long, conflicts_with = "policy")]
-        careful: bool,
-        /// How decisions are chosen: `uniform` (uniformly random legal answers), `scoring`
-        /// (uniform, but a held Scoring card is always played), `careful`.
-        #[arg(long, value_enum, default_value_t = PolicyArg::Uniform)]
-        policy: PolicyArg,
-        /// Instead, play one sealed game into this new game folder (log, secret, reveal).
-        #[arg(long)]
-        record: Option<PathBuf>,
-        /// With --record: stop after this many decisions (an unfinished example game).
-        #[arg(long, requires = "record")]
-        stop_after: Option<u64>,
-        /// With --record: take the master seed from the operating system (a real seed, as
-        /// `new` does) instead of deriving a test seed from --seed; --seed still drives the
-        /// players' random choices.
-        #[arg(long, requires = "record")]
-        real_seed: bool,
-        #[command(flatten)]
-        variant: VariantArgs,
-    },
+    Selfplay(Deferred<SelfplayArgs>),
+}
+
+/// The arguments of `twilight new`.
+#[derive(clap::Args)]
+struct NewArgs {
+    /// The game folder to create (its name is the game id).
+    game_dir: PathBuf,
+    /// The US player's e-mail address.
+    #[arg(long, required_unless_present_any = ["peer", "bid"], conflicts_with = "bid")]
+    us: Option<String>,
+    /// The USSR player's e-mail address.
+    #[arg(long, required_unless_present_any = ["peer", "bid"], conflicts_with = "bid")]
+    ussr: Option<String>,
+    /// With --bid: the two players, seat 1 then seat 2 (`--player A --player B`); their
+    /// sides are decided by the blind bid.
+    #[arg(long, value_name = "EMAIL", requires = "bid", num_args = 1)]
+    player: Vec<String>,
+    #[command(flatten)]
+    variant: VariantArgs,
+    #[command(flatten)]
+    time: correspondence_cli::TimeArgs,
+    #[command(flatten)]
+    mail: MailArgs,
+    #[command(flatten)]
+    peer: peer_cli::PeerNewArgs,
+}
+
+/// The arguments of `twilight leave`.
+#[derive(clap::Args)]
+struct LeaveArgs {
+    /// The game folder.
+    game_dir: PathBuf,
+    /// Which side is away.
+    #[arg(long = "as", ignore_case = true)]
+    side: SideArg,
+    /// The first day away (YYYY-MM-DD).
+    #[arg(long)]
+    from: chrono::NaiveDate,
+    /// The last day away (YYYY-MM-DD).
+    #[arg(long)]
+    to: chrono::NaiveDate,
+    #[command(flatten)]
+    mail: MailArgs,
+}
+
+/// The arguments of `twilight adjudicate`.
+#[derive(clap::Args)]
+struct AdjudicateArgs {
+    /// The game folder.
+    game_dir: PathBuf,
+    /// The result.
+    #[arg(long, value_enum)]
+    winner: correspondence_cli::WinnerArg,
+    /// The reasons, for the record.
+    #[arg(long, default_value = "")]
+    note: String,
+    #[command(flatten)]
+    mail: MailArgs,
+}
+
+/// The arguments of `twilight bid`.
+#[derive(clap::Args)]
+struct BidArgs {
+    /// The game folder.
+    game_dir: PathBuf,
+    /// The seat: 1 or 2 (the order of `new --player`).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
+    seat: u8,
+    /// Any text the player chooses (it feeds every shuffle and roll, as a join's nonce).
+    #[arg(long)]
+    nonce: String,
+    /// The bid: a superpower and a whole number of Influence, e.g. `ussr 2`.
+    #[arg(required = true, num_args = 1..)]
+    bid: Vec<String>,
+    #[command(flatten)]
+    mail: MailArgs,
+}
+
+/// The arguments of `twilight join`.
+#[derive(clap::Args)]
+struct JoinArgs {
+    /// The game folder.
+    game_dir: PathBuf,
+    /// Which side joins.
+    #[arg(long = "as", ignore_case = true, required_unless_present = "peer")]
+    side: Option<SideArg>,
+    /// Any text the player chooses.
+    #[arg(long, required_unless_present = "peer")]
+    nonce: Option<String>,
+    #[command(flatten)]
+    mail: MailArgs,
+    #[command(flatten)]
+    peer: peer_cli::PeerJoinArgs,
+}
+
+/// The arguments of `twilight peer`.
+#[derive(clap::Args)]
+struct PeerArgs {
+    #[command(subcommand)]
+    command: peer_cli::PeerCommand,
+}
+
+/// The arguments of `twilight status`.
+#[derive(clap::Args)]
+struct StatusArgs {
+    /// The game folder.
+    game_dir: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+}
+
+/// The arguments of `twilight view`.
+#[derive(clap::Args)]
+struct ViewArgs {
+    /// The game folder.
+    game_dir: PathBuf,
+    /// Whose view.
+    #[arg(long = "as", value_enum, ignore_case = true, default_value = "public")]
+    role: RoleArg,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Write to this file instead of standard output.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// The arguments of `twilight export`.
+#[derive(clap::Args)]
+struct ExportArgs {
+    /// A game folder, or a folder of game folders.
+    path: PathBuf,
+    /// The HTML file to write (for a folder: the index page; game pages go beside it).
+    #[arg(long)]
+    html: PathBuf,
+}
+
+/// The arguments of `twilight moves`.
+#[derive(clap::Args)]
+struct MovesArgs {
+    /// The game folder.
+    game_dir: PathBuf,
+    /// Which side.
+    #[arg(long = "as", ignore_case = true)]
+    side: SideArg,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+}
+
+/// The arguments of `twilight play`.
+#[derive(clap::Args)]
+struct PlayArgs {
+    /// The game folder.
+    game_dir: PathBuf,
+    /// Which side plays.
+    #[arg(long = "as", ignore_case = true)]
+    side: SideArg,
+    /// Move lines, e.g. `play Comecon ops influence Poland 2, Hungary 1`.
+    #[arg(required = true)]
+    moves: Vec<String>,
+    #[command(flatten)]
+    mail: MailArgs,
+}
+
+/// The arguments of `twilight inbox`.
+#[derive(clap::Args)]
+struct InboxArgs {
+    /// The folder holding the game folders [default: $TWILIGHT_GAMES, else `games:` of
+    /// ~/.config/twilight/config.yaml, else ./games].
+    #[arg(long = "games")]
+    games_dir: Option<PathBuf>,
+    /// Maildir folders (their new/ messages) or .eml files.
+    #[arg(required = true)]
+    sources: Vec<PathBuf>,
+    /// Write mails to outbox folders even if TWILIGHT_SMTP_URL is set.
+    #[arg(long)]
+    outbox: bool,
+}
+
+/// The arguments of `twilight mail` (not [`MailArgs`], the mail options of the commands that
+/// move the game on).
+#[derive(clap::Args)]
+struct MailCommandArgs {
+    /// The game folder.
+    game_dir: PathBuf,
+    /// Write to GAME_DIR/outbox even if TWILIGHT_SMTP_URL is set.
+    #[arg(long)]
+    outbox: bool,
+}
+
+/// The arguments of `twilight remind`.
+#[derive(clap::Args)]
+struct RemindArgs {
+    /// The game folder.
+    game_dir: PathBuf,
+    /// Write to GAME_DIR/outbox even if TWILIGHT_SMTP_URL is set.
+    #[arg(long)]
+    outbox: bool,
+}
+
+/// The arguments of `twilight reveal`.
+#[derive(clap::Args)]
+struct RevealArgs {
+    /// The game folder.
+    game_dir: PathBuf,
+    /// Reveal although the game is not over.
+    #[arg(long)]
+    force: bool,
+}
+
+/// The arguments of `twilight check`.
+#[derive(clap::Args)]
+struct CheckArgs {
+    /// The mails (`.eml` files): prompts and receipts.
+    #[arg(required = true)]
+    mails: Vec<PathBuf>,
+}
+
+/// The arguments of `twilight verify`.
+#[derive(clap::Args)]
+struct VerifyArgs {
+    /// What to verify.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// The head hash from a receipt: also checks the last entry and truncation (one game).
+    #[arg(long)]
+    head: Option<String>,
+    /// Threads to verify on (default: all cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+}
+
+/// The arguments of `twilight import`.
+#[derive(clap::Args)]
+struct ImportArgs {
+    #[command(subcommand)]
+    format: ImportFormat,
+}
+
+/// The arguments of `twilight completions`.
+#[derive(clap::Args)]
+struct CompletionsArgs {
+    /// The shell.
+    shell: clap_complete::Shell,
+}
+
+/// The arguments of `twilight selfplay`.
+#[derive(clap::Args)]
+struct SelfplayArgs {
+    /// How many games.
+    #[arg(long, default_value_t = 10)]
+    games: u64,
+    /// The first seed; games use seeds S, S+1, ….
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Avoid moves that lose at once and play held Scoring cards in time (longer games);
+    /// the same as `--policy careful`.
+    #[arg(long, conflicts_with = "policy")]
+    careful: bool,
+    /// How decisions are chosen: `uniform` (uniformly random legal answers), `scoring`
+    /// (uniform, but a held Scoring card is always played), `careful`.
+    #[arg(long, value_enum, default_value_t = PolicyArg::Uniform)]
+    policy: PolicyArg,
+    /// Instead, play one sealed game into this new game folder (log, secret, reveal).
+    #[arg(long)]
+    record: Option<PathBuf>,
+    /// With --record: stop after this many decisions (an unfinished example game).
+    #[arg(long, requires = "record")]
+    stop_after: Option<u64>,
+    /// With --record: take the master seed from the operating system (a real seed, as
+    /// `new` does) instead of deriving a test seed from --seed; --seed still drives the
+    /// players' random choices.
+    #[arg(long, requires = "record")]
+    real_seed: bool,
+    #[command(flatten)]
+    variant: VariantArgs,
 }
 
 /// The way the game is played: scenario, variants, cards, bonus Influence (shared by `new`
@@ -484,13 +635,17 @@ enum PolicyArg {
 #[derive(Subcommand)]
 enum ImportFormat {
     /// A text log of the official digital edition (as ts-replayer shows it).
-    DigitalEdition {
-        /// The source log.
-        log: PathBuf,
-        /// The game folder to write (must not hold a log yet).
-        #[arg(long)]
-        out: PathBuf,
-    },
+    DigitalEdition(Deferred<DigitalEditionArgs>),
+}
+
+/// The arguments of `twilight import digital-edition`.
+#[derive(clap::Args)]
+struct DigitalEditionArgs {
+    /// The source log.
+    log: PathBuf,
+    /// The game folder to write (must not hold a log yet).
+    #[arg(long)]
+    out: PathBuf,
 }
 
 /// Mail options of commands that move the game on.
@@ -808,7 +963,7 @@ fn open_moderator_for(dir: &Path, access: Access) -> Result<Session> {
 
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
-        Command::New {
+        Command::New(Deferred(NewArgs {
             game_dir,
             us,
             ussr,
@@ -817,7 +972,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             time,
             mail,
             peer,
-        } => {
+        })) => {
             if peer.peer {
                 return peer_cli::new(&game_dir, &peer, &variant.options()?, mail.outbox);
             }
@@ -867,13 +1022,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 );
             }
         }
-        Command::Bid {
+        Command::Bid(Deferred(BidArgs {
             game_dir,
             seat,
             nonce,
             bid,
             mail,
-        } => {
+        })) => {
             let mut s = open(&game_dir)?;
             let bid = twilight_pbem::bid::parse_bid(&bid.join(" ")).map_err(anyhow::Error::msg)?;
             s.bid_typed(seat, bid, &nonce, now())?;
@@ -883,13 +1038,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 return Ok(ExitCode::from(3));
             }
         }
-        Command::Join {
+        Command::Join(Deferred(JoinArgs {
             game_dir,
             side,
             nonce,
             mail,
             peer,
-        } => {
+        })) => {
             if peer.peer {
                 return peer_cli::join(&game_dir, &peer, mail.outbox);
             }
@@ -904,16 +1059,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 return Ok(ExitCode::from(3));
             }
         }
-        Command::Status { game_dir, format } => match format {
+        Command::Status(Deferred(StatusArgs { game_dir, format })) => match format {
             Format::Text => print_status(&open_read(&game_dir)?),
             f => print_structured(f, &status_value(&open_read(&game_dir)?))?,
         },
-        Command::View {
+        Command::View(Deferred(ViewArgs {
             game_dir,
             role,
             format,
             out,
-        } => {
+        })) => {
             let s = match role {
                 RoleArg::Public => open_read(&game_dir)?,
                 _ => open_moderator_read(&game_dir)?,
@@ -972,12 +1127,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 },
             }
         }
-        Command::Export { path, html } => picture_cli::export(&path, &html)?,
-        Command::Moves {
+        Command::Export(Deferred(ExportArgs { path, html })) => picture_cli::export(&path, &html)?,
+        Command::Moves(Deferred(MovesArgs {
             game_dir,
             side,
             format,
-        } => {
+        })) => {
             let s = open_moderator_read(&game_dir)?;
             if s.is_revealed() && s.game().is_some_and(|g| g.outcome().is_none()) {
                 bail!("the game is closed: its seed has been revealed");
@@ -1007,12 +1162,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 f => print_structured(f, &moves_value(game, side.into(), &text))?,
             }
         }
-        Command::Play {
+        Command::Play(Deferred(PlayArgs {
             game_dir,
             side,
             moves,
             mail,
-        } => {
+        })) => {
             if moves.iter().all(|m| m.trim().is_empty()) {
                 let s: Side = side.into();
                 let arg = match side {
@@ -1042,11 +1197,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 return Ok(ExitCode::from(3));
             }
         }
-        Command::Inbox {
+        Command::Inbox(Deferred(InboxArgs {
             games_dir,
             sources,
             outbox,
-        } => {
+        })) => {
             let start = Instant::now();
             let (games_dir, _) =
                 twilight_pbem::mail::moderator::games_dir(games_dir, &|k| std::env::var(k).ok())
@@ -1082,7 +1237,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             );
             return Ok(ExitCode::from(report.exit_code()));
         }
-        Command::Mail { game_dir, outbox } => {
+        Command::Mail(Deferred(MailCommandArgs { game_dir, outbox })) => {
             let s = open_moderator(&game_dir)?;
             if s.is_revealed() && s.game().is_some_and(|g| g.outcome().is_none()) {
                 bail!("the game is closed: its seed has been revealed");
@@ -1098,7 +1253,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 return Ok(ExitCode::from(3));
             }
         }
-        Command::Remind { game_dir, outbox } => {
+        Command::Remind(Deferred(RemindArgs { game_dir, outbox })) => {
             let mut s = open_moderator(&game_dir)?;
             let transport = Transport::choose(&outbound::outbox_of(&game_dir), outbox)?;
             let sent = outbound::send_reminders(&s, &transport, now())?;
@@ -1124,13 +1279,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
             }
         }
-        Command::Leave {
+        Command::Leave(Deferred(LeaveArgs {
             game_dir,
             side,
             from,
             to,
             mail,
-        } => {
+        })) => {
             let mut s = open_moderator(&game_dir)?;
             s.leave(side.into(), from, to, now())?;
             println!(
@@ -1142,12 +1297,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 return Ok(ExitCode::from(3));
             }
         }
-        Command::Adjudicate {
+        Command::Adjudicate(Deferred(AdjudicateArgs {
             game_dir,
             winner,
             note,
             mail,
-        } => {
+        })) => {
             let mut s = open_moderator(&game_dir)?;
             let winner = match winner {
                 correspondence_cli::WinnerArg::Us => Some(Side::Us),
@@ -1160,7 +1315,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 return Ok(ExitCode::from(3));
             }
         }
-        Command::Reveal { game_dir, force } => {
+        Command::Reveal(Deferred(RevealArgs { game_dir, force })) => {
             let mut s = open(&game_dir)?;
             s.reveal(force, now())?;
             println!(
@@ -1168,12 +1323,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 game_dir.display()
             );
         }
-        Command::Verify {
+        Command::Verify(Deferred(VerifyArgs {
             paths,
             head,
             jobs,
             format,
-        } => {
+        })) => {
             if paths
                 .iter()
                 .any(|p| twilight_pbem::peer::replica::is_peer_folder(p))
@@ -1190,22 +1345,22 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             return verify(&paths, head.as_deref(), jobs, format);
         }
-        Command::Keygen(args) => return peer_cli::keygen(&args),
-        Command::Peer { command } => return peer_cli::run(&command),
-        Command::Completions { shell } => {
+        Command::Keygen(Deferred(args)) => return peer_cli::keygen(&args),
+        Command::Peer(Deferred(PeerArgs { command })) => return peer_cli::run(&command),
+        Command::Completions(Deferred(CompletionsArgs { shell })) => {
             // Rendered in memory first: a closed pipe must not panic (issue 12).
-            let mut cmd = <Cli as clap::CommandFactory>::command();
+            let mut cmd = whole_command();
             let mut out = Vec::new();
             clap_complete::generate(shell, &mut cmd, "twilight", &mut out);
             print!("{}", String::from_utf8_lossy(&out));
         }
         Command::Man => {
-            let cmd = <Cli as clap::CommandFactory>::command();
+            let cmd = whole_command();
             let mut out = Vec::new();
             clap_mangen::Man::new(cmd).render(&mut out)?;
             print!("{}", String::from_utf8_lossy(&out));
         }
-        Command::Check { mails } => {
+        Command::Check(Deferred(CheckArgs { mails })) => {
             let r = twilight_pbem::mail::check::check_mails(&mails)?;
             println!(
                 "{} of game {} · log {} re-assembled",
@@ -1237,10 +1392,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 ExitCode::from(1)
             });
         }
-        Command::Import {
-            format: ImportFormat::DigitalEdition { log, out },
-        } => return import_digital_edition(&log, &out),
-        Command::Selfplay {
+        Command::Import(Deferred(ImportArgs {
+            format: ImportFormat::DigitalEdition(Deferred(DigitalEditionArgs { log, out })),
+        })) => return import_digital_edition(&log, &out),
+        Command::Selfplay(Deferred(SelfplayArgs {
             games,
             seed,
             careful,
@@ -1249,7 +1404,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             stop_after,
             real_seed,
             variant,
-        } => {
+        })) => {
             let options = variant.options()?;
             let policy = match (careful, policy) {
                 (true, _) | (_, PolicyArg::Careful) => selfplay::Policy::Careful,

@@ -14,6 +14,8 @@ use std::process::ExitCode;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 
+use crate::Deferred;
+
 use twilight_pbem::data::Side;
 use twilight_pbem::engine::Options;
 use twilight_pbem::mail::transport::Transport;
@@ -90,70 +92,94 @@ pub enum PeerCommand {
     /// your software owes, mail them when the next move is the opponent's, and show the
     /// decision you owe (DEALERLESS.md §9); with `--reply`, mail an acknowledgement even when
     /// nothing else is mailed.
-    Inbox {
-        /// Your game folder.
-        game_dir: PathBuf,
-        /// Maildir folders or .eml files.
-        #[arg(required = true)]
-        sources: Vec<PathBuf>,
-        /// Mail an acknowledgement back even when no move of yours is to be mailed.
-        #[arg(long)]
-        reply: bool,
-        /// Write mails to GAME_DIR/outbox even if TWILIGHT_SMTP_URL is set.
-        #[arg(long)]
-        outbox: bool,
-    },
+    Inbox(Deferred<PeerInboxArgs>),
     /// Mail the opponent every entry they have not acknowledged, with your acknowledgement.
-    Send {
-        /// Your game folder.
-        game_dir: PathBuf,
-        /// Write to GAME_DIR/outbox even if TWILIGHT_SMTP_URL is set.
-        #[arg(long)]
-        outbox: bool,
-    },
+    Send(Deferred<PeerSendArgs>),
     /// The game: brings it up to the log (writing the moves your software owes), then shows
     /// the decision you owe, your hand and your legal moves (DEALERLESS.md §9).
-    Moves {
-        /// Your game folder.
-        game_dir: PathBuf,
-    },
+    Moves(Deferred<PeerMovesArgs>),
     /// Plays your move (the moderator mode's notation); when the next move is the
     /// opponent's, mails them every entry they have not acknowledged (else shows your next
     /// decision and mails with it).
-    Play {
-        /// Your game folder.
-        game_dir: PathBuf,
-        /// The move, e.g. `play Nasser event` or `influence Iran 1, Iraq 1`, as `twilight peer
-        /// moves` lists them.
-        #[arg(required = true)]
-        words: Vec<String>,
-        /// Write to GAME_DIR/outbox even if TWILIGHT_SMTP_URL is set.
-        #[arg(long)]
-        outbox: bool,
-    },
+    Play(Deferred<PeerPlayArgs>),
     /// The replica (sides, fingerprints, entries held and acknowledged, findings), then what
     /// happened since your last decision, the board as you may see it (your hand, never the
     /// opponent's) and what is owed; writes nothing.
-    Status {
-        /// Your game folder.
-        game_dir: PathBuf,
-        /// Output format (`json`/`yaml`: the same facts as fields, the board as the
-        /// moderated `view --format json` gives it).
-        #[arg(long, value_enum, default_value = "text")]
-        format: PeerFormat,
-    },
+    Status(Deferred<PeerStatusArgs>),
     /// The board as you may see it, like the moderated `view --as SIDE`: text, the view as
     /// YAML or JSON, or the map picture (SVG, PNG); writes nothing to the game.
-    View {
-        /// Your game folder.
-        game_dir: PathBuf,
-        /// Output format.
-        #[arg(long, value_enum, default_value = "text")]
-        format: ViewFormat,
-        /// Write to this file instead of standard output.
-        #[arg(long)]
-        out: Option<PathBuf>,
-    },
+    View(Deferred<PeerViewArgs>),
+}
+
+/// The arguments of `twilight peer inbox`.
+#[derive(clap::Args)]
+pub struct PeerInboxArgs {
+    /// Your game folder.
+    game_dir: PathBuf,
+    /// Maildir folders or .eml files.
+    #[arg(required = true)]
+    sources: Vec<PathBuf>,
+    /// Mail an acknowledgement back even when no move of yours is to be mailed.
+    #[arg(long)]
+    reply: bool,
+    /// Write mails to GAME_DIR/outbox even if TWILIGHT_SMTP_URL is set.
+    #[arg(long)]
+    outbox: bool,
+}
+
+/// The arguments of `twilight peer send`.
+#[derive(clap::Args)]
+pub struct PeerSendArgs {
+    /// Your game folder.
+    game_dir: PathBuf,
+    /// Write to GAME_DIR/outbox even if TWILIGHT_SMTP_URL is set.
+    #[arg(long)]
+    outbox: bool,
+}
+
+/// The arguments of `twilight peer moves`.
+#[derive(clap::Args)]
+pub struct PeerMovesArgs {
+    /// Your game folder.
+    game_dir: PathBuf,
+}
+
+/// The arguments of `twilight peer play`.
+#[derive(clap::Args)]
+pub struct PeerPlayArgs {
+    /// Your game folder.
+    game_dir: PathBuf,
+    /// The move, e.g. `play Nasser event` or `influence Iran 1, Iraq 1`, as `twilight peer
+    /// moves` lists them.
+    #[arg(required = true)]
+    words: Vec<String>,
+    /// Write to GAME_DIR/outbox even if TWILIGHT_SMTP_URL is set.
+    #[arg(long)]
+    outbox: bool,
+}
+
+/// The arguments of `twilight peer status`.
+#[derive(clap::Args)]
+pub struct PeerStatusArgs {
+    /// Your game folder.
+    game_dir: PathBuf,
+    /// Output format (`json`/`yaml`: the same facts as fields, the board as the
+    /// moderated `view --format json` gives it).
+    #[arg(long, value_enum, default_value = "text")]
+    format: PeerFormat,
+}
+
+/// The arguments of `twilight peer view`.
+#[derive(clap::Args)]
+pub struct PeerViewArgs {
+    /// Your game folder.
+    game_dir: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "text")]
+    format: ViewFormat,
+    /// Write to this file instead of standard output.
+    #[arg(long)]
+    out: Option<PathBuf>,
 }
 
 /// The output format of `peer status` and of `verify` on peer folders.
@@ -398,17 +424,17 @@ fn send(r: &mut Replica, id: &Identity, outbox: bool, note: &str) -> Result<Exit
 /// folder that is not a peer game.
 fn moderated_equivalent(cmd: &PeerCommand, dir: &str) -> String {
     match cmd {
-        PeerCommand::Inbox { .. } => {
+        PeerCommand::Inbox(_) => {
             format!(
                 "`twilight inbox --games {} MAILDIR` (the moderator's mail loop)",
                 parent_of(dir)
             )
         }
-        PeerCommand::Send { .. } => format!("`twilight mail {dir}` (mail the prompts again)"),
-        PeerCommand::Status { .. } => format!("`twilight status {dir}`"),
-        PeerCommand::View { .. } => format!("`twilight view {dir} --as us|ussr|public`"),
-        PeerCommand::Moves { .. } => format!("`twilight moves {dir} --as us|ussr`"),
-        PeerCommand::Play { .. } => format!("`twilight play {dir} --as us|ussr \"MOVE\"`"),
+        PeerCommand::Send(_) => format!("`twilight mail {dir}` (mail the prompts again)"),
+        PeerCommand::Status(_) => format!("`twilight status {dir}`"),
+        PeerCommand::View(_) => format!("`twilight view {dir} --as us|ussr|public`"),
+        PeerCommand::Moves(_) => format!("`twilight moves {dir} --as us|ussr`"),
+        PeerCommand::Play(_) => format!("`twilight play {dir} --as us|ussr \"MOVE\"`"),
     }
 }
 
@@ -425,12 +451,12 @@ fn parent_of(dir: &str) -> String {
 /// instead; a folder that is no game at all is named too. Exit status 2 (an error).
 fn require_peer_folder(cmd: &PeerCommand) -> Result<()> {
     let dir = match cmd {
-        PeerCommand::Inbox { game_dir, .. }
-        | PeerCommand::Send { game_dir, .. }
-        | PeerCommand::Status { game_dir, .. }
-        | PeerCommand::View { game_dir, .. }
-        | PeerCommand::Moves { game_dir }
-        | PeerCommand::Play { game_dir, .. } => game_dir,
+        PeerCommand::Inbox(Deferred(PeerInboxArgs { game_dir, .. }))
+        | PeerCommand::Send(Deferred(PeerSendArgs { game_dir, .. }))
+        | PeerCommand::Status(Deferred(PeerStatusArgs { game_dir, .. }))
+        | PeerCommand::View(Deferred(PeerViewArgs { game_dir, .. }))
+        | PeerCommand::Moves(Deferred(PeerMovesArgs { game_dir }))
+        | PeerCommand::Play(Deferred(PeerPlayArgs { game_dir, .. })) => game_dir,
     };
     if replica::is_peer_folder(dir) {
         return Ok(());
@@ -461,29 +487,31 @@ fn require_peer_folder(cmd: &PeerCommand) -> Result<()> {
 pub fn run(cmd: &PeerCommand) -> Result<ExitCode> {
     require_peer_folder(cmd)?;
     match cmd {
-        PeerCommand::Inbox {
+        PeerCommand::Inbox(Deferred(PeerInboxArgs {
             game_dir,
             sources,
             reply,
             outbox,
-        } => inbox(game_dir, sources, *reply, *outbox),
-        PeerCommand::Send { game_dir, outbox } => {
+        })) => inbox(game_dir, sources, *reply, *outbox),
+        PeerCommand::Send(Deferred(PeerSendArgs { game_dir, outbox })) => {
             let mut r = Replica::open(game_dir)?;
             let id = r.identity()?;
             send(&mut r, &id, *outbox, "")
         }
-        PeerCommand::Status { game_dir, format } => status(game_dir, *format),
-        PeerCommand::View {
+        PeerCommand::Status(Deferred(PeerStatusArgs { game_dir, format })) => {
+            status(game_dir, *format)
+        }
+        PeerCommand::View(Deferred(PeerViewArgs {
             game_dir,
             format,
             out,
-        } => view_cmd(game_dir, *format, out.as_deref()),
-        PeerCommand::Moves { game_dir } => moves(game_dir),
-        PeerCommand::Play {
+        })) => view_cmd(game_dir, *format, out.as_deref()),
+        PeerCommand::Moves(Deferred(PeerMovesArgs { game_dir })) => moves(game_dir),
+        PeerCommand::Play(Deferred(PeerPlayArgs {
             game_dir,
             words,
             outbox,
-        } => play(game_dir, &words.join(" "), *outbox),
+        })) => play(game_dir, &words.join(" "), *outbox),
     }
 }
 

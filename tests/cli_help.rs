@@ -1,0 +1,153 @@
+//! The help, completions and usage errors of the command line, which must not change when
+//! clap builds a subcommand's arguments only on entering it (issue 15 target 3, `Deferred` in
+//! src/main.rs).
+
+use assert_cmd::Command;
+
+/// Stdout, stderr and exit code of `twilight ARGS`.
+fn twilight(args: &[&str]) -> (String, String, i32) {
+    let o = Command::cargo_bin("twilight")
+        .unwrap()
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+        o.status.code().unwrap_or(-1),
+    )
+}
+
+/// The `(name, description)` pairs of the `Commands:` list of a help text (a description
+/// wrapped onto further, deeper indented lines joined again).
+fn listed(help: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for l in help
+        .lines()
+        .skip_while(|l| *l != "Commands:")
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+    {
+        match (l.strip_prefix("  "), out.last_mut()) {
+            (Some(rest), Some((_, about))) if rest.starts_with(' ') => {
+                about.push(' ');
+                about.push_str(rest.trim_start());
+            }
+            _ => {
+                let l = l.trim_start();
+                let (name, about) = l.split_once(' ').unwrap_or((l, ""));
+                out.push((name.to_string(), about.trim_start().to_string()));
+            }
+        }
+    }
+    out
+}
+
+/// Each subcommand's own help begins with the description the list of its parent shows: the
+/// variant's docstring, not the docstring of the struct holding its arguments (nor of a
+/// struct flattened into it, such as the mail options).
+#[test]
+fn every_subcommand_help_begins_with_its_listed_description() {
+    let mut checked = 0;
+    for parent in [vec![], vec!["peer"], vec!["import"]] {
+        let mut args = parent.clone();
+        args.push("--help");
+        let (out, _, code) = twilight(&args);
+        assert_eq!(code, 0, "{args:?}");
+        let subs = listed(&out);
+        assert!(subs.len() > 1, "{args:?}: {out}");
+        for (name, about) in subs {
+            if name == "help" {
+                continue;
+            }
+            let mut args = parent.clone();
+            args.extend([name.as_str(), "-h"]);
+            let (out, err, code) = twilight(&args);
+            assert_eq!(code, 0, "{args:?}: {err}");
+            // The first paragraph, its lines joined (a test build may wrap help text).
+            let first: Vec<&str> = out.lines().take_while(|l| !l.is_empty()).collect();
+            assert_eq!(first.join(" "), about, "{args:?}");
+            let usage = format!("Usage: twilight {}", args[..args.len() - 1].join(" "));
+            assert!(out.contains(&usage), "{args:?}: {out}");
+            checked += 1;
+        }
+    }
+    // 22 commands, 6 of `peer`, 1 of `import`.
+    assert_eq!(checked, 29);
+}
+
+/// A subcommand's help shows its arguments, its flattened options and their defaults.
+#[test]
+fn subcommand_help_shows_every_argument() {
+    let (out, _, _) = twilight(&["new", "--help"]);
+    for a in [
+        "<GAME_DIR>",
+        "--us <US>",
+        "--player <EMAIL>",
+        "--promos <PACK>...",
+        "--days-per-move <N>",
+        "[default: 48,12]",
+        "--no-mail",
+        "--peer",
+    ] {
+        assert!(out.contains(a), "new --help lacks {a}: {out}");
+    }
+    let (out, _, _) = twilight(&["peer", "inbox", "-h"]);
+    assert!(
+        out.contains(
+            "Usage: twilight peer inbox [OPTIONS] <GAME_DIR> <SOURCES>...\n\n\
+             Arguments:\n  <GAME_DIR>    Your game folder\n  <SOURCES>...  Maildir folders or .eml files\n"
+        ),
+        "{out}"
+    );
+    let (out, _, _) = twilight(&["help", "selfplay"]);
+    assert!(out.contains("--policy <POLICY>"), "{out}");
+    assert!(out.contains("[default: uniform]"), "{out}");
+}
+
+/// Usage errors: the same messages and exit code 2 as when clap built every argument at once.
+#[test]
+fn usage_errors_name_the_subcommand_and_its_arguments() {
+    let (out, err, code) = twilight(&["inbox", "--bogus"]);
+    assert_eq!((out.as_str(), code), ("", 2));
+    assert_eq!(
+        err,
+        "error: unexpected argument '--bogus' found\n\n  \
+         tip: to pass '--bogus' as a value, use '-- --bogus'\n\n\
+         Usage: twilight inbox [OPTIONS] <SOURCES>...\n\n\
+         For more information, try '--help'.\n"
+    );
+    let (_, err, code) = twilight(&["new", "G", "--player", "a"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "error: the following required arguments were not provided:\n  --bid\n  --us <US>\n  \
+         --ussr <USSR>\n\nUsage: twilight new --bid --player <EMAIL> --us <US> --ussr <USSR> \
+         <GAME_DIR>\n\nFor more information, try '--help'.\n"
+    );
+    let (_, err, code) = twilight(&["peer", "inbox"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "error: the following required arguments were not provided:\n  <GAME_DIR>\n  \
+         <SOURCES>...\n\nUsage: twilight peer inbox <GAME_DIR> <SOURCES>...\n\n\
+         For more information, try '--help'.\n"
+    );
+    let (_, err, code) = twilight(&["status", "--version"]);
+    assert_eq!((err.as_str(), code), ("", 0));
+}
+
+/// The completion scripts hold the nested subcommands under `help` too (`twilight help peer
+/// inbox`), which clap copies from the tree before it builds the subcommands.
+#[test]
+fn completions_cover_the_nested_help_commands() {
+    let (out, _, code) = twilight(&["completions", "zsh"]);
+    assert_eq!(code, 0);
+    for c in [
+        "'twilight help peer inbox commands'",
+        "'twilight help import digital-edition commands'",
+        "--days-per-move=[Time control\\: each decision",
+    ] {
+        assert!(out.contains(c), "zsh completions lack {c}");
+    }
+}
