@@ -270,50 +270,328 @@ fn a_fifo_at_the_cache_path_is_passed_over() {
     assert!(layer_cache::load(&file, &key).is_none());
 }
 
-/// A picture drawn by difference reads only the rows of the layer it needs
-/// (`layer_cache::LayerFile`): they are the drawn layer's rows, each checked by its own CRC-32,
-/// so damage in one row refuses the reads that include it and no other.
+/// The pixels of columns `xs` of rows `ys` of `f` (row after row), read with
+/// `LayerFile::read_rect`; each pixel must be given exactly once, in pieces that never cross a
+/// tile's edge. `None` if the read fails.
+fn read_rect(
+    f: &layer_cache::LayerFile,
+    xs: std::ops::Range<u32>,
+    ys: std::ops::Range<u32>,
+    buf: &mut Vec<u8>,
+) -> Option<Vec<u8>> {
+    let (w, h) = (xs.len(), ys.len());
+    let mut out = vec![0u8; w * h * 4];
+    let mut given = vec![0u8; w * h];
+    let mut last = None;
+    f.read_rect(xs.clone(), ys.clone(), buf, |x, y, px| {
+        assert!(px.len() % 4 == 0 && !px.is_empty());
+        let n = px.len() / 4;
+        assert!(
+            xs.start <= x && x as usize + n <= xs.end as usize,
+            "{x} +{n}"
+        );
+        assert!(ys.contains(&y), "{y}");
+        let t = x / layer_cache::TILE_WIDTH;
+        assert_eq!(
+            (x + n as u32 - 1) / layer_cache::TILE_WIDTH,
+            t,
+            "crosses a tile"
+        );
+        assert!(
+            last < Some((y, x)),
+            "out of order: {last:?} then {:?}",
+            (y, x)
+        );
+        last = Some((y, x));
+        let at = (y - ys.start) as usize * w + (x - xs.start) as usize;
+        out[at * 4..(at + n) * 4].copy_from_slice(px);
+        for g in &mut given[at..at + n] {
+            *g += 1;
+        }
+    })?;
+    assert!(
+        given.iter().all(|&g| g == 1),
+        "a pixel given twice or never"
+    );
+    Some(out)
+}
+
+/// The pixels of columns `xs` of rows `ys` of `p`, row after row.
+fn rect_of(
+    p: &resvg::tiny_skia::Pixmap,
+    xs: std::ops::Range<u32>,
+    ys: std::ops::Range<u32>,
+) -> Vec<u8> {
+    let line = p.width() as usize * 4;
+    ys.flat_map(|y| {
+        let at = y as usize * line;
+        p.data()[at + xs.start as usize * 4..at + xs.end as usize * 4].to_vec()
+    })
+    .collect()
+}
+
+/// A pixmap of `w` × `h` whose every pixel differs from its neighbours.
+fn pattern(w: u32, h: u32) -> resvg::tiny_skia::Pixmap {
+    let mut p = resvg::tiny_skia::Pixmap::new(w, h).unwrap();
+    for (i, b) in p.data_mut().iter_mut().enumerate() {
+        *b = (i.wrapping_mul(2_654_435_761) >> 7) as u8;
+    }
+    p
+}
+
+/// A picture drawn by difference reads only the tiles of the layer under its rectangles
+/// (`layer_cache::LayerFile::read_rect`): every rectangle whose edges lie on, one pixel before
+/// or one after a tile's edge, or on the picture's edges, reads back the drawn layer's pixels,
+/// at sizes whose last tiles are cut short at the right and bottom or not, one-pixel and empty
+/// rectangles included; each band of tiles is read in one read of just the tiles it crosses.
 #[test]
-fn rows_of_the_layer_read_back_alone_and_each_is_checked() {
+fn every_rectangle_on_and_off_tile_edges_reads_back_the_layer() {
+    use layer_cache::{TILE_ROWS as TR, TILE_WIDTH as TW};
+    let tmp = tempfile::tempdir().unwrap();
+    let key = [9u8; 32];
+    for (w, h) in [
+        (2 * TW + 5, 2 * TR + 3),
+        (2 * TW, 3 * TR),
+        (1, 1),
+        (TW - 1, TR + 1),
+        (TW + 1, 1),
+    ] {
+        let p = pattern(w, h);
+        let file = tmp.path().join(format!("layer-{w}x{h}"));
+        layer_cache::store(&file, &key, &p).unwrap();
+        assert_eq!(
+            std::fs::metadata(&file).unwrap().len(),
+            56 + 4 * u64::from(w.div_ceil(TW) * h.div_ceil(TR)) + u64::from(w * h * 4)
+        );
+        assert_eq!(layer_cache::load(&file, &key).unwrap().data(), p.data());
+        let f = layer_cache::LayerFile::open(&file, &key).expect("a whole file");
+        assert_eq!((f.width, f.height), (w, h));
+        let edges = |size: u32, tile: u32| {
+            let mut v: Vec<u32> = [
+                0,
+                1,
+                tile - 1,
+                tile,
+                tile + 1,
+                2 * tile - 1,
+                2 * tile,
+                2 * tile + 1,
+            ]
+            .into_iter()
+            .chain([size.saturating_sub(1), size])
+            .filter(|&v| v <= size)
+            .collect();
+            v.sort();
+            v.dedup();
+            v
+        };
+        let (xe, ye) = (edges(w, TW), edges(h, TR));
+        let mut buf = vec![1, 2, 3];
+        let mut n = 0;
+        for &x0 in &xe {
+            for &x1 in xe.iter().filter(|&&x1| x1 >= x0) {
+                for &y0 in &ye {
+                    for &y1 in ye.iter().filter(|&&y1| y1 >= y0) {
+                        let got = read_rect(&f, x0..x1, y0..y1, &mut buf)
+                            .unwrap_or_else(|| panic!("{w}x{h}: {x0}..{x1} × {y0}..{y1}"));
+                        assert_eq!(
+                            got,
+                            rect_of(&p, x0..x1, y0..y1),
+                            "{w}x{h}: {x0}..{x1} × {y0}..{y1}"
+                        );
+                        if x0 < x1 && y0 < y1 {
+                            // The last read: the last band's tiles under the rectangle, no more.
+                            let b = (y1 - 1) / TR;
+                            let rows = (h.min((b + 1) * TR) - b * TR) as usize;
+                            let cols = (w.min(x1.div_ceil(TW) * TW) - x0 / TW * TW) as usize;
+                            assert_eq!(
+                                buf.len(),
+                                rows * cols * 4,
+                                "{w}x{h}: {x0}..{x1} × {y0}..{y1}"
+                            );
+                        }
+                        n += 1;
+                    }
+                }
+            }
+        }
+        assert!(n > 0);
+        // One-pixel rectangles at every corner of every tile.
+        for &x in xe.iter().filter(|&&x| x < w) {
+            for &y in ye.iter().filter(|&&y| y < h) {
+                let got = read_rect(&f, x..x + 1, y..y + 1, &mut buf).unwrap();
+                assert_eq!(got, rect_of(&p, x..x + 1, y..y + 1));
+                assert_eq!(
+                    buf.len(),
+                    (h.min((y / TR + 1) * TR) - y / TR * TR) as usize
+                        * (w.min((x / TW + 1) * TW) - x / TW * TW) as usize
+                        * 4
+                );
+            }
+        }
+        // Outside the layer, or backwards: refused, nothing given.
+        for (xs, ys) in [
+            (0..w + 1, 0..1),
+            (0..1, 0..h + 1),
+            (w..w + 1, 0..1),
+            (0..1, h..h + 1),
+        ] {
+            assert!(f
+                .read_rect(xs, ys, &mut buf, |_, _, _| panic!("given"))
+                .is_none());
+        }
+        #[allow(clippy::reversed_empty_ranges)]
+        let (back_x, back_y) = (1..0, 1..0);
+        assert!(f
+            .read_rect(back_x, 0..1, &mut buf, |_, _, _| panic!())
+            .is_none());
+        assert!(f
+            .read_rect(0..1, back_y, &mut buf, |_, _, _| panic!())
+            .is_none());
+    }
+}
+
+/// Each tile of the layer's file is checked by its own CRC-32: one byte flipped in a tile
+/// refuses every read that crosses that tile and no other, and the whole layer; the real
+/// layer at the mail's scale.
+#[test]
+fn a_damaged_tile_refuses_the_reads_that_cross_it_and_no_other() {
+    use layer_cache::{TILE_ROWS as TR, TILE_WIDTH as TW};
     let tmp = tempfile::tempdir().unwrap();
     let (s, drawn) = drawn_layer();
     let key = layer_cache::key(&s, MAIL_SCALE);
     let file = layer_cache::cache_file(tmp.path(), MAIL_SCALE);
     layer_cache::store(&file, &key, &drawn).unwrap();
-    let line = drawn.width() as usize * 4;
-    let rows_of = |y0: u32, y1: u32| drawn.data()[y0 as usize * line..y1 as usize * line].to_vec();
-    let h = drawn.height();
+    let (w, h) = (drawn.width(), drawn.height());
     let f = layer_cache::LayerFile::open(&file, &key).expect("a whole file");
-    assert_eq!((f.width, f.height), (drawn.width(), h));
-    let mut buf = vec![1, 2, 3];
-    for (y0, y1) in [(0, 1), (5, 48), (h - 3, h), (0, h), (7, 7)] {
-        assert!(f.read_rows(y0, y1, &mut buf).is_some(), "{y0}..{y1}");
-        assert_eq!(buf, rows_of(y0, y1), "{y0}..{y1}");
-    }
-    assert!(
-        f.read_rows(h - 1, h + 1, &mut buf).is_none(),
-        "past the end"
-    );
-    assert!(f.read_rows(5, 4, &mut buf).is_none(), "backwards");
-    // One pixel byte of row 40 flipped: reads including row 40 are refused, others not.
+    let mut buf = Vec::new();
+    assert_eq!(read_rect(&f, 0..w, 0..h, &mut buf).unwrap(), drawn.data());
+    // Tile 3 of band 2 (columns 192..256, rows 32..48): its 7th byte of row 5.
     let mut bytes = std::fs::read(&file).unwrap();
     let header = bytes.len() - drawn.data().len();
-    bytes[header + 40 * line + 7] ^= 0x20;
+    assert_eq!(header, 56 + 4 * 17 * 45);
+    let at = header + (2 * TR * w * 4 + TR * 3 * TW * 4 + 5 * TW * 4 + 7) as usize;
+    bytes[at] ^= 0x20;
     std::fs::write(&file, &bytes).unwrap();
     let f = layer_cache::LayerFile::open(&file, &key).expect("the header is whole");
-    assert!(f.read_rows(40, 41, &mut buf).is_none());
-    assert!(f.read_rows(30, 50, &mut buf).is_none());
-    assert!(f.read_rows(0, 40, &mut buf).is_some());
-    assert!(f.read_rows(41, h, &mut buf).is_some());
+    let (x, y) = (3 * TW + 1, 2 * TR + 5);
+    for (xs, ys) in [
+        (x..x + 1, y..y + 1),
+        (3 * TW..4 * TW, 2 * TR..3 * TR),
+        (4 * TW - 1..4 * TW + 1, 3 * TR - 1..3 * TR + 1),
+        (3 * TW - 1..3 * TW + 1, 2 * TR - 1..2 * TR + 1),
+        (0..w, 0..h),
+        (100..300, 20..60),
+    ] {
+        assert!(
+            read_rect(&f, xs.clone(), ys.clone(), &mut buf).is_none(),
+            "{xs:?} × {ys:?}"
+        );
+    }
+    for (xs, ys) in [
+        (3 * TW..4 * TW, 3 * TR..4 * TR),
+        (3 * TW..4 * TW, TR..2 * TR),
+        (0..3 * TW, 0..h),
+        (4 * TW..w, 0..h),
+        (0..w, 0..2 * TR),
+        (0..w, 3 * TR..h),
+    ] {
+        let got = read_rect(&f, xs.clone(), ys.clone(), &mut buf);
+        assert_eq!(
+            got,
+            Some(rect_of(&drawn, xs.clone(), ys.clone())),
+            "{xs:?} × {ys:?}"
+        );
+    }
     assert!(
         layer_cache::load(&file, &key).is_none(),
         "the whole layer is refused"
     );
     assert!(layer_cache::LayerFile::open(&file, &layer_cache::key(&s, 0.5)).is_none());
-    std::fs::write(&file, &bytes[..bytes.len() - 1]).unwrap();
+}
+
+/// A layer file cut short, or grown, is refused when opened; one cut short after it was opened
+/// (replaced in place by another process) fails the reads past its end, without a panic.
+#[test]
+fn a_truncated_layer_file_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let key = [3u8; 32];
+    let p = pattern(200, 50);
+    let file = tmp.path().join("layer");
+    layer_cache::store(&file, &key, &p).unwrap();
+    let good = std::fs::read(&file).unwrap();
+    for cut in [good.len() - 1, good.len() - 4 * 64 * 16, 57, 56, 40, 0] {
+        std::fs::write(&file, &good[..cut]).unwrap();
+        assert!(
+            layer_cache::LayerFile::open(&file, &key).is_none(),
+            "cut at {cut}"
+        );
+        assert!(layer_cache::load(&file, &key).is_none(), "cut at {cut}");
+    }
+    let mut longer = good.clone();
+    longer.push(0);
+    std::fs::write(&file, &longer).unwrap();
     assert!(
         layer_cache::LayerFile::open(&file, &key).is_none(),
-        "cut short"
+        "longer"
+    );
+    std::fs::write(&file, &good).unwrap();
+    let f = layer_cache::LayerFile::open(&file, &key).unwrap();
+    let mut buf = Vec::new();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_len(good.len() as u64 - 10)
+        .unwrap();
+    assert!(
+        read_rect(&f, 190..200, 40..50, &mut buf).is_none(),
+        "past the new end"
+    );
+    assert!(read_rect(&f, 0..200, 0..50, &mut buf).is_none());
+    assert_eq!(
+        read_rect(&f, 0..10, 0..10, &mut buf),
+        Some(rect_of(&p, 0..10, 0..10))
+    );
+}
+
+/// The previous layout (v3: `twilight-layer3\n`, a CRC-32 per row, the pixels row after row),
+/// even under this key, is not read: with its own magic it is another format, and given the
+/// new magic its length (a CRC per row, not per tile) does not match. Stored again, it is
+/// tiled.
+#[test]
+fn a_layer_file_of_the_row_layout_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (s, drawn) = drawn_layer();
+    let key = layer_cache::key(&s, MAIL_SCALE);
+    let file = layer_cache::cache_file(tmp.path(), MAIL_SCALE);
+    let line = drawn.width() as usize * 4;
+    let mut v3 = b"twilight-layer3\n".to_vec();
+    v3.extend_from_slice(&key);
+    v3.extend_from_slice(&drawn.width().to_le_bytes());
+    v3.extend_from_slice(&drawn.height().to_le_bytes());
+    for row in drawn.data().chunks_exact(line) {
+        v3.extend_from_slice(&crc32fast::hash(row).to_le_bytes());
+    }
+    v3.extend_from_slice(drawn.data());
+    std::fs::write(&file, &v3).unwrap();
+    assert!(
+        layer_cache::load(&file, &key).is_none(),
+        "a v3 file accepted"
+    );
+    assert!(layer_cache::LayerFile::open(&file, &key).is_none());
+    v3[..16].copy_from_slice(b"twilight-layer4\n");
+    std::fs::write(&file, &v3).unwrap();
+    assert!(
+        layer_cache::load(&file, &key).is_none(),
+        "a v3 body accepted"
+    );
+    assert!(layer_cache::LayerFile::open(&file, &key).is_none());
+    layer_cache::store(&file, &key, &drawn).unwrap();
+    let f = layer_cache::LayerFile::open(&file, &key).expect("rewritten tiled");
+    assert_eq!(
+        read_rect(&f, 100..170, 300..342, &mut Vec::new()),
+        Some(rect_of(&drawn, 100..170, 300..342))
     );
 }
 

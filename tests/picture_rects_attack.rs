@@ -131,27 +131,72 @@ fn png(p: &Picture, palette: &Palette) -> Vec<u8> {
     p.png(palette).unwrap()
 }
 
-#[test]
-fn overlapping_nested_edge_and_shrinking_rectangles_update_to_the_whole_picture() {
-    let mut steps = 0;
+/// Where an update reads the static layer from.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Source {
+    /// The pixmap in memory.
+    Whole,
+    /// Its cache file (`layer_cache::LayerFile`, read tile by tile).
+    File,
+    /// Its cache file with one byte flipped in every fifth tile: an update whose rectangle
+    /// crosses one must draw the whole picture afresh.
+    Damaged,
+}
+
+/// Runs `steps` random updates at each of four scales with the layer from `source`; every
+/// update must be the picture drawn whole. Returns the number of updates and how many of them
+/// drew the whole picture (asked for the layer whole).
+fn attack(source: Source, steps: u32) -> (u32, u32) {
+    use std::cell::Cell;
+    use twilight_pbem::picture::layer_cache;
+    let (mut done, mut redrawn) = (0, 0);
+    let tmp = tempfile::tempdir().unwrap();
     for (scale, seed) in [(1.0f32, 1u64), (1.5, 2), (0.75, 3), (1.0, 4)] {
         let (w, h) = (
             (W as f32 * scale).ceil() as u32,
             (H as f32 * scale).ceil() as u32,
         );
         let (layer, palette) = layer_and_palette(w, h);
+        let key = [seed as u8; 32];
+        let file = layer_cache::cache_file(tmp.path(), scale);
+        layer_cache::store(&file, &key, &layer).unwrap();
+        if source == Source::Damaged {
+            let mut b = std::fs::read(&file).unwrap();
+            let tiles =
+                (w.div_ceil(layer_cache::TILE_WIDTH) * h.div_ceil(layer_cache::TILE_ROWS)) as usize;
+            let header = b.len() - layer.data().len();
+            assert_eq!(header, 56 + 4 * tiles);
+            // The pixels of tile k start past k whole-width tiles only in the first band; a
+            // byte every (pixels / tiles × 5) lands in about every fifth tile.
+            let step = layer.data().len() / tiles * 5;
+            for at in (header + 17..b.len()).step_by(step) {
+                b[at] ^= 0x10;
+            }
+            std::fs::write(&file, b).unwrap();
+        }
+        let whole_asked = Cell::new(0u32);
+        let get = |whole: bool| {
+            if whole {
+                whole_asked.set(whole_asked.get() + 1);
+            }
+            Ok(match source {
+                Source::Whole => Layer::Whole(layer.clone()),
+                _ if whole => Layer::Whole(layer.clone()),
+                _ => Layer::File(layer_cache::LayerFile::open(&file, &key).expect("opens")),
+            })
+        };
         let canvas = Canvas {
             size: (w, h),
             palette: &palette,
             scale,
             parse: &parse,
-            layer: &|_| Ok(Layer::Whole(layer.clone())),
+            layer: &get,
         };
         let mut rng = SeededChance::new(seed);
         let n = 14;
         let mut pieces: Vec<String> = (0..n).map(|_| piece(&mut rng)).collect();
         let mut last = canvas.draw(pieces.clone()).unwrap();
-        for step in 0..300 {
+        for step in 0..steps {
             // One to five pieces change: moved, emptied, nested in another, or shrunk.
             for _ in 0..1 + rng.below(5) {
                 let i = rng.below(n as u32) as usize;
@@ -164,15 +209,44 @@ fn overlapping_nested_edge_and_shrinking_rectangles_update_to_the_whole_picture(
                     _ => piece(&mut rng),
                 };
             }
+            whole_asked.set(0);
             let got = canvas.update(&last, pieces.clone()).unwrap();
+            redrawn += whole_asked.get().min(1);
             let fresh = canvas.draw(pieces.clone()).unwrap();
             assert!(
                 got == fresh && png(&got, &palette) == png(&fresh, &palette),
-                "scale {scale} seed {seed} step {step}: {pieces:#?}"
+                "{source:?} scale {scale} seed {seed} step {step}: {pieces:#?}"
             );
             last = got;
-            steps += 1;
+            done += 1;
         }
     }
-    assert_eq!(steps, 1200);
+    (done, redrawn)
+}
+
+#[test]
+fn overlapping_nested_edge_and_shrinking_rectangles_update_to_the_whole_picture() {
+    assert_eq!(attack(Source::Whole, 300), (1200, 0));
+}
+
+/// The same attack with the static layer read from its cache file, tile by tile
+/// (`layer_cache::LayerFile::read_rect`; sizes 203 × 149, 305 × 224, 153 × 112: tiles cut
+/// short at the right and at the bottom, or not): every update is the picture drawn whole,
+/// and none had to draw it whole.
+#[test]
+fn rectangles_read_from_the_tiled_layer_file_update_to_the_whole_picture() {
+    assert_eq!(attack(Source::File, 150), (600, 0));
+}
+
+/// With a byte flipped in about every fifth tile of the layer's file, an update whose
+/// rectangles cross a damaged tile cannot read it and draws the whole picture afresh; every
+/// update is still the picture drawn whole.
+#[test]
+fn a_damaged_tile_of_the_layer_file_means_the_whole_picture_drawn_afresh() {
+    let (done, redrawn) = attack(Source::Damaged, 100);
+    assert_eq!(done, 400);
+    assert!(
+        redrawn > 20 && redrawn < done,
+        "{redrawn} of {done} redrawn"
+    );
 }

@@ -76,7 +76,7 @@ impl Region {
 }
 
 /// The static layer's pixels (premultiplied RGBA): in memory, or in its cache file to be read
-/// row by row ([`super::layer_cache::LayerFile`]).
+/// tile by tile ([`super::layer_cache::LayerFile`]).
 pub enum Layer {
     /// Every row, in memory.
     Whole(std::sync::Arc<tiny_skia::Pixmap>),
@@ -94,24 +94,31 @@ impl Layer {
     }
 
     /// Copies the layer's pixels of `r` into the same place of `crop` (a pixmap from the origin
-    /// to `r`'s far corner), using `buf` for rows read from the file; `false` if the file cannot
-    /// give them (damaged).
+    /// to `r`'s far corner), using `buf` for the tiles read from the file
+    /// ([`super::layer_cache::LayerFile::read_rect`]: only those under `r`); `false` if the file
+    /// cannot give them (damaged).
     fn copy_rect(&self, r: Region, crop: &mut tiny_skia::Pixmap, buf: &mut Vec<u8>) -> bool {
-        let line = self.size().0 as usize * 4;
-        let rows: &[u8] = match self {
-            Layer::Whole(p) => &p.data()[r.y0 as usize * line..r.y1 as usize * line],
-            Layer::File(f) => match f.read_rows(r.y0, r.y1, buf) {
-                Some(()) => buf,
-                None => return false,
-            },
-        };
         let (from, to) = (r.x0 as usize * 4, r.x1 as usize * 4);
         let width = crop.width() as usize * 4;
-        let dst = crop.data_mut().chunks_exact_mut(width);
-        for (row, src) in dst.skip(r.y0 as usize).zip(rows.chunks_exact(line)) {
-            row[from..to].copy_from_slice(&src[from..to]);
+        match self {
+            Layer::Whole(p) => {
+                let line = p.width() as usize * 4;
+                let rows = &p.data()[r.y0 as usize * line..r.y1 as usize * line];
+                let dst = crop.data_mut().chunks_exact_mut(width);
+                for (row, src) in dst.skip(r.y0 as usize).zip(rows.chunks_exact(line)) {
+                    row[from..to].copy_from_slice(&src[from..to]);
+                }
+                true
+            }
+            Layer::File(f) => {
+                let dst = crop.data_mut();
+                f.read_rect(r.x0..r.x1, r.y0..r.y1, buf, |x, y, px| {
+                    let at = y as usize * width + x as usize * 4;
+                    dst[at..at + px.len()].copy_from_slice(px);
+                })
+                .is_some()
+            }
         }
-        true
     }
 }
 

@@ -183,8 +183,8 @@ fn static_pixmap(scale: f32) -> Result<Arc<tiny_skia::Pixmap>, PictureError> {
 }
 
 /// The static layer at `scale` as a picture needs it: in memory when this process has it or
-/// `whole` is asked ([`static_pixmap`]), else its cache file, read row by row as needed (a
-/// picture drawn by difference reads only the rows under what changed).
+/// `whole` is asked ([`static_pixmap`]), else its cache file, read tile by tile as needed (a
+/// picture drawn by difference reads only the tiles under what changed).
 fn layer_rows(scale: f32, whole: bool) -> Result<Layer, PictureError> {
     let kept = LAYERS.get().and_then(|kept| {
         kept.lock()
