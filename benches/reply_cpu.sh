@@ -8,7 +8,7 @@
 # each with a decision owed and the prompt mailed, and `reply-gN.eml`, the reply carrying a
 # legal move with the prompt's token). Each BIN gets a copy of it with the replay snapshot and
 # the picture caches made by that build (both are keyed per build), in `CUT_FOLDER-<k>`. Then,
-# for every game and every run, each BIN in turn (interleaved, so that drift in the machine's
+# for every game and every run, each BIN in turn, in an order rotating from run to run (so that drift in the machine's
 # load falls on all alike) handles the reply from a fresh copy of the game and of its cache
 # folder: `perf stat -e task-clock BIN inbox --games … MAILDIR --outbox`, the reply applied,
 # filed, its receipt and both players' mails written with the picture drawn by difference.
@@ -39,10 +39,12 @@ w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 for g in $games; do
     declare -A vals=()
-    for _ in $(seq "$runs"); do
-        k=0
-        for bin in "$@"; do
-            k=$((k + 1))
+    nbins=$#
+    for r in $(seq "$runs"); do
+        # The builds' order rotates from run to run, so that none always runs first (the
+        # first after the copies measured up to 0.8 ms apart from the others under load).
+        for j in $(seq 0 $((nbins - 1))); do
+            k=$(( (r + j) % nbins + 1 ))
             c="$cut-$k"
             rm -rf "$w/run" && mkdir -p "$w/run/games" "$w/run/md/new" "$w/run/md/cur" "$w/run/md/tmp"
             cp -a "$c/snap/$g" "$w/run/games/$g"
