@@ -1699,6 +1699,9 @@ impl Session {
     /// replay's, else the log's as on disk), so the entries before it are not replayed again.
     fn reload(&mut self) -> Result<(), SessionError> {
         let after = self.secret_after_commit;
+        // The files were read when this session's replay began, not now: a lock taken since
+        // (a new tenure) says nothing of what others wrote before it ([`Session::reopen`]).
+        let tenure = self.tenure;
         let committed = self.committed.clone();
         let from = [&self.checkpoint, &self.committed]
             .into_iter()
@@ -1714,6 +1717,7 @@ impl Session {
             from,
         )?;
         self.secret_after_commit = after;
+        self.tenure = tenure;
         if self.committed.is_none() {
             self.committed = committed;
         }
@@ -1730,6 +1734,9 @@ impl Session {
     pub fn commit(&mut self) -> Result<(), SessionError> {
         if let Err(e) = self.log.commit() {
             // Back to the game as on disk: the log without the move, the secret as written.
+            // Whether the disk is that (a write undone in full) is not known here: a reopening
+            // compares the files again ([`Session::reopen`]).
+            self.tenure = None;
             self.secret_after_commit = false;
             if let Ok(Some(secret)) = read_secret(&self.dir) {
                 self.secret = Some(secret);
@@ -1758,7 +1765,11 @@ impl Session {
         if self.secret_after_commit {
             self.secret_after_commit = false;
             if let Some(secret) = &self.secret {
-                write_secret(&self.dir, secret)?;
+                if let Err(e) = write_secret(&self.dir, secret) {
+                    // The secret in memory is not the one on disk: compared when reopened.
+                    self.tenure = None;
+                    return Err(e);
+                }
             }
         }
         Ok(())

@@ -1,0 +1,153 @@
+//! Session 11 attack on `Session::reopen`'s lock tenure (commit bc2b6eb): a game reopened
+//! while this process still holds the lock it read the files under is not compared with the
+//! disk again. Each test makes the session's memory differ from the files while the tenure it
+//! carries looks unbroken, then checks that `reopen` gives exactly what a fresh
+//! `Session::open` of the files gives (never a replay missing another command's move).
+
+use std::path::{Path, PathBuf};
+
+use twilight_pbem::engine::view::{view, Role};
+use twilight_pbem::session::Session;
+
+mod game_common;
+use game_common::{new_game, next_line, run, side_arg, t0};
+
+/// The game replayed from its log alone: the log and secret copied to a fresh folder of the
+/// same name, opened without the lock.
+fn fresh(dir: &Path) -> Session {
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = tmp.path().join(dir.file_name().unwrap());
+    std::fs::create_dir_all(&copy).unwrap();
+    for f in ["log.yaml", "secret.yaml"] {
+        if dir.join(f).exists() {
+            std::fs::copy(dir.join(f), copy.join(f)).unwrap();
+        }
+    }
+    Session::open(&copy).unwrap()
+}
+
+/// What a command decides from: the log's head and length, the decisions, the prompts and the
+/// moderator's view.
+fn fingerprint(s: &Session) -> String {
+    let mut out = format!(
+        "len {} head {} decisions {} findings {:?}\n",
+        s.log().len(),
+        s.log().head(),
+        s.decisions,
+        s.findings
+    );
+    if let Some(g) = s.game() {
+        out.push_str(&format!(
+            "prompts {:?}\nmoderator {:?}\n",
+            g.prompts(),
+            view(g, Role::Moderator)
+        ));
+    }
+    out
+}
+
+/// A started game with `n` decisions played (each under the lock, as a command plays).
+fn played(parent: &Path, gid: &str, seed: u8, n: u64) -> PathBuf {
+    let dir = new_game(parent, gid, seed);
+    for k in 0..n {
+        assert!(play_one(&dir, k), "the game ended early");
+    }
+    dir
+}
+
+/// Plays the next decision under the game's lock, as another command would.
+fn play_one(dir: &Path, k: u64) -> bool {
+    let (_lock, _) = Session::lock(dir).unwrap();
+    let mut s = Session::open(dir).unwrap();
+    let Some((side, line)) = next_line(&s, k) else {
+        return false;
+    };
+    s.play(side, std::slice::from_ref(&line), t0())
+        .unwrap_or_else(|e| panic!("`{line}` by the {side}: {e}"));
+    true
+}
+
+/// A session read WITHOUT the lock, whose move is then refused at its commit because another
+/// command moved meanwhile (the log changed under it), all while this process has since taken
+/// the lock: the commit's error path replays the memory again (`reload`), and that replay
+/// must not be stamped with the lock's tenure — its files were read before that tenure began.
+/// Before the fix `reopen` skipped the comparison and returned the game without the other
+/// command's move.
+#[test]
+fn a_failed_commit_under_a_lock_taken_after_the_read_reopens_from_the_disk() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = played(tmp.path(), "tenure-reload", 41, 6);
+    let mut stale = Session::open(&dir).unwrap();
+    let (side, line) = next_line(&stale, 900).unwrap();
+    // Another command's move (the lock taken and released).
+    assert!(play_one(&dir, 900));
+    let (_lock, _) = Session::lock(&dir).unwrap();
+    let err = stale
+        .play(side, std::slice::from_ref(&line), t0())
+        .expect_err("the log changed under the session: its commit is refused");
+    assert!(err.to_string().contains("changed"), "{err}");
+    let again = stale.reopen().unwrap();
+    assert_eq!(
+        fingerprint(&again),
+        fingerprint(&fresh(&dir)),
+        "reopened after a refused commit"
+    );
+}
+
+/// The lock file removed while the lock is held (a clean-up script, a user tidying the
+/// folder): another process then creates a new lock file, locks it and moves. This process's
+/// lock is on a file no longer in the folder, so it no longer keeps others out: its tenure must
+/// not stand for "nobody wrote meanwhile". Before the fix `reopen` skipped the comparison and
+/// returned the game without the other process's move.
+#[test]
+fn a_lock_file_removed_while_held_ends_the_tenure() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = played(tmp.path(), "tenure-unlinked", 42, 6);
+    let (lock, _) = Session::lock(&dir).unwrap();
+    let held = Session::open(&dir).unwrap();
+    std::fs::remove_file(dir.join(".lock")).unwrap();
+    // Another process: it finds no lock file, makes one and takes it.
+    let (side, line) = next_line(&held, 901).unwrap();
+    let d = dir.display().to_string();
+    let out = run(&["play", &d, "--as", side_arg(side), &line, "--no-mail"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        fresh(&dir).log().len() > held.log().len(),
+        "the other move is on disk"
+    );
+    let again = held.reopen().unwrap();
+    assert_eq!(
+        fingerprint(&again),
+        fingerprint(&fresh(&dir)),
+        "reopened after another process moved under a new lock file"
+    );
+    drop(lock);
+}
+
+/// The same with the lock file replaced by another file of the same name: the tenure ends
+/// too (the lock held is not the lock file's any more).
+#[test]
+fn a_lock_file_replaced_while_held_ends_the_tenure() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = played(tmp.path(), "tenure-replaced", 43, 6);
+    let (lock, _) = Session::lock(&dir).unwrap();
+    let held = Session::open(&dir).unwrap();
+    let lock_file = dir.join(".lock");
+    std::fs::remove_file(&lock_file).unwrap();
+    std::fs::write(&lock_file, b"").unwrap();
+    let (side, line) = next_line(&held, 902).unwrap();
+    let d = dir.display().to_string();
+    let out = run(&["play", &d, "--as", side_arg(side), &line, "--no-mail"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let again = held.reopen().unwrap();
+    assert_eq!(fingerprint(&again), fingerprint(&fresh(&dir)), "replaced");
+    drop(lock);
+}
