@@ -1,0 +1,141 @@
+//! Session 11 attack on `inbox` keeping the lock of its last mail's game to send that game's
+//! prompts (commit c28887d). Kept while the prompts of the games before it are sent, that lock
+//! is held while the run waits for another game's lock: two runs (or a run and a command) that
+//! take the same two games in the other order then wait for each other until the lock wait
+//! runs out, and the prompts of both are not sent ("prompts not sent: busy"). An inbox run
+//! must never hold one game's lock while it waits for another's.
+
+#![cfg(unix)]
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use twilight_pbem::session::Session;
+
+mod game_common;
+use game_common::{bin, new_game, next_line};
+
+/// A reply to game `dir` with the current token and a legal move, put in the Maildir `inbox`
+/// as `name`.
+fn put_reply(inbox: &Path, dir: &Path, name: &str, k: u64) {
+    let s = Session::open(dir).unwrap();
+    let gid = s.game_id().to_string();
+    let (side, line) = next_line(&s, k).unwrap();
+    let token = s.reply_token(side).unwrap();
+    let from = match side {
+        twilight_pbem::data::Side::Us => &s.players().us,
+        twilight_pbem::data::Side::Ussr => &s.players().ussr,
+    };
+    let raw = format!(
+        "From: {from}\r\nTo: referee@ts.test\r\nSubject: Re: [TS {gid}] your move\r\nMessage-ID: <{name}@ts.test>\r\nDate: Mon, 30 Nov 2026 12:00:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{line}\r\n\r\nToken: {token}\r\n"
+    );
+    let tmp = inbox.join("tmp").join(name);
+    std::fs::write(&tmp, raw).unwrap();
+    std::fs::rename(&tmp, inbox.join("new").join(name)).unwrap();
+}
+
+fn maildir(root: &Path) -> PathBuf {
+    let inbox = root.join("inbox");
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(inbox.join(sub)).unwrap();
+    }
+    inbox
+}
+
+/// The game's lock file, opened (made if missing) for `flock`, as another process takes it.
+fn lock_file(dir: &Path) -> File {
+    std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(dir.join(".lock"))
+        .unwrap()
+}
+
+fn decisions(dir: &Path) -> u64 {
+    Session::open(dir).unwrap().decisions
+}
+
+/// Mails for games `a` then `b`; another process holds `b`'s lock until `a`'s mail is filed,
+/// then takes `a`'s lock (as a second inbox run whose last mail is `a`'s would keep it) and
+/// lets `b`'s go. The run moves `b`, then sends the prompts of `a` (waiting for its lock) and
+/// of `b`. Meanwhile the other process asks for `b`'s lock: it must get it once `b`'s mail is
+/// done — before the fix the run kept `b`'s lock while it waited for `a`'s, so neither could go
+/// on until a lock wait ran out.
+#[test]
+fn an_inbox_run_never_holds_a_game_lock_while_waiting_for_another() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    let a = new_game(&games, "ga", 51);
+    let b = new_game(&games, "gb", 52);
+    let inbox = maildir(tmp.path());
+    put_reply(&inbox, &a, "m1-a", 1);
+    put_reply(&inbox, &b, "m2-b", 2);
+    let (da, db) = (decisions(&a), decisions(&b));
+
+    let hold_b = lock_file(&b);
+    hold_b.lock().unwrap();
+    let child = Command::new(bin())
+        .args([
+            "inbox",
+            "--games",
+            games.to_str().unwrap(),
+            inbox.to_str().unwrap(),
+            "--outbox",
+        ])
+        .env_remove("TWILIGHT_SMTP_URL")
+        .env("TWILIGHT_LOCK_WAIT_SECS", "60")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // `a`'s mail filed: the run now waits for `b`'s lock.
+    let start = Instant::now();
+    while inbox.join("new").join("m1-a").exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "a's mail never filed"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let hold_a = lock_file(&a);
+    hold_a.lock().unwrap();
+    hold_b.unlock().unwrap();
+    drop(hold_b);
+    // Give the run `b`'s lock first, then ask for it back.
+    std::thread::sleep(Duration::from_millis(200));
+    let again_b = lock_file(&b);
+    let start = Instant::now();
+    let mut got_b = false;
+    while start.elapsed() < Duration::from_secs(20) {
+        if again_b.try_lock().is_ok() {
+            got_b = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    if got_b {
+        again_b.unlock().unwrap();
+    }
+    hold_a.unlock().unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        got_b,
+        "the run held b's lock for 20 s while it waited for a's: {stderr}"
+    );
+    assert!(out.status.success(), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        !stderr.contains("not sent") && !stdout.contains("not sent"),
+        "{stdout}\n{stderr}"
+    );
+    // Each mail applied once, filed once.
+    assert_eq!(decisions(&a), da + 1);
+    assert_eq!(decisions(&b), db + 1);
+    assert_eq!(std::fs::read_dir(inbox.join("new")).unwrap().count(), 0);
+    assert_eq!(std::fs::read_dir(inbox.join("cur")).unwrap().count(), 2);
+}
