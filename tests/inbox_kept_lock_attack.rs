@@ -139,3 +139,131 @@ fn an_inbox_run_never_holds_a_game_lock_while_waiting_for_another() {
     assert_eq!(std::fs::read_dir(inbox.join("new")).unwrap().count(), 0);
     assert_eq!(std::fs::read_dir(inbox.join("cur")).unwrap().count(), 2);
 }
+
+fn inbox_cmd(games: &Path, inbox: &Path) -> Command {
+    let mut c = Command::new(bin());
+    c.args([
+        "inbox",
+        "--games",
+        games.to_str().unwrap(),
+        inbox.to_str().unwrap(),
+        "--outbox",
+    ])
+    .env_remove("TWILIGHT_SMTP_URL")
+    .env("TWILIGHT_LOCK_WAIT_SECS", "60")
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped());
+    c
+}
+
+fn count(dir: &Path) -> usize {
+    std::fs::read_dir(dir).map_or(0, |d| d.count())
+}
+
+/// The message ids of the mails the game's mail state records as applied.
+fn applied_ids(dir: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(dir.join("mail-state.yaml")).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| l.strip_prefix("- message_id: "))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The log is a sound chain and replays without findings.
+fn sound(dir: &Path) -> bool {
+    let bytes = std::fs::read(dir.join("log.yaml")).unwrap();
+    twilight_pbem::log::verify_chain(&bytes, None).is_clean()
+        && Session::open(dir).is_ok_and(|s| s.findings.is_empty())
+}
+
+/// Mails for three games at once, in a different order each round (so the last mail's game,
+/// whose lock the run keeps, changes), taken by two runs started a few milliseconds apart —
+/// the first killed (`SIGKILL`) at a varying moment every other round — and a last run that
+/// finishes the job. Every mail is applied exactly once and filed exactly once, and every game
+/// stays sound; a run not killed reports no prompt unsent.
+#[test]
+fn two_runs_and_kills_over_many_rounds_apply_and_file_each_mail_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    let dirs: Vec<PathBuf> = (0..3)
+        .map(|i| new_game(&games, &format!("k{i}"), 61 + i as u8))
+        .collect();
+    let inbox = maildir(tmp.path());
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let rounds = 40u64;
+    let (mut mails, mut kills) = (0, 0);
+    for round in 0..rounds {
+        let before: Vec<usize> = dirs
+            .iter()
+            .map(|d| Session::open(d).unwrap().log().len())
+            .collect();
+        // Names sort in the run's order: a rotation of the games each round.
+        for (i, d) in dirs.iter().enumerate() {
+            let slot = (i as u64 + round) % 3;
+            put_reply(
+                &inbox,
+                d,
+                &format!("r{round:02}-{slot}-g{i}"),
+                round * 7 + i as u64,
+            );
+            mails += 1;
+        }
+        let first = inbox_cmd(&games, &inbox).spawn().unwrap();
+        std::thread::sleep(Duration::from_millis(next() % 40));
+        let second = inbox_cmd(&games, &inbox).spawn().unwrap();
+        if round % 2 == 1 {
+            let mut first = first;
+            std::thread::sleep(Duration::from_millis(next() % 50));
+            if first.try_wait().unwrap().is_none() {
+                kills += 1;
+            }
+            let _ = first.kill();
+            let _ = first.wait();
+        } else {
+            let o = first.wait_with_output().unwrap();
+            let e = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(0), "round {round}: {e}");
+            assert!(!e.contains("not sent"), "round {round}: {e}");
+        }
+        let o = second.wait_with_output().unwrap();
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "round {round}: second run: {e}");
+        assert!(!e.contains("not sent"), "round {round}: second run: {e}");
+        // A last run files what a killed one left.
+        let o = inbox_cmd(&games, &inbox).output().unwrap();
+        assert_eq!(o.status.code(), Some(0), "round {round}: last run");
+        assert_eq!(count(&inbox.join("new")), 0, "round {round}: mail left");
+        assert_eq!(
+            count(&inbox.join("cur")),
+            mails,
+            "round {round}: filed once"
+        );
+        assert_eq!(count(&inbox.join("twilight-failed")), 0, "round {round}");
+        assert_eq!(count(&inbox.join("twilight-refused")), 0, "round {round}");
+        for (i, d) in dirs.iter().enumerate() {
+            // One move each: the log grew (a first headline is a sealed commitment, no
+            // decision yet), and the game's mail state records exactly this round's mails.
+            let len = Session::open(d).unwrap().log().len();
+            assert!(len > before[i], "round {round}, game {i}: no move");
+            let ids = applied_ids(d);
+            assert_eq!(
+                ids.len() as u64,
+                round + 1,
+                "round {round}, game {i}: {ids:?}"
+            );
+            let mut unique = ids.clone();
+            unique.sort();
+            unique.dedup();
+            assert_eq!(unique.len(), ids.len(), "round {round}, game {i}: {ids:?}");
+            assert!(sound(d), "round {round}, game {i}: not sound");
+        }
+    }
+    eprintln!("{rounds} rounds, {mails} mails, 2-3 runs a round, {kills} kills while running");
+    assert!(kills >= 3, "only {kills} kills hit a running inbox");
+}
