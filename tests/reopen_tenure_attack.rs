@@ -151,3 +151,68 @@ fn a_lock_file_replaced_while_held_ends_the_tenure() {
     assert_eq!(fingerprint(&again), fingerprint(&fresh(&dir)), "replaced");
     drop(lock);
 }
+
+/// One session carried through a whole game under one lock (one tenure) — each move played
+/// on the session the last `reopen` gave, takebacks asked after moves and accepted or
+/// declined, refused lines among them, the reveal at the end — and reopened after each step:
+/// every reopening equals a fresh opening of the files (the replay kept from a checkpoint
+/// with no entry after it, commit 5cf8061, and the tenure's skipped comparison, bc2b6eb).
+#[test]
+fn reopening_one_session_through_a_whole_game_under_one_lock_equals_fresh_openings() {
+    let tmp = tempfile::tempdir().unwrap();
+    for seed in [44u8, 45] {
+        let dir = new_game(tmp.path(), &format!("cycle-{seed}"), seed);
+        let mut lock = Some(Session::lock(&dir).unwrap().0);
+        let mut s = Session::open(&dir).unwrap();
+        let (mut asked, mut answered, mut refused, mut ended) = (0, 0, 0, false);
+        for step in 0..400u64 {
+            let what = format!("seed {seed} step {step}");
+            let Some((side, line)) = next_line(&s, u64::from(seed) * 7919 + step) else {
+                break;
+            };
+            let answer = s.pending_takeback().filter(|p| p.side != side).map(|_| {
+                if answered % 2 == 0 {
+                    "accept takeback"
+                } else {
+                    "decline takeback"
+                }
+            });
+            let lines = vec![answer.map_or(line.clone(), str::to_string)];
+            answered += usize::from(answer.is_some());
+            s.play(side, &lines, t0())
+                .unwrap_or_else(|e| panic!("{what}: {lines:?}: {e}"));
+            if step % 5 == 0 {
+                asked += usize::from(s.play(side, &["takeback".to_string()], t0()).is_ok());
+            }
+            if step % 7 == 0 {
+                // A refused line: nothing written, the session as before.
+                refused += usize::from(
+                    s.play(side, &["influence Nowhere 9".to_string()], t0())
+                        .is_err(),
+                );
+            }
+            let revealed = s.is_revealed();
+            s = s.reopen().unwrap();
+            assert_eq!(fingerprint(&s), fingerprint(&fresh(&dir)), "{what}");
+            s = s.reopen().unwrap();
+            assert_eq!(fingerprint(&s), fingerprint(&fresh(&dir)), "{what}: twice");
+            if revealed {
+                ended = true;
+                break;
+            }
+            // Now and then the lock let go and taken again: a new tenure.
+            if step % 11 == 10 {
+                drop(lock.take());
+                lock = Some(Session::lock(&dir).unwrap().0);
+            }
+        }
+        drop(lock);
+        eprintln!(
+            "seed {seed}: {asked} takebacks asked, {answered} answered, {refused} refused lines, revealed {ended}"
+        );
+        assert!(
+            asked >= 3 && answered >= 2,
+            "asked {asked}, answered {answered}"
+        );
+    }
+}
