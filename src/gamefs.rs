@@ -486,6 +486,7 @@ impl GameLock {
                         dir: dir.clone(),
                         tenure,
                         id,
+                        writes: 0,
                     });
                     return Ok(GameLock {
                         _file: file,
@@ -538,6 +539,8 @@ struct Held {
     tenure: u64,
     /// The locked file's device and inode numbers (`None` where not known).
     id: Option<(u64, u64)>,
+    /// Writes of the game's log or secret this process made under this lock ([`note_write`]).
+    writes: u64,
 }
 
 /// A file's device and inode numbers (Unix; `None` elsewhere).
@@ -577,16 +580,49 @@ pub fn holds_lock(dir: &Path) -> bool {
 /// of that name, while held) keeps no one out: another process takes the new file's lock.
 /// Such a lock has no tenure (`None`), checked by one `lstat` of the lock file.
 pub fn lock_tenure(dir: &Path) -> Option<u64> {
+    lock_mark(dir).map(|m| m.tenure)
+}
+
+/// Where this process stands with the lock of a game folder it holds: the lock's tenure
+/// ([`lock_tenure`]) and how many writes of the game's log and secret this process made under
+/// it ([`note_write`]). Two equal marks read at two moments mean that nobody wrote those
+/// files in between: no other process (the lock was held all along) and no other part of this
+/// one (two sessions of one game in one process, `crate::session`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LockMark {
+    /// The lock's tenure.
+    pub tenure: u64,
+    /// The writes made under it so far.
+    pub writes: u64,
+}
+
+/// This process's [`LockMark`] of `dir`, if it holds the lock (see [`lock_tenure`] for a lock
+/// whose file was removed or replaced: none).
+pub fn lock_mark(dir: &Path) -> Option<LockMark> {
     let dir = plain(dir);
-    let (tenure, id) = held()
+    let (tenure, id, writes) = held()
         .iter()
         .filter(|h| h.dir == dir)
-        .map(|h| (h.tenure, h.id))
+        .map(|h| (h.tenure, h.id, h.writes))
         .max()?;
     let now = fs::symlink_metadata(dir.join(LOCK_FILE)).ok()?;
     match (id, file_id(&now)) {
         (Some(a), Some(b)) if a != b => None,
-        _ => Some(tenure),
+        _ => Some(LockMark { tenure, writes }),
+    }
+}
+
+/// Counts a write (made or tried) of the log or secret of the game in `dir` into this
+/// process's [`LockMark`], if it holds the game's lock: what a writer calls before and after
+/// each write, so that a session holding an older mark compares the files again.
+pub fn note_write(dir: &Path) {
+    let dir = plain(dir);
+    if let Some(h) = held()
+        .iter_mut()
+        .filter(|h| h.dir == dir)
+        .max_by_key(|h| h.tenure)
+    {
+        h.writes += 1;
     }
 }
 
