@@ -267,3 +267,94 @@ fn two_runs_and_kills_over_many_rounds_apply_and_file_each_mail_once() {
     eprintln!("{rounds} rounds, {mails} mails, 2-3 runs a round, {kills} kills while running");
     assert!(kills >= 3, "only {kills} kills hit a running inbox");
 }
+
+/// A raw mail put in the Maildir `inbox` as `name`.
+fn put_raw(inbox: &Path, name: &str, raw: &str) {
+    let tmp = inbox.join("tmp").join(name);
+    std::fs::write(&tmp, raw).unwrap();
+    std::fs::rename(&tmp, inbox.join("new").join(name)).unwrap();
+}
+
+/// The `.eml` files in the game's outbox.
+fn outbox_mails(dir: &Path) -> usize {
+    std::fs::read_dir(dir.join("outbox")).map_or(0, |d| {
+        d.filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.file_name().to_string_lossy().ends_with(".eml"))
+        })
+        .count()
+    })
+}
+
+/// A move for game `a`, then a last mail whose lock is kept or not taken at all — refused
+/// (wrong token) for the same game, for an unknown game, for another game, or hitting the
+/// panic failpoint — and the same move alone in a twin game: the move is applied once, the
+/// mails are filed once, and the game's prompts go out exactly as when the move comes alone
+/// (the same number of outbox mails but the refusal's reply), with no prompt unsent.
+#[test]
+fn whatever_the_last_mail_the_moves_prompts_go_out_once() {
+    for case in ["refused", "unknown", "other", "panic"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let games = tmp.path().join("games");
+        let a = new_game(&games, "ga", 71);
+        let other = new_game(&games, "gz", 73);
+        let twin_games = tmp.path().join("twin");
+        let twin = new_game(&twin_games, "ga", 71);
+        let inbox = maildir(tmp.path());
+        let twin_inbox = maildir(&tmp.path().join("t"));
+        put_reply(&inbox, &a, "m1", 5);
+        put_reply(&twin_inbox, &twin, "m1", 5);
+        let last = match case {
+            "refused" => Some("ga"),
+            "unknown" => Some("no-such-game"),
+            "other" => None,
+            _ => Some("ga"),
+        };
+        match last {
+            None => put_reply(&inbox, &other, "m2", 6),
+            Some(gid) => {
+                let s = Session::open(&a).unwrap();
+                let from = s.players().us.clone();
+                let body = if case == "panic" { "KABOOM" } else { "pass" };
+                put_raw(
+                    &inbox,
+                    "m2",
+                    &format!(
+                        "From: {from}\r\nTo: referee@ts.test\r\nSubject: Re: [TS {gid}] your move\r\nMessage-ID: <m2-{case}@ts.test>\r\nDate: Mon, 30 Nov 2026 12:00:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{body}\r\n\r\nToken: 0000000000000000\r\n"
+                    ),
+                );
+            }
+        }
+        let (la, lt) = (
+            Session::open(&a).unwrap().log().len(),
+            Session::open(&twin).unwrap().log().len(),
+        );
+        let (oa, ot) = (outbox_mails(&a), outbox_mails(&twin));
+        let run = |games: &Path, inbox: &Path| {
+            let o = inbox_cmd(games, inbox)
+                .env("TWILIGHT_TEST_PANIC_ON", "KABOOM")
+                .output()
+                .unwrap();
+            let e = String::from_utf8_lossy(&o.stderr).into_owned();
+            assert!(!e.contains("not sent"), "{case}: {e}");
+            e
+        };
+        run(&games, &inbox);
+        run(&twin_games, &twin_inbox);
+        // A mail for no game here is held in new/ for a later run.
+        let held = usize::from(case == "unknown");
+        assert_eq!(count(&inbox.join("new")), held, "{case}");
+        let a_len = Session::open(&a).unwrap().log().len();
+        let twin_len = Session::open(&twin).unwrap().log().len();
+        assert_eq!(a_len - la, twin_len - lt, "{case}: the move applied once");
+        assert!(a_len > la, "{case}: no move");
+        // A refusal's reply to a player of `ga` goes to its outbox too.
+        let reply = usize::from(case == "refused");
+        assert_eq!(
+            outbox_mails(&a) - oa,
+            outbox_mails(&twin) - ot + reply,
+            "{case}: the prompts and receipt"
+        );
+        assert!(sound(&a), "{case}");
+    }
+}
