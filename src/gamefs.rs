@@ -424,6 +424,8 @@ pub fn shared_read_lock(dir: &Path) -> Option<File> {
 pub struct GameLock {
     _file: File,
     dir: PathBuf,
+    /// This taking's number ([`lock_tenure`]).
+    tenure: u64,
 }
 
 impl GameLock {
@@ -479,8 +481,18 @@ impl GameLock {
                     static TENURES: std::sync::atomic::AtomicU64 =
                         std::sync::atomic::AtomicU64::new(1);
                     let tenure = TENURES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    held().push((dir.clone(), tenure));
-                    return Ok(GameLock { _file: file, dir });
+                    let id = file.metadata().ok().and_then(|m| file_id(&m));
+                    held().push(Held {
+                        dir: dir.clone(),
+                        tenure,
+                        id,
+                        writes: 0,
+                    });
+                    return Ok(GameLock {
+                        _file: file,
+                        dir,
+                        tenure,
+                    });
                 }
                 Err(fs::TryLockError::WouldBlock) => {}
                 Err(fs::TryLockError::Error(source)) => {
@@ -512,16 +524,42 @@ impl GameLock {
 impl Drop for GameLock {
     fn drop(&mut self) {
         let mut held = held();
-        if let Some(i) = held.iter().position(|(d, _)| *d == self.dir) {
+        // This lock's own entry (a folder whose lock file was replaced may be locked twice).
+        if let Some(i) = held.iter().position(|h| h.tenure == self.tenure) {
             held.swap_remove(i);
         }
     }
 }
 
-/// The game folders whose [`GameLock`] this process holds (as [`plain`] paths), each with the
-/// number of its tenure ([`lock_tenure`]).
-fn held() -> std::sync::MutexGuard<'static, Vec<(PathBuf, u64)>> {
-    static HELD: std::sync::Mutex<Vec<(PathBuf, u64)>> = std::sync::Mutex::new(Vec::new());
+/// One [`GameLock`] this process holds.
+struct Held {
+    /// The folder, as a [`plain`] path.
+    dir: PathBuf,
+    /// The taking's number ([`lock_tenure`]).
+    tenure: u64,
+    /// The locked file's device and inode numbers (`None` where not known).
+    id: Option<(u64, u64)>,
+    /// Writes of the game's log or secret this process made under this lock ([`note_write`]).
+    writes: u64,
+}
+
+/// A file's device and inode numbers (Unix; `None` elsewhere).
+fn file_id(m: &fs::Metadata) -> Option<(u64, u64)> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        Some((m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = m;
+        None
+    }
+}
+
+/// The game locks this process holds.
+fn held() -> std::sync::MutexGuard<'static, Vec<Held>> {
+    static HELD: std::sync::Mutex<Vec<Held>> = std::sync::Mutex::new(Vec::new());
     HELD.lock().unwrap_or_else(|e| e.into_inner())
 }
 
@@ -537,9 +575,55 @@ pub fn holds_lock(dir: &Path) -> bool {
 /// mean the lock was held all the time in between, so that no other process following the
 /// locking rules wrote the game's files meanwhile (what lets a game opened again in the same
 /// process skip comparing its files with the disk, `crate::session`).
+///
+/// A lock whose file is no longer the folder's lock file (removed, or replaced by another file
+/// of that name, while held) keeps no one out: another process takes the new file's lock.
+/// Such a lock has no tenure (`None`), checked by one `lstat` of the lock file.
 pub fn lock_tenure(dir: &Path) -> Option<u64> {
+    lock_mark(dir).map(|m| m.tenure)
+}
+
+/// Where this process stands with the lock of a game folder it holds: the lock's tenure
+/// ([`lock_tenure`]) and how many writes of the game's log and secret this process made under
+/// it ([`note_write`]). Two equal marks read at two moments mean that nobody wrote those
+/// files in between: no other process (the lock was held all along) and no other part of this
+/// one (two sessions of one game in one process, `crate::session`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LockMark {
+    /// The lock's tenure.
+    pub tenure: u64,
+    /// The writes made under it so far.
+    pub writes: u64,
+}
+
+/// This process's [`LockMark`] of `dir`, if it holds the lock (see [`lock_tenure`] for a lock
+/// whose file was removed or replaced: none).
+pub fn lock_mark(dir: &Path) -> Option<LockMark> {
     let dir = plain(dir);
-    held().iter().find(|(d, _)| *d == dir).map(|(_, t)| *t)
+    let (tenure, id, writes) = held()
+        .iter()
+        .filter(|h| h.dir == dir)
+        .map(|h| (h.tenure, h.id, h.writes))
+        .max()?;
+    let now = fs::symlink_metadata(dir.join(LOCK_FILE)).ok()?;
+    match (id, file_id(&now)) {
+        (Some(a), Some(b)) if a != b => None,
+        _ => Some(LockMark { tenure, writes }),
+    }
+}
+
+/// Counts a write (made or tried) of the log or secret of the game in `dir` into this
+/// process's [`LockMark`], if it holds the game's lock: what a writer calls before and after
+/// each write, so that a session holding an older mark compares the files again.
+pub fn note_write(dir: &Path) {
+    let dir = plain(dir);
+    if let Some(h) = held()
+        .iter_mut()
+        .filter(|h| h.dir == dir)
+        .max_by_key(|h| h.tenure)
+    {
+        h.writes += 1;
+    }
 }
 
 #[cfg(test)]
@@ -570,6 +654,27 @@ mod tests {
         let _second = GameLock::acquire_within(dir.path(), Duration::ZERO).unwrap();
         let t2 = lock_tenure(dir.path()).expect("held");
         assert_ne!(t1, t2);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_lock_whose_file_was_removed_or_replaced_has_no_tenure() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = GameLock::acquire_within(dir.path(), Duration::ZERO).unwrap();
+        assert!(lock_tenure(dir.path()).is_some());
+        fs::remove_file(dir.path().join(LOCK_FILE)).unwrap();
+        assert_eq!(lock_tenure(dir.path()), None, "removed");
+        // Another taking of the new lock file (as another process would): its own tenure.
+        let second = GameLock::acquire_within(dir.path(), Duration::ZERO).unwrap();
+        let t2 = lock_tenure(dir.path()).expect("the new file's lock");
+        // The first lock dropped: the second's entry stays.
+        drop(first);
+        assert_eq!(lock_tenure(dir.path()), Some(t2));
+        fs::remove_file(dir.path().join(LOCK_FILE)).unwrap();
+        fs::write(dir.path().join(LOCK_FILE), b"").unwrap();
+        assert_eq!(lock_tenure(dir.path()), None, "replaced");
+        drop(second);
+        assert_eq!(lock_tenure(dir.path()), None);
     }
 
     #[test]

@@ -226,10 +226,11 @@ pub struct Session {
     replayed: usize,
     /// The last decision replayed, with the Influence before it.
     last_decision: Option<LastDecision>,
-    /// The tenure of this process's lock of the game when the files were read
-    /// ([`gamefs::lock_tenure`]; `None` if it did not hold it): while the same tenure lasts,
-    /// the files on disk are those this session read or wrote ([`Session::reopen`]).
-    tenure: Option<u64>,
+    /// This process's mark of the game's lock when the files were read or last written by
+    /// this session ([`gamefs::lock_mark`]; `None` if it did not hold the lock, or if the disk
+    /// may differ from the memory): while the mark stays the same, the files on disk are those
+    /// this session holds ([`Session::reopen`]).
+    tenure: Option<gamefs::LockMark>,
 }
 
 /// The replay's state before a decision a takeback request names first: restored when the
@@ -305,7 +306,11 @@ fn write_secret(dir: &Path, secret: &Secret) -> Result<(), SessionError> {
     };
     let text = serde_yaml::to_string(secret).map_err(|e| err(e.to_string()))?;
     gamefs::refuse_symlink(&path).map_err(|e| err(e.to_string()))?;
-    gamefs::atomic_write(&path, text.as_bytes(), "secret").map_err(|e| err(e.to_string()))
+    let written =
+        gamefs::atomic_write(&path, text.as_bytes(), "secret").map_err(|e| err(e.to_string()));
+    // Made or tried: counted (`gamefs::LockMark`).
+    gamefs::note_write(dir);
+    written
 }
 
 /// An engine value as plain YAML (maps and lists, no YAML tags): through JSON, so the log's
@@ -642,7 +647,7 @@ impl Session {
             committed: None,
             replayed: 0,
             last_decision: None,
-            tenure: gamefs::lock_tenure(dir),
+            tenure: gamefs::lock_mark(dir),
         };
         s.run_replay(&log, from)?;
         if log.staged() == 0 {
@@ -1699,6 +1704,9 @@ impl Session {
     /// replay's, else the log's as on disk), so the entries before it are not replayed again.
     fn reload(&mut self) -> Result<(), SessionError> {
         let after = self.secret_after_commit;
+        // The files were read when this session's replay began, not now: a lock taken since
+        // (a new tenure) says nothing of what others wrote before it ([`Session::reopen`]).
+        let tenure = self.tenure;
         let committed = self.committed.clone();
         let from = [&self.checkpoint, &self.committed]
             .into_iter()
@@ -1714,6 +1722,7 @@ impl Session {
             from,
         )?;
         self.secret_after_commit = after;
+        self.tenure = tenure;
         if self.committed.is_none() {
             self.committed = committed;
         }
@@ -1728,8 +1737,52 @@ impl Session {
     ///
     /// The log's error; the staged entries are then dropped and the game is as on disk.
     pub fn commit(&mut self) -> Result<(), SessionError> {
+        let current = self.holds_files_as_read();
+        self.commit_files()?;
+        self.follow_own_write(current);
+        Ok(())
+    }
+
+    /// Whether nobody wrote the game's files since this session read or wrote them, as far as
+    /// the lock tells ([`gamefs::LockMark`]).
+    fn holds_files_as_read(&self) -> bool {
+        self.tenure.is_some() && self.tenure == gamefs::lock_mark(&self.dir)
+    }
+
+    /// After a write of this session's own that succeeded: its mark follows the write when
+    /// nobody else wrote before it (`current`, [`Session::holds_files_as_read`] just before),
+    /// else the files are compared when reopened.
+    fn follow_own_write(&mut self, current: bool) {
+        self.tenure = if current {
+            gamefs::lock_mark(&self.dir)
+        } else {
+            None
+        };
+    }
+
+    /// `secret` written as the game's `secret.yaml` by this session ([`write_secret`]), its
+    /// mark following the write ([`Session::follow_own_write`]; none after a failed write).
+    pub(crate) fn write_own_secret(&mut self, secret: &Secret) -> Result<(), SessionError> {
+        let current = self.holds_files_as_read();
+        match write_secret(&self.dir, secret) {
+            Ok(()) => {
+                self.follow_own_write(current);
+                Ok(())
+            }
+            Err(e) => {
+                self.tenure = None;
+                Err(e)
+            }
+        }
+    }
+
+    /// [`Session::commit`]'s writes.
+    fn commit_files(&mut self) -> Result<(), SessionError> {
         if let Err(e) = self.log.commit() {
             // Back to the game as on disk: the log without the move, the secret as written.
+            // Whether the disk is that (a write undone in full) is not known here: a reopening
+            // compares the files again ([`Session::reopen`]).
+            self.tenure = None;
             self.secret_after_commit = false;
             if let Ok(Some(secret)) = read_secret(&self.dir) {
                 self.secret = Some(secret);
@@ -1758,7 +1811,11 @@ impl Session {
         if self.secret_after_commit {
             self.secret_after_commit = false;
             if let Some(secret) = &self.secret {
-                write_secret(&self.dir, secret)?;
+                if let Err(e) = write_secret(&self.dir, secret) {
+                    // The secret in memory is not the one on disk: compared when reopened.
+                    self.tenure = None;
+                    return Err(e);
+                }
             }
         }
         Ok(())
@@ -2023,7 +2080,7 @@ impl Session {
             first.store(&mut secret);
             // The secret first: a commitment in the log without its card in the secret
             // would leave the choice unrecoverable.
-            write_secret(&self.dir, &secret)?;
+            self.write_own_secret(&secret)?;
             self.secret = Some(secret);
             let staged = self.log.stage(
                 Payload::Commitment {
@@ -2037,7 +2094,7 @@ impl Session {
                 now,
             );
             if let Err(e) = staged {
-                write_secret(&self.dir, &before)?;
+                self.write_own_secret(&before)?;
                 self.secret = Some(before);
                 return Err(e.into());
             }

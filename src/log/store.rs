@@ -713,6 +713,8 @@ impl Log {
             return Ok(());
         }
         let result = self.write_group();
+        // Made or tried, the write may have changed the file: counted (`gamefs::LockMark`).
+        gamefs::note_write(&gamefs::parent_of(&self.path));
         match result {
             Ok(()) => self.committed_rules = self.rules.clone(),
             Err(_) => {

@@ -1315,7 +1315,14 @@ pub fn run(opts: &InboxOptions, sources: &[PathBuf]) -> Result<InboxReport, Mail
         // Each game's lock in turn: sending updates its mail state.
         let lock = match kept.take_if(|l| l.dir() == crate::gamefs::plain(&dir)) {
             Some(l) => Ok((l, None)),
-            None => Session::lock(&dir),
+            None => {
+                // Never one game's lock held while waiting for another's: two runs taking
+                // the same games in the other order would wait for each other until the
+                // lock wait ran out, and send neither game's prompts. The kept lock is let
+                // go (its game is then locked and compared again, as any other).
+                kept = None;
+                Session::lock(&dir)
+            }
         };
         let (_lock, recovered) = match lock {
             Ok(l) => l,

@@ -6,14 +6,16 @@
 //! replayed again), the secret likewise, and the replay carries on from the checkpoint at the
 //! log's head with no entry left, making the checks of the end of every replay as any opening
 //! does. The comparison is skipped while the lock this process held when it read the files is
-//! still held (the same [`crate::gamefs::lock_tenure`]): no other process following the
-//! locking rules can have written them meanwhile. Anything else — a staged entry, no checkpoint at the head (a public replay, a game
+//! still held (the same [`crate::gamefs::lock_tenure`]) and nothing in this process wrote them
+//! since but this session (the same [`crate::gamefs::LockMark`]: a second session of the game
+//! in the same process counts its writes there): no other process following the locking rules
+//! can have written them meanwhile. A lock whose file was removed or replaced has no tenure;
+//! a failed write ends the session's mark. Anything else — a staged entry, no checkpoint at the head (a public replay, a game
 //! past its reveal), a log or secret that differs on disk — is a full [`Session::open`].
 
 use std::path::Path;
 
 use super::{read_secret, Session, SessionError};
-use crate::gamefs::lock_tenure;
 
 impl Session {
     /// The game in this session's folder opened again: the same as [`Session::open`] on the
@@ -43,9 +45,7 @@ impl Session {
             cp.len == self.log.len() && self.log.entries_held_last() == Some(cp.head)
         });
         let secret = self.secret.as_ref()?;
-        let locked_since = !self.secret_after_commit
-            && self.tenure.is_some()
-            && self.tenure == lock_tenure(&self.dir);
+        let locked_since = !self.secret_after_commit && self.holds_files_as_read();
         (self.keeps_checkpoint()
             && at_head
             && (locked_since || (self.log.matches_file() && same_secret(&self.dir, secret))))

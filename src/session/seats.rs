@@ -12,7 +12,7 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::{write_secret, Secret, Session, SessionError};
+use super::{Secret, Session, SessionError};
 use crate::bid::{self, Bid, BidOutcome};
 use crate::data::Side;
 use crate::engine::{Game, Options};
@@ -441,10 +441,10 @@ impl Session {
             let before = self.secret.clone().expect("moderator");
             let mut secret = before.clone();
             secret.pending_bid = Some(PendingBid { seat, bid });
-            write_secret(&self.dir, &secret)?;
+            self.write_own_secret(&secret)?;
             self.secret = Some(secret);
             if let Err(e) = self.log.stage(entry, Author::Moderator, now) {
-                write_secret(&self.dir, &before)?;
+                self.write_own_secret(&before)?;
                 self.secret = Some(before);
                 return Err(e.into());
             }

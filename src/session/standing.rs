@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::{side_str, write_secret, Session, SessionError};
+use super::{side_str, Session, SessionError};
 use crate::correspondence::standing::{self, OrderMove, SealedOrder};
 use crate::data::Side;
 use crate::engine::{Game, Prompt, SeededChance};
@@ -296,7 +296,7 @@ impl Session {
                 });
                 // The secret first: a digest in the log without its order in the secret
                 // could never be used.
-                write_secret(&self.dir, &secret)?;
+                self.write_own_secret(&secret)?;
                 self.secret = Some(secret);
                 if let Err(e) = self.stage_checked(
                     Payload::StandingOrder {
@@ -306,7 +306,7 @@ impl Session {
                     Author::from(side),
                     now,
                 ) {
-                    write_secret(&self.dir, &before)?;
+                    self.write_own_secret(&before)?;
                     self.secret = Some(before);
                     return Err(e);
                 }
