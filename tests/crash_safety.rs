@@ -16,7 +16,7 @@ use twilight_pbem::selfplay::{choose, Policy};
 use twilight_pbem::session::Session;
 
 mod game_common;
-use game_common::{bin, new_game, side_arg};
+use game_common::{bin, count, inbox_cmd, maildir, new_game, side_arg};
 
 /// The side that owes the first decision and a legal line for it (chosen with `k`).
 fn next_line(dir: &Path, k: u64) -> (Side, String, PromptKind) {
@@ -180,34 +180,6 @@ fn put_reply(inbox: &Path, dir: &Path, name: &str, k: u64) -> (Side, String) {
     std::fs::write(&tmp, raw).unwrap();
     std::fs::rename(&tmp, inbox.join("new").join(name)).unwrap();
     (side, line)
-}
-
-fn maildir(root: &Path) -> PathBuf {
-    let inbox = root.join("inbox");
-    for sub in ["new", "cur", "tmp"] {
-        std::fs::create_dir_all(inbox.join(sub)).unwrap();
-    }
-    inbox
-}
-
-fn inbox_cmd(games: &Path, inbox: &Path) -> Command {
-    let mut c = Command::new(bin());
-    c.args([
-        "inbox",
-        "--games",
-        games.to_str().unwrap(),
-        inbox.to_str().unwrap(),
-        "--outbox",
-    ])
-    .env_remove("TWILIGHT_SMTP_URL")
-    .env("TWILIGHT_LOCK_WAIT_SECS", "60")
-    .stdout(Stdio::null())
-    .stderr(Stdio::piped());
-    c
-}
-
-fn count(dir: &Path) -> usize {
-    std::fs::read_dir(dir).map_or(0, |d| d.count())
 }
 
 #[test]

@@ -9,13 +9,13 @@
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use twilight_pbem::session::Session;
 
 mod game_common;
-use game_common::{bin, new_game, next_line};
+use game_common::{count, inbox_cmd, maildir, new_game, next_line};
 
 /// A reply to game `dir` with the current token and a legal move, put in the Maildir `inbox`
 /// as `name`.
@@ -34,14 +34,6 @@ fn put_reply(inbox: &Path, dir: &Path, name: &str, k: u64) {
     let tmp = inbox.join("tmp").join(name);
     std::fs::write(&tmp, raw).unwrap();
     std::fs::rename(&tmp, inbox.join("new").join(name)).unwrap();
-}
-
-fn maildir(root: &Path) -> PathBuf {
-    let inbox = root.join("inbox");
-    for sub in ["new", "cur", "tmp"] {
-        std::fs::create_dir_all(inbox.join(sub)).unwrap();
-    }
-    inbox
 }
 
 /// The game's lock file, opened (made if missing) for `flock`, as another process takes it.
@@ -78,18 +70,8 @@ fn an_inbox_run_never_holds_a_game_lock_while_waiting_for_another() {
 
     let hold_b = lock_file(&b);
     hold_b.lock().unwrap();
-    let child = Command::new(bin())
-        .args([
-            "inbox",
-            "--games",
-            games.to_str().unwrap(),
-            inbox.to_str().unwrap(),
-            "--outbox",
-        ])
-        .env_remove("TWILIGHT_SMTP_URL")
-        .env("TWILIGHT_LOCK_WAIT_SECS", "60")
+    let child = inbox_cmd(&games, &inbox)
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     // `a`'s mail filed: the run now waits for `b`'s lock.
@@ -138,26 +120,6 @@ fn an_inbox_run_never_holds_a_game_lock_while_waiting_for_another() {
     assert_eq!(decisions(&b), db + 1);
     assert_eq!(std::fs::read_dir(inbox.join("new")).unwrap().count(), 0);
     assert_eq!(std::fs::read_dir(inbox.join("cur")).unwrap().count(), 2);
-}
-
-fn inbox_cmd(games: &Path, inbox: &Path) -> Command {
-    let mut c = Command::new(bin());
-    c.args([
-        "inbox",
-        "--games",
-        games.to_str().unwrap(),
-        inbox.to_str().unwrap(),
-        "--outbox",
-    ])
-    .env_remove("TWILIGHT_SMTP_URL")
-    .env("TWILIGHT_LOCK_WAIT_SECS", "60")
-    .stdout(Stdio::null())
-    .stderr(Stdio::piped());
-    c
-}
-
-fn count(dir: &Path) -> usize {
-    std::fs::read_dir(dir).map_or(0, |d| d.count())
 }
 
 /// The message ids of the mails the game's mail state records as applied.

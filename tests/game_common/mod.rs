@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 use chrono::{DateTime, TimeZone, Utc};
 
@@ -77,4 +77,36 @@ pub fn next_line(s: &Session, k: u64) -> Option<(Side, String)> {
         prompt.side,
         twilight_pbem::notation::format_answer(&answer, &prompt),
     ))
+}
+
+/// A Maildir (`new`, `cur`, `tmp`) named `inbox` under `root`.
+pub fn maildir(root: &Path) -> PathBuf {
+    let inbox = root.join("inbox");
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(inbox.join(sub)).unwrap();
+    }
+    inbox
+}
+
+/// `twilight inbox --games GAMES INBOX --outbox`, no SMTP, a 60 s lock wait, stdout dropped
+/// and stderr piped.
+pub fn inbox_cmd(games: &Path, inbox: &Path) -> Command {
+    let mut c = Command::new(bin());
+    c.args([
+        "inbox",
+        "--games",
+        games.to_str().unwrap(),
+        inbox.to_str().unwrap(),
+        "--outbox",
+    ])
+    .env_remove("TWILIGHT_SMTP_URL")
+    .env("TWILIGHT_LOCK_WAIT_SECS", "60")
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped());
+    c
+}
+
+/// The number of entries in folder `dir` (0 if it cannot be read).
+pub fn count(dir: &Path) -> usize {
+    std::fs::read_dir(dir).map_or(0, |d| d.count())
 }
