@@ -21,8 +21,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::{bail, Context, Result};
+use twilight_pbem::engine::selfplay::{record_game_with, Policy};
 use twilight_pbem::engine::Options;
-use twilight_pbem::selfplay::{record_game_with, Policy};
 
 struct Args {
     dir: PathBuf,

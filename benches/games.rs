@@ -3,10 +3,10 @@
 
 use std::path::PathBuf;
 
-use twilight_pbem::audit::verify_game;
+use twilight_pbem::archive::verify_game;
+use twilight_pbem::engine::selfplay::{play_one_with, Policy};
 use twilight_pbem::engine::Options;
 use twilight_pbem::log::verify_chain;
-use twilight_pbem::selfplay::{play_one_with, Policy};
 
 fn main() {
     divan::main();

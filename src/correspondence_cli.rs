@@ -1,10 +1,10 @@
-//! The command-line side of `twilight_pbem::correspondence` (issue 17): the time-control
+//! The command-line side of `twilight_pbem::session::correspondence` (issue 17): the time-control
 //! options of `new`, and the commands `leave`, `adjudicate` and the timeouts of `remind`.
 
 use anyhow::{bail, Result};
 use clap::ValueEnum;
 
-use twilight_pbem::correspondence::{parse_offset, Settings, TimeControl, TimeoutRule};
+use twilight_pbem::session::correspondence::{parse_offset, Settings, TimeControl, TimeoutRule};
 
 /// The time-control and leave options of `new` (recorded in entry 0; issue 17 §1–2).
 #[derive(clap::Args)]
@@ -83,7 +83,7 @@ impl TimeArgs {
             } else {
                 Vec::new()
             },
-            time_zones: twilight_pbem::correspondence::TimeZones {
+            time_zones: twilight_pbem::session::correspondence::TimeZones {
                 us: self.us_tz.clone(),
                 ussr: self.ussr_tz.clone(),
             },

@@ -1,28 +1,34 @@
 //! twilight-pbem: Twilight Struggle by email.
 //!
-//! A complete rules engine ([`engine`]) over static game data ([`data`]), a sealed append-only
-//! move log, and the play-by-email loop around them.
+//! The crate, from the rules outwards:
+//!
+//! * The rules: [`data`] (the printed cards and map, no rules attached) and [`engine`] (the
+//!   rules engine: one function per card, typed prompts, chance injected).
+//! * The game's words: [`text`] (the move notation players type, plain-text views, wording).
+//! * The record: [`log`] (the append-only, hash-chained YAML move log and its verifier).
+//! * Chance and sealing: [`chance`] (commitments, dice and deals derived from committed
+//!   secrets, simultaneous choices, the bid; `schemas/FAIRNESS.md`).
+//! * The moderated game on disk: [`session`] (replay, seats, takebacks, standing orders, the
+//!   correspondence clock) over [`gamefs`] (one writer per game folder, atomic writes).
+//! * Around one game: [`mail`] (prompts out, authenticated replies in), [`picture`] (the board
+//!   as SVG, PNG and an HTML replay page), [`peer`] (two players, no host), [`import`] (games
+//!   played elsewhere).
+//! * Many games: [`archive`] (verifying a folder of games, standings).
+//!
+//! The command line (`src/main.rs`, one module a command under `src/cli/`) only parses
+//! arguments, calls these modules and prints.
 
 #![warn(missing_docs)]
 
-pub mod audit;
-pub mod bid;
-pub mod correspondence;
+pub mod archive;
+pub mod chance;
 pub mod data;
 pub mod engine;
-pub mod fairness;
 pub mod gamefs;
 pub mod import;
 pub mod log;
 pub mod mail;
-pub mod notation;
 pub mod peer;
 pub mod picture;
-pub mod recorded;
-pub mod render;
-pub mod sealed_chance;
-pub mod sealed_choice;
-pub mod selfplay;
 pub mod session;
-pub mod takeback;
-pub mod wording;
+pub mod text;

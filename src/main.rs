@@ -12,16 +12,16 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 
-use twilight_pbem::audit;
+use twilight_pbem::archive;
 use twilight_pbem::data::Side;
+use twilight_pbem::engine::selfplay;
 use twilight_pbem::engine::view::{view, Role};
 use twilight_pbem::engine::Options;
 use twilight_pbem::log::{Hex32, Players};
 use twilight_pbem::mail::{inbound, outbound, transport::Transport};
-use twilight_pbem::render::{render_moves, render_view};
-use twilight_pbem::selfplay;
 use twilight_pbem::session::{Session, SessionError};
-use twilight_pbem::wording;
+use twilight_pbem::text::render::{render_moves, render_view};
+use twilight_pbem::text::wording;
 
 // Output that never panics: `println!` panics when stdout is a closed pipe
 // (`twilight status G | head`). These shadow the std macros in this file; a write error on a
@@ -51,7 +51,7 @@ mod correspondence_cli;
 mod peer_cli;
 mod picture_cli;
 
-use twilight_pbem::correspondence::now;
+use twilight_pbem::session::correspondence::now;
 
 /// Each distinct line once, in first-seen order, with how many times it came.
 fn counted(lines: &[String]) -> Vec<(&str, usize)> {
@@ -1030,7 +1030,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             mail,
         })) => {
             let mut s = open(&game_dir)?;
-            let bid = twilight_pbem::bid::parse_bid(&bid.join(" ")).map_err(anyhow::Error::msg)?;
+            let bid = twilight_pbem::chance::bid::parse_bid(&bid.join(" "))
+                .map_err(anyhow::Error::msg)?;
             s.bid_typed(seat, bid, &nonce, now())?;
             println!("Seat {seat}'s bid is sealed.");
             print_status(&s);
@@ -1262,7 +1263,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             // Under a time control: reminders before the deadline, the late notice, the
             // timeout at the end of grace (issue 17 §1).
-            let notices = twilight_pbem::correspondence::remind::run(&mut s, &transport, now())?;
+            let notices =
+                twilight_pbem::session::correspondence::remind::run(&mut s, &transport, now())?;
             for n in &notices {
                 println!("mailed {} ({}): {}", n.to, n.side, n.subject);
             }
@@ -1412,7 +1414,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 (_, PolicyArg::Uniform) => selfplay::Policy::Uniform,
             };
             if let Some(dir) = record {
-                let master = (!real_seed).then(|| twilight_pbem::fairness::test_seed(seed));
+                let master = (!real_seed).then(|| twilight_pbem::chance::fairness::test_seed(seed));
                 let made = selfplay::record_game_with(
                     &dir,
                     master,
@@ -1544,7 +1546,7 @@ fn print_status(s: &Session) {
             println!("Waiting for {}: {}", p.side, p.text);
         }
     }
-    for line in twilight_pbem::correspondence::status_lines(
+    for line in twilight_pbem::session::correspondence::status_lines(
         s.correspondence(),
         game.outcome().is_some() || s.is_revealed(),
         now(),
@@ -1661,7 +1663,7 @@ fn status_value(s: &Session) -> serde_json::Value {
             "decision": p.text,
             "expects": p.expects(),
         })).collect::<Vec<_>>(),
-        "correspondence": twilight_pbem::correspondence::status_json(
+        "correspondence": twilight_pbem::session::correspondence::status_json(
             s.correspondence(),
             game.outcome().is_some() || s.is_revealed(),
             now(),
@@ -1739,9 +1741,9 @@ fn verify(
     // without one): each named with what is wrong, and the exit status says failure.
     let mut unverified: Vec<(PathBuf, String)> = Vec::new();
     for p in paths {
-        let found = audit::game_dirs(p);
+        let found = archive::game_dirs(p);
         let peers = peer_folders_in(p);
-        let bad = audit::unverifiable(p);
+        let bad = archive::unverifiable(p);
         if found.is_empty() && peers.is_empty() && bad.is_empty() {
             bail!("{}: no game log found", p.display());
         }
@@ -1782,7 +1784,7 @@ fn verify(
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let start = Instant::now();
     let bar = verify_progress(dirs.len());
-    let reports = audit::verify_many_with(&dirs, head.as_ref(), jobs, &|_| {
+    let reports = archive::verify_many_with(&dirs, head.as_ref(), jobs, &|_| {
         if let Some(b) = &bar {
             b.inc(1);
         }
@@ -1805,7 +1807,7 @@ fn verify(
             })).collect::<Vec<_>>(),
             "verified": reports.len(),
             "with_findings": bad,
-            "standings": audit::standings(&reports).iter().map(|r| json!({
+            "standings": archive::standings(&reports).iter().map(|r| json!({
                 "player": r.player,
                 "games": r.games,
                 "won": r.won,
@@ -1897,7 +1899,7 @@ fn verify(
     if let Some(n) = &peer_note {
         println!("{n}");
     }
-    let same = audit::duplicates(&reports);
+    let same = archive::duplicates(&reports);
     if !same.is_empty() {
         println!("\nThe same game in several folders:");
         for d in &same {
@@ -1920,7 +1922,7 @@ fn verify(
             "timeouts",
             "avg reply"
         );
-        for r in audit::standings(&reports) {
+        for r in archive::standings(&reports) {
             println!(
                 "  {:<32} {:>5} {:>4} {:>4} {:>4} {:>10} {:>6} {:>8} {:>10}",
                 r.player,
@@ -1932,8 +1934,10 @@ fn verify(
                 format!("{:.1}", r.score()),
                 r.timeouts,
                 // No reply times (untimed or imported games only): a dash, never "0s".
-                r.average_reply()
-                    .map_or("—".to_string(), twilight_pbem::correspondence::clock::human)
+                r.average_reply().map_or(
+                    "—".to_string(),
+                    twilight_pbem::session::correspondence::clock::human
+                )
             );
         }
     }

@@ -372,7 +372,7 @@ fn mail_text(r: &Replica, id: &Identity, bundle: &sync::Bundle, note: &str) -> S
     match (bundle.entries.first(), bundle.entries.last()) {
         (Some(a), Some(b)) => t.push_str(&format!(
             "Attached: signed {} of the shared log.\n",
-            twilight_pbem::wording::entries(a.seq, b.seq)
+            twilight_pbem::text::wording::entries(a.seq, b.seq)
         )),
         _ => t.push_str("Attached: an acknowledgement only (no new entries).\n"),
     }
@@ -380,7 +380,7 @@ fn mail_text(r: &Replica, id: &Identity, bundle: &sync::Bundle, note: &str) -> S
         "I hold {} (head {}).\nMy key's fingerprint: {}\n\n\
          Take this mail in with `twilight peer inbox GAME_DIR MAILDIR_OR_FILE`; the attachment \
          is for the program, not for you.\n",
-        twilight_pbem::wording::first_entries(bundle.ack.holds),
+        twilight_pbem::text::wording::first_entries(bundle.ack.holds),
         &bundle.ack.head.to_hex()[..16],
         id.public().fingerprint()
     ));
@@ -404,7 +404,11 @@ fn send(r: &mut Replica, id: &Identity, outbox: bool, note: &str) -> Result<Exit
             println!(
                 "mailed {}: {} ({to})",
                 r.config.opponent,
-                twilight_pbem::wording::count(bundle.entries.len() as u64, "entry", "entries")
+                twilight_pbem::text::wording::count(
+                    bundle.entries.len() as u64,
+                    "entry",
+                    "entries"
+                )
             );
             Ok(ExitCode::SUCCESS)
         }
@@ -569,7 +573,7 @@ fn show(g: &twilight_pbem::peer::play::PeerGame) {
     let mut shown = Vec::new();
     for a in twilight_pbem::engine::legal::legal_answers(g.game(), g.side(), &mut rng, 8) {
         if g.check_answer(&a).is_ok() {
-            let text = twilight_pbem::notation::format_answer(&a, prompt);
+            let text = twilight_pbem::text::notation::format_answer(&a, prompt);
             if !shown.contains(&text) {
                 println!("  {text}");
                 shown.push(text);
@@ -655,14 +659,14 @@ fn play(game_dir: &Path, line: &str, outbox: bool) -> Result<ExitCode> {
         eprintln!("twilight: refused: {why} (nothing was written)");
         Ok(ExitCode::from(1))
     };
-    let parsed = match twilight_pbem::notation::parse_line(line) {
+    let parsed = match twilight_pbem::text::notation::parse_line(line) {
         Ok(p) => p,
         Err(e) => return refused(e.to_string()),
     };
     let [mv] = parsed.as_slice() else {
         return refused(format!("give one move (this prompt: {})", prompt.text));
     };
-    let answer = match twilight_pbem::notation::resolve(mv, &prompt) {
+    let answer = match twilight_pbem::text::notation::resolve(mv, &prompt) {
         Ok(a) => a,
         Err(e) => return refused(e.to_string()),
     };
@@ -731,7 +735,7 @@ fn inbox(game_dir: &Path, sources: &[PathBuf], reply: bool, outbox: bool) -> Res
                     got.appended.len(),
                     match (got.appended.first(), got.appended.last()) {
                         (Some(a), Some(b)) => {
-                            format!(" ({})", twilight_pbem::wording::entries(*a, *b))
+                            format!(" ({})", twilight_pbem::text::wording::entries(*a, *b))
                         }
                         _ => String::new(),
                     },
@@ -741,7 +745,7 @@ fn inbox(game_dir: &Path, sources: &[PathBuf], reply: bool, outbox: bool) -> Res
                         format!(
                             "; the {} acknowledges {}",
                             bundle.from.name(),
-                            twilight_pbem::wording::first_entries(bundle.ack.holds)
+                            twilight_pbem::text::wording::first_entries(bundle.ack.holds)
                         )
                     } else {
                         String::new()
@@ -1025,7 +1029,7 @@ pub fn verify(paths: &[PathBuf], format: PeerFormat) -> Result<ExitCode> {
             println!(
                 "{}: {} ({}); the game: {}",
                 v.label,
-                twilight_pbem::wording::count(v.entries.len() as u64, "entry", "entries"),
+                twilight_pbem::text::wording::count(v.entries.len() as u64, "entry", "entries"),
                 v.holder.name(),
                 check.standing
             );

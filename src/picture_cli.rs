@@ -116,7 +116,7 @@ pub fn export(path: &Path, out: &Path) -> Result<()> {
     println!(
         "Wrote {} and {} beside it.",
         out.display(),
-        twilight_pbem::wording::count(games.len() as u64, "game page", "game pages")
+        twilight_pbem::text::wording::count(games.len() as u64, "game page", "game pages")
     );
     Ok(())
 }

@@ -4,7 +4,7 @@
 //! (the first lookups racing to make the tables), as often as asked.
 
 use twilight_pbem::data::{ALL_CARDS, ALL_COUNTRIES};
-use twilight_pbem::notation::{find_card, find_country};
+use twilight_pbem::text::notation::{find_card, find_country};
 
 fn show_card(w: &str) -> String {
     match find_card(w) {

@@ -8,17 +8,17 @@ use std::path::Path;
 
 use chrono::{DateTime, Duration, NaiveDate, TimeZone, Utc};
 
-use twilight_pbem::audit;
-use twilight_pbem::correspondence::{
-    self, clock::clock_at, remind, Settings, TimeControl, TimeoutRule,
-};
+use twilight_pbem::archive;
 use twilight_pbem::data::Side;
 use twilight_pbem::engine::legal::random_answer;
 use twilight_pbem::engine::{Options, SeededChance, VictoryReason};
 use twilight_pbem::log::{entry_hash, split_documents, Payload, Players};
 use twilight_pbem::mail::transport::Transport;
-use twilight_pbem::notation::format_answer;
+use twilight_pbem::session::correspondence::{
+    self, clock::clock_at, remind, Settings, TimeControl, TimeoutRule,
+};
 use twilight_pbem::session::Session;
+use twilight_pbem::text::notation::format_answer;
 
 fn t0() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2027, 1, 4, 12, 0, 0).unwrap()
@@ -80,8 +80,8 @@ fn owing(s: &Session) -> Side {
     s.game().unwrap().prompts()[0].side
 }
 
-fn report(dir: &Path) -> audit::GameReport {
-    audit::verify_game(dir, None)
+fn report(dir: &Path) -> archive::GameReport {
+    archive::verify_game(dir, None)
 }
 
 /// Appends one hand-written entry to the log (a forged or mistaken record a moderator's
@@ -133,7 +133,7 @@ fn resignation_is_a_win_for_the_other_side_counted_in_the_standings() {
         r.outcome.map(|o| o.reason),
         Some(VictoryReason::Resignation)
     );
-    let rows = audit::standings(&[r]);
+    let rows = archive::standings(&[r]);
     let ussr = rows.iter().find(|r| r.player == "ussr@ts.test").unwrap();
     let us = rows.iter().find(|r| r.player == "us@ts.test").unwrap();
     assert_eq!((ussr.won, ussr.lost, us.won, us.lost), (1, 0, 0, 1));
@@ -217,7 +217,7 @@ fn a_draw_is_offered_declined_lapses_by_a_move_and_is_agreed() {
     assert!(s.is_revealed());
     let r = report(&dir);
     assert!(r.findings.is_empty(), "{:?}", r.findings);
-    let rows = audit::standings(&[r]);
+    let rows = archive::standings(&[r]);
     assert!(rows.iter().all(|r| r.drawn == 1 && r.games == 1));
 }
 
@@ -320,7 +320,7 @@ fn days_per_move_reminds_tells_the_opponent_and_records_the_timeout() {
     let r = report(&dir);
     assert!(r.findings.is_empty(), "{:?}", r.findings);
     assert_eq!(r.record[late].timeouts, 1);
-    let rows = audit::standings(&[r]);
+    let rows = archive::standings(&[r]);
     let who = if late == Side::Us {
         "us@ts.test"
     } else {

@@ -6,10 +6,10 @@
 mod mail_common;
 
 use mail_common::*;
-use twilight_pbem::correspondence::{Settings, TimeControl, TimeoutRule};
 use twilight_pbem::data::{Card, Side};
 use twilight_pbem::engine::Options;
 use twilight_pbem::log::{Payload, Players};
+use twilight_pbem::session::correspondence::{Settings, TimeControl, TimeoutRule};
 use twilight_pbem::session::Session;
 
 const SETUP_USSR: &str = "influence Poland 4, East Germany 2";
@@ -153,7 +153,7 @@ fn a_game_by_mail_with_a_deadline_a_leave_a_takeback_and_a_standing_order() {
     let shown = listed.split('`').nth(1).unwrap();
     assert_eq!(shown, "if Olympic Games: boycott");
     assert!(matches!(
-        twilight_pbem::correspondence::standing::parse(shown),
+        twilight_pbem::session::correspondence::standing::parse(shown),
         Some(Ok(_))
     ));
     // The USSR's mail says nothing of it: it is sealed.

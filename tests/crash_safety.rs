@@ -10,9 +10,9 @@ use std::process::{Child, Command, Output, Stdio};
 use std::time::Duration;
 
 use twilight_pbem::data::Side;
+use twilight_pbem::engine::selfplay::{choose, Policy};
 use twilight_pbem::engine::{PromptKind, SeededChance};
 use twilight_pbem::log::Payload;
-use twilight_pbem::selfplay::{choose, Policy};
 use twilight_pbem::session::Session;
 
 mod game_common;
@@ -30,7 +30,7 @@ fn next_line(dir: &Path, k: u64) -> (Side, String, PromptKind) {
         &mut SeededChance::new(k),
     )
     .expect("a legal answer");
-    let line = twilight_pbem::notation::format_answer(&answer, &prompt);
+    let line = twilight_pbem::text::notation::format_answer(&answer, &prompt);
     (prompt.side, line, prompt.kind.clone())
 }
 

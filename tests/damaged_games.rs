@@ -7,8 +7,8 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 use twilight_pbem::data::Side;
+use twilight_pbem::engine::selfplay::{choose, Policy};
 use twilight_pbem::engine::SeededChance;
-use twilight_pbem::selfplay::{choose, Policy};
 use twilight_pbem::session::Session;
 
 mod game_common;
@@ -30,7 +30,7 @@ fn put_reply(inbox: &Path, dir: &Path, name: &str) {
         &mut SeededChance::new(3),
     )
     .unwrap();
-    let line = twilight_pbem::notation::format_answer(&answer, &prompt);
+    let line = twilight_pbem::text::notation::format_answer(&answer, &prompt);
     let token = s.reply_token(prompt.side).unwrap();
     let from = match prompt.side {
         Side::Us => &s.players().us,

@@ -1,10 +1,10 @@
 //! Chance nobody can steer and dice anyone can check each turn (issue 20; FAIRNESS.md §2–3).
 
 use chrono::{TimeZone, Utc};
-use twilight_pbem::audit;
-use twilight_pbem::fairness;
+use twilight_pbem::archive;
+use twilight_pbem::chance::fairness;
+use twilight_pbem::engine::selfplay::{record_game, Policy};
 use twilight_pbem::log::{Log, Payload};
-use twilight_pbem::selfplay::{record_game, Policy};
 use twilight_pbem::session::Session;
 
 fn at(hour: u32, nanos: u32) -> chrono::DateTime<Utc> {
@@ -76,7 +76,7 @@ fn a_public_verify_mid_game_checks_the_dice_of_finished_turns() {
     let turn = u32::from(s.game().unwrap().state().turn);
     assert!(turn >= 2, "the game reached turn {turn}");
     assert_eq!(s.dice_checked(), Some(turn - 1));
-    let report = audit::verify_game(&dir, None);
+    let report = archive::verify_game(&dir, None);
     assert!(report.findings.is_empty(), "{:?}", report.findings);
     let line = report.summary();
     let want = if turn == 2 {
@@ -101,7 +101,7 @@ fn before_a_turn_ends_no_dice_are_checked_yet() {
         at(9, 0),
     )
     .unwrap();
-    let report = audit::verify_game(&dir, None);
+    let report = archive::verify_game(&dir, None);
     assert!(report.findings.is_empty(), "{:?}", report.findings);
     assert!(
         report.summary().contains("dice checked: none yet"),
@@ -144,7 +144,7 @@ fn a_forged_roll_of_a_finished_turn_is_caught_without_the_seed() {
     let s = Session::open_public(&dir).unwrap();
     assert!(!s.is_revealed() && s.dice_checked().is_some());
     assert!(forge_first_die(&dir), "the game has a die roll");
-    let report = audit::verify_game(&dir, None);
+    let report = archive::verify_game(&dir, None);
     assert!(
         report
             .findings
@@ -157,7 +157,7 @@ fn a_forged_roll_of_a_finished_turn_is_caught_without_the_seed() {
 
 #[test]
 fn a_dice_key_off_the_committed_chain_is_a_finding() {
-    let mut ledger = twilight_pbem::sealed_chance::DiceLedger {
+    let mut ledger = twilight_pbem::chance::sealed_chance::DiceLedger {
         chain_end: Some(fairness::dice_chain_end(&[9; 32])),
         ..Default::default()
     };
@@ -419,7 +419,7 @@ fn re_stamping_the_bundled_complete_game_changes_no_roll() {
         })
         .collect();
     std::fs::write(dir.join("log.yaml"), rechain(&restamped)).unwrap();
-    let report = audit::verify_game(&dir, None);
+    let report = archive::verify_game(&dir, None);
     assert!(report.findings.is_empty(), "{:?}", report.findings);
     assert_eq!(report.mode, Some(twilight_pbem::session::Mode::Full));
     assert_eq!(report.dice_checked, Some(Some(10)));

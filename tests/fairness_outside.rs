@@ -7,7 +7,7 @@
 
 use serde_yaml::Value;
 use std::collections::BTreeMap;
-use twilight_pbem::fairness;
+use twilight_pbem::chance::fairness;
 
 fn hex32(v: &Value) -> [u8; 32] {
     let bytes = hex::decode(v.as_str().expect("a hex string")).expect("hex");

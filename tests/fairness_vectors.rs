@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use twilight_pbem::fairness::{self, ChanceStream};
+use twilight_pbem::chance::fairness::{self, ChanceStream};
 use twilight_pbem::log::entry_hash;
 
 const FAIRNESS_MD: &str = include_str!("../schemas/FAIRNESS.md");
@@ -160,16 +160,19 @@ fn compute(function: &str, args: &BTreeMap<&str, &str>) -> String {
             fairness::reply_token(&hex32(arg("seed")), arg("game_id"), num("seq"), arg("side"))
         }
         "entry_hash" => entry_hash(&hex::decode(arg("document")).unwrap()).to_hex(),
-        "bid_salt" => hex::encode(twilight_pbem::bid::bid_salt(
+        "bid_salt" => hex::encode(twilight_pbem::chance::bid::bid_salt(
             &hex32(arg("seed")),
             num("seat") as u8,
         )),
-        "canonical_bid" => hex::encode(twilight_pbem::bid::canonical_bid(
+        "canonical_bid" => hex::encode(twilight_pbem::chance::bid::canonical_bid(
             num("seat") as u8,
-            twilight_pbem::bid::parse_bid(&format!("{} {}", arg("side"), arg("influence")))
+            twilight_pbem::chance::bid::parse_bid(&format!("{} {}", arg("side"), arg("influence")))
                 .unwrap(),
         )),
-        "seat_mix" => hex::encode(twilight_pbem::bid::seat_mix(arg("seat1"), arg("seat2"))),
+        "seat_mix" => hex::encode(twilight_pbem::chance::bid::seat_mix(
+            arg("seat1"),
+            arg("seat2"),
+        )),
         "superpower_card_salt" => hex::encode(fairness::superpower_card_salt(
             &hex32(arg("seed")),
             arg("side"),
@@ -180,7 +183,7 @@ fn compute(function: &str, args: &BTreeMap<&str, &str>) -> String {
             num("crisis") as u32,
             arg("card"),
         )),
-        "bid_draw" => twilight_pbem::bid::bid_draw(&key(), &mix()).to_string(),
+        "bid_draw" => twilight_pbem::chance::bid::bid_draw(&key(), &mix()).to_string(),
         other => panic!("unknown vector function {other:?}"),
     }
 }

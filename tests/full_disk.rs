@@ -16,9 +16,9 @@ use std::process::{Command, Output};
 use chrono::{TimeZone, Utc};
 
 use twilight_pbem::data::Side;
+use twilight_pbem::engine::selfplay::{choose, Policy};
 use twilight_pbem::engine::SeededChance;
 use twilight_pbem::log::Players;
-use twilight_pbem::selfplay::{choose, Policy};
 use twilight_pbem::session::Session;
 
 fn new_game(games: &Path) -> PathBuf {
@@ -58,7 +58,7 @@ fn next_line(dir: &Path) -> (&'static str, String) {
     };
     (
         side,
-        twilight_pbem::notation::format_answer(&answer, &prompt),
+        twilight_pbem::text::notation::format_answer(&answer, &prompt),
     )
 }
 

@@ -10,12 +10,12 @@ use std::sync::OnceLock;
 use proptest::prelude::*;
 
 use twilight_pbem::data::Side;
+use twilight_pbem::engine::selfplay::{choose, Policy};
 use twilight_pbem::engine::{Game, Options, Prompt, SeededChance};
 use twilight_pbem::log::{split_documents, verify_chain, Players};
 use twilight_pbem::mail::inbound::{self, extract, game_from_subject, read_message};
-use twilight_pbem::notation;
-use twilight_pbem::selfplay::{choose, Policy};
 use twilight_pbem::session::Session;
+use twilight_pbem::text::notation;
 
 /// Positions with the decision owed in each: every kind of prompt a game reaches early.
 fn positions() -> &'static [(Game, Prompt)] {
@@ -360,7 +360,7 @@ proptest! {
             now: chrono::Utc::now(),
         };
         let _ = inbound::run(&opts, std::slice::from_ref(&maildir));
-        let report = twilight_pbem::audit::verify_game(&dir, None);
+        let report = twilight_pbem::archive::verify_game(&dir, None);
         prop_assert!(report.findings.is_empty(), "{:?}", report.findings);
     }
 }

@@ -8,8 +8,8 @@ use std::fs;
 use std::time::Instant;
 
 use common::{at, write_example_log, SEED};
+use twilight_pbem::chance::fairness;
 use twilight_pbem::data::Side;
-use twilight_pbem::fairness;
 use twilight_pbem::log::{
     entry_hash, split_documents, verify_chain, Author, FindingKind, Hex32, Log, LogError, Payload,
     Report,

@@ -5,8 +5,8 @@
 mod mail_common;
 
 use mail_common::*;
+use twilight_pbem::chance::fairness;
 use twilight_pbem::data::Side;
-use twilight_pbem::fairness;
 use twilight_pbem::log::{Log, Payload};
 use twilight_pbem::session::Session;
 

@@ -2,7 +2,7 @@
 
 use twilight_pbem::data::{Card, Country, Side};
 use twilight_pbem::engine::{Answer, CardUse, Prompt, PromptKind};
-use twilight_pbem::notation::{
+use twilight_pbem::text::notation::{
     find_card, find_country, format_answer, parse_line, resolve, MoveText, NotationError,
 };
 
@@ -206,8 +206,8 @@ fn a_full_stop_at_the_end_of_a_move_is_not_part_of_it() {
 /// the USSR's decision now"; `if Olympic Games: boycott.` kept its stop in the order).
 #[test]
 fn takeback_and_standing_order_lines_ended_like_a_sentence_are_read() {
-    use twilight_pbem::correspondence::standing::{self, OrderMove};
-    use twilight_pbem::takeback::{self, TakebackMove};
+    use twilight_pbem::session::correspondence::standing::{self, OrderMove};
+    use twilight_pbem::session::takeback::{self, TakebackMove};
     for (typed, plain) in [
         ("takeback.", "takeback"),
         ("takeback 2.", "takeback 2"),
@@ -258,9 +258,9 @@ fn a_move_copied_with_backticks_quotes_or_a_bullet_is_read() {
             "{typed}"
         );
     }
-    assert!(twilight_pbem::takeback::parse("`takeback`").is_some());
-    assert!(twilight_pbem::correspondence::parse_act("`offer draw`").is_some());
-    assert!(twilight_pbem::correspondence::standing::parse("- `orders`").is_some());
+    assert!(twilight_pbem::session::takeback::parse("`takeback`").is_some());
+    assert!(twilight_pbem::session::correspondence::parse_act("`offer draw`").is_some());
+    assert!(twilight_pbem::session::correspondence::standing::parse("- `orders`").is_some());
     // A quote inside a move is the player's own: `headline "Duck and Cover"` stays as typed.
     assert_eq!(
         parse_line("headline \"Duck and Cover\"").unwrap(),
@@ -292,7 +292,7 @@ fn a_hand_line_as_the_program_lists_it_names_its_card() {
     for seed in 1..6 {
         let (game, _) = Game::new(Options::default(), &mut SeededChance::new(seed)).unwrap();
         for role in [Role::Us, Role::Ussr] {
-            let text = twilight_pbem::render::render_view(&game, &view(&game, role));
+            let text = twilight_pbem::text::render::render_view(&game, &view(&game, role));
             let hand = text
                 .lines()
                 .skip_while(|l| !l.starts_with("Your hand"))

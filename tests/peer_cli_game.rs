@@ -233,7 +233,7 @@ fn board_agrees(said: &str, dir: &Path) {
     assert!(
         said.contains(&format!(
             "Your hand ({}",
-            twilight_pbem::wording::count(hand.len() as u64, "card", "cards")
+            twilight_pbem::text::wording::count(hand.len() as u64, "card", "cards")
         )),
         "{said}"
     );

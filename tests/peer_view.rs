@@ -129,7 +129,7 @@ fn check(g: &PeerGame, opp: &PeerGame, sealed: Option<Card>, decided_at: usize, 
     if dealt > hand.len() {
         let said = format!(
             "Your hand ({}; {} more dealt to you, not received yet):",
-            twilight_pbem::wording::count(hand.len() as u64, "card", "cards"),
+            twilight_pbem::text::wording::count(hand.len() as u64, "card", "cards"),
             dealt - hand.len()
         );
         assert!(board.contains(&said), "no `{said}` in:\n{board}");
@@ -137,7 +137,7 @@ fn check(g: &PeerGame, opp: &PeerGame, sealed: Option<Card>, decided_at: usize, 
     } else {
         let said = format!(
             "Your hand ({}):",
-            twilight_pbem::wording::count(hand.len() as u64, "card", "cards")
+            twilight_pbem::text::wording::count(hand.len() as u64, "card", "cards")
         );
         assert!(board.contains(&said), "no `{said}` in:\n{board}");
     }

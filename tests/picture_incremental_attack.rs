@@ -7,10 +7,10 @@
 
 use twilight_pbem::data::Country;
 use twilight_pbem::data::ALL_COUNTRIES;
+use twilight_pbem::engine::selfplay::{choose, Policy};
 use twilight_pbem::engine::view::{view, Role, View};
 use twilight_pbem::engine::{Game, Options, SeededChance};
 use twilight_pbem::picture;
-use twilight_pbem::selfplay::{choose, Policy};
 
 /// Public views along one random game with `options` from `seed` (every `every`th decision,
 /// at most `max`), the last one at the game's end when reached.

@@ -3,13 +3,13 @@
 //! the event-first question is asked only when the opponent's event can occur. Logs written
 //! under an older revision replay with the decisions they were asked.
 
-use twilight_pbem::audit;
+use twilight_pbem::archive;
 use twilight_pbem::data::{Card, Country, Side};
 use twilight_pbem::engine::position::Position;
+use twilight_pbem::engine::selfplay::{record_game, Policy};
 use twilight_pbem::engine::state::{Duration, Revision};
 use twilight_pbem::engine::{Answer, CardUse, Game, PromptKind, RecordedChance, SeededChance};
-use twilight_pbem::recorded::{revision_of, RULES_REVISION};
-use twilight_pbem::selfplay::{record_game, Policy};
+use twilight_pbem::log::recorded::{revision_of, RULES_REVISION};
 
 // ---- helpers ----------------------------------------------------------------------------
 
@@ -77,7 +77,7 @@ fn the_bundled_old_revision_games_replay_unchanged() {
     // games/ holds logs of rules revision r2: they replay under the hand-dependent decisions
     // and verify with no finding, every decision they hold replayed.
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games");
-    let dirs = audit::game_dirs(&root);
+    let dirs = archive::game_dirs(&root);
     assert!(dirs.len() >= 9, "{} games", dirs.len());
     let mut old = 0;
     for dir in &dirs {
@@ -85,7 +85,7 @@ fn the_bundled_old_revision_games_replay_unchanged() {
         if text.contains("rules_revision: deluxe-faq-2026.11-r") {
             old += 1;
         }
-        let report = audit::verify_game(dir, None);
+        let report = archive::verify_game(dir, None);
         assert!(
             report.findings.is_empty(),
             "{}: {:?}",
@@ -363,7 +363,7 @@ fn self_played_games_verify_publicly_at_random_stop_points() {
         let dir = tmp.path().join(format!("g{seed}"));
         let made = record_game(
             &dir,
-            Some(twilight_pbem::fairness::test_seed(seed)),
+            Some(twilight_pbem::chance::fairness::test_seed(seed)),
             seed,
             Policy::Careful,
             None,
@@ -382,7 +382,7 @@ fn self_played_games_verify_publicly_at_random_stop_points() {
             let d = tmp.path().join(format!("g{seed}-{k}"));
             record_game(
                 &d,
-                Some(twilight_pbem::fairness::test_seed(seed)),
+                Some(twilight_pbem::chance::fairness::test_seed(seed)),
                 seed,
                 Policy::Careful,
                 Some(stop),
@@ -392,7 +392,7 @@ fn self_played_games_verify_publicly_at_random_stop_points() {
             dirs.push(d);
         }
         for d in dirs {
-            let report = audit::verify_game(&d, None);
+            let report = archive::verify_game(&d, None);
             assert!(
                 report.findings.is_empty(),
                 "seed {seed}, {}: {:?}",

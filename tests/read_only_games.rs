@@ -247,14 +247,14 @@ fn inbox_leaves_a_mail_to_a_read_only_game_where_it_is_and_says_why() {
     let s = twilight_pbem::session::Session::open(&dir).unwrap();
     let game = s.game().unwrap();
     let prompt = game.prompts().first().cloned().unwrap();
-    let answer = twilight_pbem::selfplay::choose(
+    let answer = twilight_pbem::engine::selfplay::choose(
         game,
         prompt.side,
-        twilight_pbem::selfplay::Policy::Careful,
+        twilight_pbem::engine::selfplay::Policy::Careful,
         &mut twilight_pbem::engine::SeededChance::new(1),
     )
     .unwrap();
-    let line = twilight_pbem::notation::format_answer(&answer, &prompt);
+    let line = twilight_pbem::text::notation::format_answer(&answer, &prompt);
     let token = s.reply_token(prompt.side).unwrap();
     let from = match prompt.side {
         Side::Us => s.players().us.clone(),

@@ -1,10 +1,10 @@
 //! The sealed game: commitments, secrets that never leak, full verification after the reveal.
 
 use chrono::{TimeZone, Utc};
+use twilight_pbem::chance::fairness;
 use twilight_pbem::data::Side;
 use twilight_pbem::engine::view::{view, Role};
 use twilight_pbem::engine::Options;
-use twilight_pbem::fairness;
 use twilight_pbem::log::Players;
 use twilight_pbem::session::{side_str, Mode, Session};
 

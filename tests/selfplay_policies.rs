@@ -2,15 +2,15 @@
 //! reports, and a game that keeps no history playing exactly as one that does.
 
 use twilight_pbem::engine::legal::random_answer;
+use twilight_pbem::engine::selfplay::{play_many, Policy};
 use twilight_pbem::engine::{Game, Options, SeededChance};
-use twilight_pbem::selfplay::{play_many, Policy};
 
 #[test]
 fn the_scoring_policy_finishes_its_games_and_they_last_longer() {
     let uniform = play_many(1, 60, &Options::default(), Policy::Uniform).unwrap();
     let scoring = play_many(1, 60, &Options::default(), Policy::Scoring).unwrap();
     assert_eq!(scoring.finished, 60);
-    let held = |s: &twilight_pbem::selfplay::Summary| -> u64 {
+    let held = |s: &twilight_pbem::engine::selfplay::Summary| -> u64 {
         s.results
             .iter()
             .filter(|(k, _)| k.contains("held Scoring card"))
@@ -31,9 +31,13 @@ fn game_turns_are_the_sum_of_the_turns_the_games_ended_in() {
     let s = play_many(7, 10, &Options::default(), Policy::Uniform).unwrap();
     let mut turns = 0;
     for seed in 7..17 {
-        turns += twilight_pbem::selfplay::play_one_with(seed, &Options::default(), Policy::Uniform)
-            .unwrap()
-            .turn as u64;
+        turns += twilight_pbem::engine::selfplay::play_one_with(
+            seed,
+            &Options::default(),
+            Policy::Uniform,
+        )
+        .unwrap()
+        .turn as u64;
     }
     assert_eq!(s.game_turns, turns);
     assert!((10..=100).contains(&s.game_turns), "{s:?}");

@@ -12,9 +12,9 @@ use twilight_pbem::engine::legal::{legal_answers, random_answer};
 use twilight_pbem::engine::{Answer, CardUse, Game, Options, PromptKind, SeededChance};
 use twilight_pbem::log::Players;
 use twilight_pbem::mail::outbound::examples;
-use twilight_pbem::notation::{format_answer, parse_line, resolve};
-use twilight_pbem::render::render_moves;
 use twilight_pbem::session::Session;
+use twilight_pbem::text::notation::{format_answer, parse_line, resolve};
+use twilight_pbem::text::render::render_moves;
 
 /// Lines `moves` prints as options: the indented answers under each heading.
 fn option_lines(text: &str) -> Vec<String> {

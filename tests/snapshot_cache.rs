@@ -767,7 +767,7 @@ fn a_format_1_snapshot_without_the_last_answer_is_ignored_and_the_news_still_tol
             .unwrap_or_else(|e| panic!("`{line}`: {e}"));
     }
     let answer = s.log().next_seq() - 1;
-    let told = |s: &Session| twilight_pbem::takeback::news(s, Side::Ussr, Some(answer));
+    let told = |s: &Session| twilight_pbem::session::takeback::news(s, Side::Ussr, Some(answer));
     assert_eq!(told(&s).len(), 1, "{:?}", told(&s));
     open_locked(&dir);
     let current = open_locked(&dir);

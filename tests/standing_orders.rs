@@ -3,10 +3,10 @@
 //! their owner, never applied to a decision whose answers changed, and checked by verify.
 //! Applying one draws the same dice as the same answer typed by hand.
 
-use twilight_pbem::correspondence::standing::{self, SealedOrder};
 use twilight_pbem::data::{Card, Side};
 use twilight_pbem::engine::{Prompt, PromptKind};
 use twilight_pbem::log::Payload;
+use twilight_pbem::session::correspondence::standing::{self, SealedOrder};
 use twilight_pbem::session::Session;
 
 mod standing_common;
@@ -450,7 +450,7 @@ fn a_move_typed_in_the_line_answers_before_the_players_own_order() {
         .into_iter()
         .find(|a| matches!(a, Answer::Influence(_)))
         .expect("an Influence placement");
-    let ops = twilight_pbem::notation::format_answer(&ops, &prompt);
+    let ops = twilight_pbem::text::notation::format_answer(&ops, &prompt);
     play(
         &mut s,
         Side::Ussr,

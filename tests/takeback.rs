@@ -52,12 +52,12 @@ fn next_line(s: &Session, index: usize) -> Option<(Side, String)> {
     let answer = legal.get(index % legal.len().max(1))?.clone();
     Some((
         prompt.side,
-        twilight_pbem::notation::format_answer(&answer, &prompt),
+        twilight_pbem::text::notation::format_answer(&answer, &prompt),
     ))
 }
 
 fn influence_of(s: &Session, country: &str) -> (u8, u8) {
-    let c = twilight_pbem::notation::find_country(country).unwrap();
+    let c = twilight_pbem::text::notation::find_country(country).unwrap();
     let st = s.game().unwrap().state();
     (st.influence(c, Side::Us), st.influence(c, Side::Ussr))
 }
@@ -422,7 +422,7 @@ fn takeback_entries_match_the_log_schema_and_verify_cleanly() {
 
 #[test]
 fn the_takeback_forms_read_and_print_back() {
-    use twilight_pbem::takeback::{parse, TakebackMove};
+    use twilight_pbem::session::takeback::{parse, TakebackMove};
     for (typed, want) in [
         ("takeback", TakebackMove::Ask(1)),
         ("TAKEBACK 3", TakebackMove::Ask(3)),
@@ -612,7 +612,7 @@ fn takeback_news_is_the_same_with_and_without_the_snapshot_for_every_last_mail()
                 let mails: Vec<String> = [&s, &fresh, &from_snapshot]
                     .iter()
                     .map(|x| {
-                        let news = twilight_pbem::takeback::news(x, who, since);
+                        let news = twilight_pbem::session::takeback::news(x, who, since);
                         assert_eq!(
                             news.len(),
                             want,

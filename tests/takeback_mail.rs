@@ -90,7 +90,7 @@ fn a_takeback_asked_accepted_and_replayed_by_mail() {
         .to_string();
     for form in notice.split('`').skip(1).step_by(2) {
         assert!(
-            matches!(twilight_pbem::takeback::parse(form), Some(Ok(_))),
+            matches!(twilight_pbem::session::takeback::parse(form), Some(Ok(_))),
             "`{form}` is shown but does not parse"
         );
     }
@@ -136,12 +136,14 @@ fn a_takeback_asked_accepted_and_replayed_by_mail() {
     let (_lock, _) = Session::lock(&t.dir).unwrap();
     for s in [s, Session::open(&t.dir).unwrap()] {
         assert_eq!(s.last_takeback_answer(), Some(answer));
-        let told = twilight_pbem::takeback::news(&s, Side::Ussr, Some(answer));
+        let told = twilight_pbem::session::takeback::news(&s, Side::Ussr, Some(answer));
         assert_eq!(told.len(), 1, "{told:?}");
         assert!(told[0].contains("accepted your takeback"), "{told:?}");
-        assert!(twilight_pbem::takeback::news(&s, Side::Ussr, None).len() == 1);
-        assert!(twilight_pbem::takeback::news(&s, Side::Ussr, Some(answer + 1)).is_empty());
-        assert!(twilight_pbem::takeback::news(&s, Side::Us, Some(0)).is_empty());
+        assert!(twilight_pbem::session::takeback::news(&s, Side::Ussr, None).len() == 1);
+        assert!(
+            twilight_pbem::session::takeback::news(&s, Side::Ussr, Some(answer + 1)).is_empty()
+        );
+        assert!(twilight_pbem::session::takeback::news(&s, Side::Us, Some(0)).is_empty());
     }
     drop(_lock);
     // The USSR is told and owes its setup again.

@@ -3,7 +3,7 @@
 //! and verify's check of a reveal against its commitment.
 
 use chrono::{TimeZone, Utc};
-use twilight_pbem::bid::{self, Bid, BidOutcome};
+use twilight_pbem::chance::bid::{self, Bid, BidOutcome};
 use twilight_pbem::data::{Country, Side};
 use twilight_pbem::engine::{Activity, Options, PromptKind};
 use twilight_pbem::log::{Log, Payload, Players};
@@ -162,7 +162,7 @@ fn equal_bids_in_a_sealed_game_follow_the_labelled_draw() {
     let mut s = bid_game(&dir, None);
     s.bid_typed(1, b(Side::Ussr, 2), "n1", t0()).unwrap();
     s.bid_typed(2, b(Side::Ussr, 2), "n2", t0()).unwrap();
-    let key = twilight_pbem::fairness::dice_key(&SEED, 1);
+    let key = twilight_pbem::chance::fairness::dice_key(&SEED, 1);
     let want = if bid::bid_draw(&key, &bid::seat_mix("n1", "n2")) == 0 {
         1
     } else {
@@ -294,12 +294,12 @@ fn a_recorded_bid_game_plays_to_its_end_and_verifies() {
         us_bonus: 0,
         ..Options::default()
     };
-    twilight_pbem::selfplay::record_game_with(
+    twilight_pbem::engine::selfplay::record_game_with(
         &dir,
         Some(SEED),
         3,
         &options,
-        twilight_pbem::selfplay::Policy::Careful,
+        twilight_pbem::engine::selfplay::Policy::Careful,
         None,
         t0(),
     )
@@ -316,7 +316,7 @@ fn a_recorded_bid_game_plays_to_its_end_and_verifies() {
 /// under `--bonus-cap 2` left a placement prompt with no listed answer).
 #[test]
 fn a_bid_above_ten_influence_is_refused() {
-    use twilight_pbem::bid::{parse_bid, MAX_BID};
+    use twilight_pbem::chance::bid::{parse_bid, MAX_BID};
     assert_eq!(MAX_BID, 10);
     assert_eq!(parse_bid("ussr 10").map(|b| b.influence), Ok(10));
     let e = parse_bid("ussr 11").unwrap_err();

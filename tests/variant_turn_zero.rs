@@ -699,7 +699,7 @@ fn with_the_chinese_civil_war_variant_the_crisis_of_that_name_is_left_out() {
 fn random_games_with_turn_zero_finish_without_an_engine_error() {
     // Self-play through Turn Zero and the game that follows (with promos, and with the
     // Chinese Civil War variant as TZRB 3 allows); the 10,000-game run is the binary's.
-    use twilight_pbem::selfplay::{play_many, Policy};
+    use twilight_pbem::engine::selfplay::{play_many, Policy};
     for o in [
         options(),
         Options {

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use twilight_pbem::audit::{duplicates, standings, verify_many, SameGame};
+use twilight_pbem::archive::{duplicates, standings, verify_many, SameGame};
 use twilight_pbem::import::{import_digital_edition, write_game};
 
 const SETUP: &str = "SETUP: : Alpha will play as USSR.

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use twilight_pbem::audit::verify_game;
+use twilight_pbem::archive::verify_game;
 use twilight_pbem::log::{verify_chain, Hex32};
 
 fn complete_game_copy() -> (tempfile::TempDir, PathBuf) {

@@ -2,10 +2,10 @@
 //! revision is reported as such, and a replay that diverges names the entry and the reason.
 
 use chrono::{TimeZone, Utc};
-use twilight_pbem::audit::verify_game;
+use twilight_pbem::archive::verify_game;
+use twilight_pbem::chance::fairness;
 use twilight_pbem::data::Side;
 use twilight_pbem::engine::Options;
-use twilight_pbem::fairness;
 use twilight_pbem::log::{Author, Hex32, Log, Payload, Players};
 use twilight_pbem::session::RULES_REVISION;
 

@@ -46,7 +46,7 @@ pub fn operations(cx: &mut Cx, side: Side, ops: u8, allow: OpsAllow) -> Step<(u8
         PromptKind::ChooseNumber { min: 0, max },
         format!(
             "USSR: how many of your {} go onto the Chinese Civil War space ({} of 3 filled; 0 to use them elsewhere)?",
-            crate::wording::count(ops, "Operations point", "Operations points"),
+            crate::text::wording::count(ops, "Operations point", "Operations points"),
             cx.state.civil_war
         ),
     );

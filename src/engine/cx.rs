@@ -335,7 +335,7 @@ impl<'a> Cx<'a> {
             let mut cards: Vec<Card> = std::mem::take(&mut self.state.cards.discard);
             self.note(format!(
                 "The discard pile ({}) is reshuffled into the draw deck.",
-                crate::wording::count(cards.len() as u64, "card", "cards")
+                crate::text::wording::count(cards.len() as u64, "card", "cards")
             ));
             self.shuffle_into_deck(&mut cards)?;
         }

@@ -3,7 +3,8 @@
 //!
 //! Modules follow the rulebook: [`flow`] (sequence of play), [`play`] (playing a card),
 //! [`ops`] (Operations), [`scoring`], [`effects`] (effects in play), [`events`] (one function
-//! per card). [`Game`] is the API; [`legal`] enumerates legal answers; [`view`] redacts.
+//! per card). [`Game`] is the API; [`legal`] enumerates legal answers; [`view`] redacts;
+//! [`selfplay`] plays whole games of random legal answers, for fuzzing and benchmarks.
 
 pub mod alt_space;
 pub mod chance;
@@ -21,6 +22,7 @@ pub mod position;
 pub mod prompt;
 pub mod scenario;
 pub mod scoring;
+pub mod selfplay;
 pub mod state;
 pub mod turn_zero;
 pub mod view;

@@ -128,7 +128,7 @@ pub fn conduct_operations(
         },
         format!(
             "{side}: use {} (Influence, a coup or realignment rolls)",
-            crate::wording::count(ops, "Operations point", "Operations points")
+            crate::text::wording::count(ops, "Operations point", "Operations points")
         ),
     );
     prompt.card = card;

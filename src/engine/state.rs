@@ -35,7 +35,7 @@ pub struct Options {
     /// of its war period.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub promos: Vec<u8>,
-    /// Sides decided by the blind bid (Deluxe rule 11; FAQ F004, F009; [`crate::bid`]): entry
+    /// Sides decided by the blind bid (Deluxe rule 11; FAQ F004, F009; [`crate::chance::bid`]): entry
     /// 0 names two seats, not sides, and its bonus Influence is 0; the `bid_result` entry
     /// assigns the sides and sets `us_bonus` or `ussr_bonus` to the bid. Absent: false.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -49,7 +49,7 @@ pub struct Options {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub alt_space_race: bool,
     /// The engine revision whose decisions the game is played under: set from the log's
-    /// `create.rules_revision` ([`crate::recorded::revision_of`]), never written with the
+    /// `create.rules_revision` ([`crate::log::recorded::revision_of`]), never written with the
     /// options. New games use [`Revision::CURRENT`].
     #[serde(skip)]
     pub revision: Revision,

@@ -55,7 +55,7 @@ pub struct ImportedDecision {
     pub chance: Vec<ChanceOutcome>,
 }
 
-pub use crate::recorded::{RECORDED_FROM_KEY, RECORDED_KEY};
+pub use crate::log::recorded::{RECORDED_FROM_KEY, RECORDED_KEY};
 
 /// What `import` leaves next to the log: the comparison with the source (not part of the
 /// log, which holds no result from the source).
@@ -139,7 +139,7 @@ pub fn write_game(dir: &Path, imported: &Imported, now: DateTime<Utc>) -> Result
     log.stage(
         Payload::Create {
             engine_version: env!("CARGO_PKG_VERSION").into(),
-            rules_revision: crate::recorded::RULES_REVISION.into(),
+            rules_revision: crate::log::recorded::RULES_REVISION.into(),
             options: recorded_options(&imported.options, &imported.source),
             players: Players {
                 us: imported.players.us.clone(),

@@ -286,7 +286,7 @@ pub enum Payload {
     /// A player asks to take back their own latest decisions (issue 17 point 4): `cancels`
     /// names every entry the takeback would cancel, oldest first — the asker's decisions and
     /// the hand commitments that followed them, back to the first one asked for
-    /// ([`crate::takeback`] says which entries may be cancelled). Written by the asker.
+    /// ([`crate::session::takeback`] says which entries may be cancelled). Written by the asker.
     TakebackRequest {
         /// The side asking.
         side: Side,
@@ -342,7 +342,7 @@ pub enum Payload {
         bonus: Option<BidBonus>,
     },
     /// A standing order given (issue 17 point 5): an answer to a decision `side` expects
-    /// later, sealed until it is used ([`crate::correspondence::standing`]). Written by the
+    /// later, sealed until it is used ([`crate::session::correspondence::standing`]). Written by the
     /// side that gave it.
     StandingOrder {
         /// The side giving it.

@@ -15,6 +15,7 @@
 
 mod entry;
 mod hash;
+pub mod recorded;
 mod store;
 mod verify;
 mod yaml;

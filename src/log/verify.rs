@@ -17,8 +17,8 @@ use std::ops::Range;
 use super::entry::{Author, Entry, Payload};
 use super::hash::{entry_hash, Hex32};
 use super::yaml::{parse_canonical, parse_entry, parse_stream, ParseError};
+use crate::chance::fairness;
 use crate::data::Side;
-use crate::fairness;
 
 /// The last line of every document: the YAML document end marker. A document that does not
 /// end with it was cut short, so a crash mid-append is always seen, even without a receipt.
@@ -218,7 +218,7 @@ impl fmt::Display for Report {
         write!(
             f,
             "{}, head {}",
-            crate::wording::count(self.documents.len() as u64, "entry", "entries"),
+            crate::text::wording::count(self.documents.len() as u64, "entry", "entries"),
             self.head()
         )?;
         if let Some(seq) = last_seq {
@@ -230,7 +230,7 @@ impl fmt::Display for Report {
         writeln!(
             f,
             ": {}",
-            crate::wording::count(self.finding_count() as u64, "finding", "findings")
+            crate::text::wording::count(self.finding_count() as u64, "finding", "findings")
         )?;
         for finding in &self.findings {
             writeln!(f, "  {finding}")?;
@@ -282,7 +282,7 @@ pub(crate) fn scan(bytes: &[u8], expected_head: Option<&Hex32>) -> (Report, Vec<
             expected: "the file to start with a `---` line".into(),
             found: format!(
                 "{} before the first `---` line{}",
-                crate::wording::count(split.leading.len() as u64, "byte", "bytes"),
+                crate::text::wording::count(split.leading.len() as u64, "byte", "bytes"),
                 if bytes.starts_with(b"---\r\n") {
                     " (the file has CRLF line endings: was it converted by git or a mail client?)"
                 } else if bytes.starts_with(b"\xef\xbb\xbf---") {
@@ -391,7 +391,7 @@ pub(crate) fn scan(bytes: &[u8], expected_head: Option<&Hex32>) -> (Report, Vec<
                     "the last entry to end with a `...` line and a newline".to_string(),
                     format!(
                         "the file ends {} into the last document without one: cut short",
-                        crate::wording::count(doc.len() as u64, "byte", "bytes")
+                        crate::text::wording::count(doc.len() as u64, "byte", "bytes")
                     ),
                 )
             } else {
@@ -399,7 +399,7 @@ pub(crate) fn scan(bytes: &[u8], expected_head: Option<&Hex32>) -> (Report, Vec<
                     "every entry to end with a `...` line before the next `---`".to_string(),
                     format!(
                         "document {index} ends without one, {} after its start: cut short",
-                        crate::wording::count(doc.len() as u64, "byte", "bytes")
+                        crate::text::wording::count(doc.len() as u64, "byte", "bytes")
                     ),
                 )
             };

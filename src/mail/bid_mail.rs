@@ -1,4 +1,4 @@
-//! The blind bid by mail ([`crate::bid`]; FAQ F009): `twilight new --bid` mails each seat an
+//! The blind bid by mail ([`crate::chance::bid`]; FAQ F009): `twilight new --bid` mails each seat an
 //! invitation to bid; the reply carries the seat's nonce and its bid, which `inbox` seals as
 //! the seat's `bid` entry and answers with a receipt giving the commitment, so the player can
 //! check the reveal later. When both bids are in, the sides are decided and the game starts:
@@ -16,7 +16,7 @@ use super::invite::{nonce_line, plain, Joined};
 use super::outbound::subject_tag;
 use super::transport::Transport;
 use super::{MailConfig, MailError, MailState};
-use crate::bid;
+use crate::chance::bid;
 use crate::log::Payload;
 use crate::session::Session;
 

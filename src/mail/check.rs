@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use mail_parser::{MessageParser, MimeHeaders};
 
 use super::MailError;
+use crate::chance::fairness;
 use crate::data::Card;
-use crate::fairness;
 use crate::log::{entry_hash, CommitmentKind, Hex32, Log, Payload};
 
 /// What `check` found.
@@ -49,7 +49,7 @@ impl CheckReport {
         let b = self.broken_at?;
         Some(format!(
             "entries from {b} on were not checked: {} of these mails {} beyond the break",
-            crate::wording::count(self.unchecked as u64, "fact", "facts"),
+            crate::text::wording::count(self.unchecked as u64, "fact", "facts"),
             if self.unchecked == 1 { "lies" } else { "lie" }
         ))
     }
@@ -222,7 +222,7 @@ pub fn check_mails(paths: &[PathBuf]) -> Result<CheckReport, MailError> {
         if *seq != expect {
             r.findings.push(format!(
                 "log {} {} in none of these mails",
-                crate::wording::entries(expect, seq - 1),
+                crate::text::wording::entries(expect, seq - 1),
                 if *seq - 1 == expect { "is" } else { "are" }
             ));
             r.broken_at = Some(expect);
@@ -248,7 +248,7 @@ pub fn check_mails(paths: &[PathBuf]) -> Result<CheckReport, MailError> {
     if r.findings.is_empty() && expect > 0 {
         r.confirmed.push(format!(
             "the hash chain of {} is unbroken",
-            crate::wording::first_entries(expect)
+            crate::text::wording::first_entries(expect)
         ));
     }
     // After the first break nothing is checked: every later entry would be a finding of
@@ -367,11 +367,11 @@ pub fn check_mails(paths: &[PathBuf]) -> Result<CheckReport, MailError> {
             .path()
             .join(r.game.clone().unwrap_or_else(|| "game".into()));
         write_log(&dir, &docs)?;
-        let report = crate::audit::verify_game(&dir, None);
+        let report = crate::archive::verify_game(&dir, None);
         r.findings.extend(report.findings.iter().cloned());
         if let Some(checked) = report.dice_checked {
             r.confirmed
-                .push(crate::sealed_chance::dice_checked_text(checked));
+                .push(crate::chance::sealed_chance::dice_checked_text(checked));
         }
     }
     Ok(r)

@@ -8,10 +8,10 @@
 //! game (a mail with it and any other line is refused as before). A mail sent twice is
 //! caught as replayed, like any mail.
 
-use crate::correspondence::{self, standing};
 use crate::data::Side;
+use crate::session::correspondence::{self, standing};
+use crate::session::takeback;
 use crate::session::Session;
-use crate::takeback;
 
 /// The `seq` the game token is bound to.
 pub const GAME_TOKEN_SEQ: u64 = u64::MAX;

@@ -34,8 +34,8 @@ use super::transport::Transport;
 use super::{bare_address, Applied, MailConfig, MailError, MailState};
 use crate::data::Side;
 use crate::log::Payload;
-use crate::notation;
 use crate::session::{Session, SessionError};
+use crate::text::notation;
 
 pub use super::reply::{extract, Extracted, MAX_MESSAGE_BYTES, MAX_TEXT_BYTES};
 
@@ -481,7 +481,7 @@ fn apply_moves(
     let mut count = 0;
     for line in moves {
         // `resign`, `offer draw`, `leave …` (issue 17): the session reads them.
-        if crate::correspondence::parse_act(line).is_some() {
+        if crate::session::correspondence::parse_act(line).is_some() {
             count += 1;
             continue;
         }
@@ -914,7 +914,7 @@ fn judge(
     let side = match authenticate(&session, &sides, &tokens) {
         Ok(s) => s,
         // A takeback asked after one's own move, with the token of the prompt it answered.
-        Err(r) => match crate::takeback::mail_asker(&session, &sides, &tokens, &ex.moves)
+        Err(r) => match crate::session::takeback::mail_asker(&session, &sides, &tokens, &ex.moves)
             // Resign, draws, leave, takeback answers, standing orders: the game token.
             .or_else(|| super::game_token::sender(&session, &sides, &tokens, &ex.moves))
         {

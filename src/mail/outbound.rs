@@ -21,9 +21,9 @@ use crate::data::Side;
 use crate::engine::legal::legal_answers;
 use crate::engine::view::{view, Role};
 use crate::engine::{vp_text, Game, Prompt, SeededChance};
-use crate::notation::format_answer;
-use crate::render::{render_moves, render_view};
 use crate::session::Session;
+use crate::text::notation::format_answer;
+use crate::text::render::{render_moves, render_view};
 
 /// The heading of the board's section in a mail.
 pub const BOARD_HEADING: &str = "== The board (your view) ==";
@@ -187,7 +187,7 @@ pub fn compose(
     if let Some(p) = session.pending_takeback().filter(|p| p.side != side) {
         let _ = writeln!(t, "{}\n", p.notice());
     }
-    for line in crate::takeback::news(session, side, rec.last_seq) {
+    for line in crate::session::takeback::news(session, side, rec.last_seq) {
         let _ = writeln!(t, "{line}\n");
     }
     standing_orders_part(&mut t, session, side, rec.last_seq);
@@ -200,7 +200,7 @@ pub fn compose(
     }
     let _ = writeln!(t);
     let _ = writeln!(t, "== What happened since your last mail ==");
-    t.push_str(&crate::render::render_history(
+    t.push_str(&crate::text::render::render_history(
         &history[since..],
         since == 0,
     ));
@@ -486,7 +486,7 @@ fn thread_ids(
 
 /// At most this many history lines are listed in the first mail of a game (the setup and the
 /// deal are summed up in one line before them).
-pub use crate::render::FIRST_MAIL_HISTORY;
+pub use crate::text::render::FIRST_MAIL_HISTORY;
 
 fn mailbox(s: &str) -> Result<Mailbox, MailError> {
     s.parse::<Mailbox>()
@@ -572,7 +572,7 @@ pub fn due(
             out.push((side, Purpose::Update));
         } else if !resend
             && rec.last_seq != Some(seq)
-            && !crate::takeback::news(session, side, rec.last_seq).is_empty()
+            && !crate::session::takeback::news(session, side, rec.last_seq).is_empty()
         {
             // The opponent answered this player's takeback request.
             out.push((side, Purpose::Update));

@@ -66,7 +66,7 @@ pub fn move_receipt_text(session: &Session, side: Side, from_seq: u64) -> Option
                 turn,
             } if *s == side => {
                 let crisis = turn.unwrap_or_default();
-                let slot = crate::sealed_choice::Slot::SuperpowerCard { crisis };
+                let slot = crate::chance::sealed_choice::Slot::SuperpowerCard { crisis };
                 let _ = writeln!(
                     t,
                     "Entry {seq}: your superpower card for Turn Zero crisis {crisis}, sealed"
@@ -117,7 +117,7 @@ pub fn move_receipt_text(session: &Session, side: Side, from_seq: u64) -> Option
     let _ = writeln!(
         t,
         "Log {} {} appended.",
-        crate::wording::entries(from_seq, last.entry.seq),
+        crate::text::wording::entries(from_seq, last.entry.seq),
         if n == 1 { "was" } else { "were" }
     );
     let _ = writeln!(t, "Head (hash of entry {}): {}", last.entry.seq, last.hash);

@@ -28,9 +28,9 @@ use mail_parser::{MessageParser, MimeHeaders, PartType};
 use sha2::{Digest, Sha256};
 
 use super::inbound::Refusal;
+use crate::chance::fairness::REPLY_TOKEN_LEN;
 use crate::data::Region;
-use crate::fairness::REPLY_TOKEN_LEN;
-use crate::notation::{self, MoveText};
+use crate::text::notation::{self, MoveText};
 
 /// Largest message read at all, attachments included (bytes): 64 MiB. Photos attached to a
 /// reply are ignored, not refused; this only bounds the memory one mail may take.
@@ -599,7 +599,7 @@ enum LineKind {
 
 fn classify(line: &str) -> LineKind {
     // Takeback moves (issue 17): `takeback`, `takeback 2`, `accept takeback`, `decline takeback`.
-    match crate::takeback::parse(line) {
+    match crate::session::takeback::parse(line) {
         Some(Ok(_)) => return LineKind::Move,
         Some(Err(_)) => return LineKind::Attempt,
         None => {}
@@ -632,13 +632,13 @@ fn classify(line: &str) -> LineKind {
         return LineKind::Other;
     }
     // Standing orders (issue 17): `if CARD: MOVE`, `orders`, `cancel order N`.
-    match crate::correspondence::standing::parse(line) {
+    match crate::session::correspondence::standing::parse(line) {
         Some(Ok(_)) => return LineKind::Move,
         Some(Err(_)) => return LineKind::Attempt,
         None => {}
     }
     // `resign`, `offer draw`, `leave 2027-01-10 to 2027-01-20` (issue 17).
-    match crate::correspondence::parse_act(line) {
+    match crate::session::correspondence::parse_act(line) {
         Some(Ok(_)) => return LineKind::Move,
         Some(Err(_)) => return LineKind::Attempt,
         None => {}

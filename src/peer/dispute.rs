@@ -223,7 +223,7 @@ pub fn verify(replicas: &[ReplicaView]) -> Vec<Finding> {
                                  {}), but its own replica {} has another history there: it \
                                  changed an entry after acknowledging it",
                                 other.holder.name(),
-                                crate::wording::first_entries(ack.holds),
+                                crate::text::wording::first_entries(ack.holds),
                                 &ack.head.to_hex()[..16],
                                 acked_holder.label,
                                 other.label
@@ -250,7 +250,7 @@ pub fn ack_against(chain: &Chain, ack: &Ack, label: &str) -> Option<Finding> {
             "the {} acknowledged {} with head {}, but {label} holds head {} there: \
              the two replicas differ at or before entry {}",
             ack.from.name(),
-            crate::wording::first_entries(ack.holds),
+            crate::text::wording::first_entries(ack.holds),
             &ack.head.to_hex()[..16],
             &ours.to_hex()[..16],
             ack.holds.saturating_sub(1)

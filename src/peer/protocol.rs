@@ -32,8 +32,8 @@ use serde::{Deserialize, Serialize};
 use super::deck::{self, CardTable, ShuffleInput, ShuffleSecrets};
 use super::derive;
 use super::dice::{self, Chain};
+use crate::chance::fairness;
 use crate::data::{Card, Side};
-use crate::fairness;
 
 /// What both players agree on before the first step.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

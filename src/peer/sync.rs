@@ -384,7 +384,7 @@ pub fn ingest(
                     message: format!(
                         "the {}'s acknowledgement of {} does not carry its signature",
                         from.name(),
-                        crate::wording::first_entries(ack.holds)
+                        crate::text::wording::first_entries(ack.holds)
                     ),
                     evidence: Vec::new(),
                 });

@@ -1,7 +1,7 @@
 //! What a peer player sees of its game: the board and the news (a new-user trial found that a
 //! peer player saw no board). The board is the moderated mode's redacted view of the player's
 //! role (design §3 "Redaction"), built by [`crate::engine::view::view`] from the replica's
-//! engine and rendered by [`crate::render::render_view`], as a moderated player's `view` and
+//! engine and rendered by [`crate::text::render::render_view`], as a moderated player's `view` and
 //! mails are. The replica's engine holds public information only
 //! ([`crate::engine::Game::new_public`]); the one thing the view adds is what the player's own
 //! software holds: its hand ([`PeerGame::hand`]). The opponent's hidden cards, the deck order
@@ -11,7 +11,7 @@
 use super::play::PeerGame;
 use crate::data::Side;
 use crate::engine::view::{view, Role, View};
-use crate::render::{render_history, render_view};
+use crate::text::render::{render_history, render_view};
 
 /// The player role of `side` (a peer player is the US or the USSR, never the moderator).
 pub fn role_of(side: Side) -> Role {

@@ -331,7 +331,7 @@ pub fn index_page(title: &str, games: &[(GamePage, (String, String))]) -> String
 </body></html>
 "##,
         t = esc(title),
-        n = crate::wording::count(games.len() as u64, "game", "games")
+        n = crate::text::wording::count(games.len() as u64, "game", "games")
     )
 }
 

@@ -1,4 +1,4 @@
-//! A bid game on disk (Deluxe rule 11; FAQ F004, F009; [`crate::bid`]): seats until the bid
+//! A bid game on disk (Deluxe rule 11; FAQ F004, F009; [`crate::chance::bid`]): seats until the bid
 //! decides the sides.
 //!
 //! Entry 0 names two `seats` (addresses, in `--player` order) instead of `players`. Each seat
@@ -13,12 +13,12 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::{Secret, Session, SessionError};
-use crate::bid::{self, Bid, BidOutcome};
+use crate::chance::bid::{self, Bid, BidOutcome};
+use crate::chance::fairness;
+use crate::chance::sealed_chance::{DiceLedger, SealedChance};
 use crate::data::Side;
 use crate::engine::{Game, Options};
-use crate::fairness;
 use crate::log::{Author, BidBonus, Hex32, Payload, Players, RevealedBid};
-use crate::sealed_chance::{DiceLedger, SealedChance};
 
 /// A bid submitted first: known to the moderator only until the other seat's bid is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -36,15 +36,15 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::{seats::BidState, Snapshot};
-use crate::correspondence::{standing::Book, Ledger};
+use crate::chance::sealed_chance::DiceLedger;
+use crate::chance::sealed_choice::Slot;
 use crate::data::{BySide, Card, Side};
 use crate::engine::state::{Board, Revision};
 use crate::engine::{Game, Options};
 use crate::gamefs;
 use crate::log::{Hex32, LogPoint, Players};
-use crate::sealed_chance::DiceLedger;
-use crate::sealed_choice::Slot;
-use crate::takeback::Takebacks;
+use crate::session::correspondence::{standing::Book, Ledger};
+use crate::session::takeback::Takebacks;
 
 /// The snapshot's file name in the game folder.
 pub const SNAPSHOT_FILE: &str = "snapshot.json";
@@ -141,7 +141,7 @@ impl Key {
             engine_version: env!("CARGO_PKG_VERSION").into(),
             rules_revision: super::RULES_REVISION.into(),
             game_id: game_id.into(),
-            seed: Hex32::from(crate::fairness::seed_commitment(seed)),
+            seed: Hex32::from(crate::chance::fairness::seed_commitment(seed)),
         }
     }
 }

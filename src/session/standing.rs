@@ -1,15 +1,15 @@
-//! The session's side of standing orders (issue 17 point 5, [`crate::correspondence::standing`]):
+//! The session's side of standing orders (issue 17 point 5, [`crate::session::correspondence::standing`]):
 //! giving, listing and cancelling them, and applying one when its decision comes.
 
 use chrono::{DateTime, Utc};
 
 use super::{side_str, Session, SessionError};
-use crate::correspondence::standing::{self, OrderMove, SealedOrder};
+use crate::chance::fairness;
 use crate::data::Side;
 use crate::engine::{Game, Prompt, SeededChance};
-use crate::fairness;
 use crate::log::{Author, Hex32, Payload};
-use crate::notation;
+use crate::session::correspondence::standing::{self, OrderMove, SealedOrder};
+use crate::text::notation;
 
 impl Session {
     /// `side`'s open standing orders, one line each, with their text (the moderator's secret

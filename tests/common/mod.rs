@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
+use twilight_pbem::chance::fairness;
 use twilight_pbem::data::Side;
-use twilight_pbem::fairness;
 use twilight_pbem::log::{Author, CommitmentKind, Hex32, Log, Payload, Players, Value};
 
 /// The example game's master seed.

@@ -9,9 +9,9 @@ use std::process::{Command, Output, Stdio};
 use chrono::{DateTime, TimeZone, Utc};
 
 use twilight_pbem::data::Side;
+use twilight_pbem::engine::selfplay::{choose, Policy};
 use twilight_pbem::engine::SeededChance;
 use twilight_pbem::log::Players;
-use twilight_pbem::selfplay::{choose, Policy};
 use twilight_pbem::session::Session;
 
 /// The `twilight` binary under test.
@@ -75,7 +75,7 @@ pub fn next_line(s: &Session, k: u64) -> Option<(Side, String)> {
     )?;
     Some((
         prompt.side,
-        twilight_pbem::notation::format_answer(&answer, &prompt),
+        twilight_pbem::text::notation::format_answer(&answer, &prompt),
     ))
 }
 

@@ -1,9 +1,9 @@
 //! Public views along a random game, for the picture tests that draw many positions.
 #![allow(dead_code)]
 
+use twilight_pbem::engine::selfplay::{choose, Policy};
 use twilight_pbem::engine::view::{view, Role, View};
 use twilight_pbem::engine::{Game, Options, SeededChance};
-use twilight_pbem::selfplay::{choose, Policy};
 
 /// Public views along one random game from `seed` (scoring policy), every `every`th decision,
 /// at most `max`, the first one before any decision.

@@ -1265,7 +1265,7 @@ pub fn ask_not_what_your_country_can_do_for_you(cx: &mut Cx, _side: Side) -> Ste
     }
     cx.note(format!(
         "Ask Not: the US discards {}.",
-        crate::wording::count(cards.len() as u64, "card", "cards")
+        crate::text::wording::count(cards.len() as u64, "card", "cards")
     ));
     for _ in 0..cards.len() {
         if !cx.draw_to_hand(Side::Us)? {
@@ -1387,7 +1387,7 @@ pub fn our_man_in_tehran(cx: &mut Cx, _side: Side) -> Step<bool> {
     cx.note(format!(
         "Our Man in Tehran: the US discards {} and returns {} to the deck.",
         discards.len(),
-        crate::wording::count((drawn - discards.len()) as u64, "card", "cards")
+        crate::text::wording::count((drawn - discards.len()) as u64, "card", "cards")
     ));
     cx.discard_aside_and_return(&discards)?;
     Ok(true)

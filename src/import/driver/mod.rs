@@ -27,7 +27,7 @@ use crate::engine::{
     vp_text, Activity, Answer, CardUse, Chance, ChanceOutcome, ChanceRequest, Game, Options,
     Outcome, Prompt, PromptKind, RecordedChance, RuleError, State, VictoryReason,
 };
-use crate::notation::format_answer;
+use crate::text::notation::format_answer;
 
 use super::digital_edition::{parse, Item, OpsKind, Record, SourceLog};
 use super::{ImportReport, ImportedDecision};

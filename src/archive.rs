@@ -51,8 +51,8 @@ pub struct GameReport {
     /// What was played, the game's identity, in a few bytes ([`Played`]); empty when the log
     /// could not be read.
     pub played: Played,
-    /// Per side: timeouts and replies (issue 17 §6; [`crate::correspondence::record`]).
-    pub record: crate::data::BySide<crate::correspondence::record::SideRecord>,
+    /// Per side: timeouts and replies (issue 17 §6; [`crate::session::correspondence::record`]).
+    pub record: crate::data::BySide<crate::session::correspondence::record::SideRecord>,
 }
 
 impl GameReport {
@@ -84,12 +84,12 @@ impl GameReport {
             "US {us} vs USSR {ussr} · {result} · VP {} · turn {} · {} checked · {mode}",
             crate::engine::vp_text(self.vp),
             self.turn,
-            crate::wording::count(self.decisions, "decision", "decisions")
+            crate::text::wording::count(self.decisions, "decision", "decisions")
         );
         if self.recorded_from.is_some() {
             line.push_str(&format!(
                 " · {} (import-report.yaml)",
-                crate::wording::count(
+                crate::text::wording::count(
                     self.source_findings.len() as u64,
                     "source comparison finding",
                     "source comparison findings"
@@ -255,12 +255,12 @@ pub fn verify_game(dir: &Path, head: Option<&Hex32>) -> GameReport {
             }
             r.played = Played::of(s.players(), s.log().entries());
             let entries = s.log().entries();
-            let timed = crate::correspondence::record::has_reply_times(
+            let timed = crate::session::correspondence::record::has_reply_times(
                 s.recorded_from().is_some(),
                 entries.first().map(|e| e.entry.at),
                 entries.last().map(|e| e.entry.at),
             );
-            r.record = crate::correspondence::record::of_ledger(s.correspondence(), timed);
+            r.record = crate::session::correspondence::record::of_ledger(s.correspondence(), timed);
             if let Some(g) = s.game() {
                 r.outcome = g.outcome();
                 r.in_progress = g.outcome().is_none();
@@ -645,7 +645,7 @@ pub struct Standing {
     pub replies: u32,
     /// Their total time, in seconds.
     pub reply_seconds: i64,
-    /// The replies of games with reply times ([`crate::correspondence::record::SideRecord::timed`]),
+    /// The replies of games with reply times ([`crate::session::correspondence::record::SideRecord::timed`]),
     /// which alone count for the average: `reply_seconds` is their total.
     pub timed_replies: u32,
 }
@@ -659,7 +659,7 @@ impl Standing {
     /// The average time the player took to answer a decision owed, over the games with reply
     /// times; `None` if there are none (untimed or imported games only).
     pub fn average_reply(&self) -> Option<chrono::Duration> {
-        crate::correspondence::record::average(self.timed_replies, self.reply_seconds)
+        crate::session::correspondence::record::average(self.timed_replies, self.reply_seconds)
     }
 }
 

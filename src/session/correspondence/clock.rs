@@ -194,8 +194,8 @@ pub fn human(d: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::correspondence::{Leave, Settings, Tick};
     use crate::data::BySide;
+    use crate::session::correspondence::{Leave, Settings, Tick};
     use chrono::{NaiveDate, TimeZone};
 
     fn at(d: u32, h: u32) -> DateTime<Utc> {

@@ -7,7 +7,7 @@ use crate::data::{Card, Region, Side};
 use crate::engine::legal::legal_answers;
 use crate::engine::view::{Role, View};
 use crate::engine::{vp_text, Game, PromptKind, SeededChance};
-use crate::notation::format_answer;
+use crate::text::notation::format_answer;
 
 /// A card's terms as a hand line shows them after its name: `(2 Ops, USSR)`, with `US`,
 /// `USSR`, `Scoring` or `neutral` for whose event it is (the printed card's Ops and star).
@@ -126,7 +126,7 @@ pub fn render_view(game: &Game, v: &View) -> String {
     if let Some(hand) = &v.hand {
         // In peer mode a card dealt is counted before the protocol brings it to the player.
         let dealt = v.role.side().map_or(0, |s| v.hand_sizes[s]);
-        let cards = crate::wording::count(hand.len() as u64, "card", "cards");
+        let cards = crate::text::wording::count(hand.len() as u64, "card", "cards");
         if dealt > hand.len() {
             let _ = writeln!(
                 o,

@@ -289,10 +289,10 @@ pub fn play_one_with(
 }
 
 /// Random bids for the two seats ([`random_bids`]), resolved by the bid rules
-/// ([`crate::bid::resolve`], a tie by `rng`): `options` with the bid's bonus Influence.
+/// ([`crate::chance::bid::resolve`], a tie by `rng`): `options` with the bid's bonus Influence.
 pub fn random_bid_options(options: &Options, rng: &mut SeededChance) -> Options {
     let bids = random_bids(rng);
-    let outcome = crate::bid::resolve(bids, || rng.below(2) as usize);
+    let outcome = crate::chance::bid::resolve(bids, || rng.below(2) as usize);
     let bonus = outcome.bonuses();
     Options {
         us_bonus: bonus.us,
@@ -302,8 +302,8 @@ pub fn random_bid_options(options: &Options, rng: &mut SeededChance) -> Options 
 }
 
 /// Two random bids: each seat names a side at random and bids 0–6 Influence.
-pub fn random_bids(rng: &mut SeededChance) -> [crate::bid::Bid; 2] {
-    let mut one = || crate::bid::Bid {
+pub fn random_bids(rng: &mut SeededChance) -> [crate::chance::bid::Bid; 2] {
+    let mut one = || crate::chance::bid::Bid {
         side: if rng.below(2) == 0 {
             Side::Us
         } else {
@@ -426,7 +426,7 @@ pub fn record_game_with(
         };
         let answer = choose(game, prompt.side, policy, &mut rng)
             .ok_or_else(|| SessionError::State(format!("no legal answer to `{}`", prompt.text)))?;
-        let line = crate::notation::format_answer(&answer, &prompt);
+        let line = crate::text::notation::format_answer(&answer, &prompt);
         session.play(prompt.side, &[line], now)?;
         made += 1;
     }

@@ -13,23 +13,25 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::correspondence::{self, Act, Ledger};
+use crate::chance::fairness;
 use crate::data::{BySide, Card, Side};
 use crate::engine::view::Role;
 use crate::engine::{Answer, ChanceOutcome, Game, Options, RecordedChance, RuleError};
-use crate::fairness;
 use crate::gamefs;
 use crate::log::{
     Author, CommitmentKind, Hex32, Log, LogError, Payload, Players, StoredEntry, Value,
 };
-use crate::notation::{self, NotationError};
+use crate::text::notation::{self, NotationError};
+use correspondence::{Act, Ledger};
 
-pub use crate::recorded::RULES_REVISION;
+pub use crate::log::recorded::RULES_REVISION;
 
+pub mod correspondence;
 mod reopen;
 pub mod seats;
 mod snapshot;
 mod standing;
+pub mod takeback;
 
 use snapshot::{Checkpoint, Locals};
 pub use snapshot::{LastDecision, SNAPSHOT_FILE};
@@ -95,13 +97,13 @@ pub struct Secret {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending_headline: Option<PendingHeadline>,
     /// A bid game's first bid, logged only as a commitment until the other seat's arrives
-    /// ([`crate::bid`]).
+    /// ([`crate::chance::bid`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending_bid: Option<seats::PendingBid>,
     /// A Turn Zero superpower card submitted first, logged only as a commitment until its
-    /// pair arrives ([`crate::sealed_choice`]).
+    /// pair arrives ([`crate::chance::sealed_choice`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pending_superpower_card: Option<crate::sealed_choice::PendingSuperpowerCard>,
+    pub pending_superpower_card: Option<crate::chance::sealed_choice::PendingSuperpowerCard>,
     /// Standing orders given and not yet used or cancelled, logged only as digests
     /// ([`correspondence::standing`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -160,8 +162,8 @@ pub fn incomplete_game(dir: &Path) -> String {
     )
 }
 
-use crate::sealed_chance::DiceLedger;
-pub use crate::sealed_chance::SealedChance;
+use crate::chance::sealed_chance::DiceLedger;
+pub use crate::chance::sealed_chance::SealedChance;
 
 /// How a log was replayed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -208,10 +210,10 @@ pub struct Session {
     test_seed: bool,
     /// When set, every replayed decision's view for this role (the replay page, issue 16).
     trace: Option<(Role, Vec<ReplayStep>)>,
-    /// Time control, leave, draw offers, timeouts (issue 17; [`crate::correspondence`]).
+    /// Time control, leave, draw offers, timeouts (issue 17; [`crate::session::correspondence`]).
     corr: Ledger,
     /// Takebacks asked, accepted, declined; cancelled entries (issue 17 point 4).
-    takebacks: crate::takeback::Takebacks,
+    takebacks: crate::session::takeback::Takebacks,
     /// A bid game's seats and bids ([`crate::bid_session`]).
     pub(crate) bid: seats::BidState,
     /// Standing orders logged and what became of them (issue 17 point 5).
@@ -826,8 +828,8 @@ impl Session {
                                 .map_err(|e| fail(format!("bad correspondence settings: {e}")))?;
                             self.corr = Ledger::new(settings);
                         }
-                        let recorded = m.remove(crate::recorded::RECORDED_KEY);
-                        let from = m.remove(crate::recorded::RECORDED_FROM_KEY);
+                        let recorded = m.remove(crate::log::recorded::RECORDED_KEY);
+                        let from = m.remove(crate::log::recorded::RECORDED_FROM_KEY);
                         if recorded == Some(Value::from(true)) {
                             if *seed_commitment != Hex32::from([0u8; 32]) {
                                 return Err(fail(
@@ -845,7 +847,7 @@ impl Session {
                     self.options
                         .check()
                         .map_err(|e| fail(format!("bad options: {e}")))?;
-                    self.options.revision = crate::recorded::revision_of(rules_revision);
+                    self.options.revision = crate::log::recorded::revision_of(rules_revision);
                     self.corr.tick(seq, se.entry.at, None);
                     self.players = players.clone();
                     self.bid
@@ -920,7 +922,7 @@ impl Session {
                         self.standing.on_decision(*side, &answer).map_err(fail)?;
                         self.takebacks
                             .blocked
-                            .insert(seq, crate::takeback::STANDING_ORDER_BLOCKER);
+                            .insert(seq, crate::session::takeback::STANDING_ORDER_BLOCKER);
                     }
                     self.takebacks.pending = None;
                     let seed = self.seed;
@@ -936,12 +938,12 @@ impl Session {
                             before: game.state().influence.clone(),
                         });
                     }
-                    let slot = crate::sealed_choice::Slot::of(game, *side);
+                    let slot = crate::chance::sealed_choice::Slot::of(game, *side);
                     let choice = slot
                         .zip(game.prompt_for(*side))
                         .and_then(|(slot, p)| slot.choice(*side, &answer, p).map(|c| (slot, c)));
                     let turn = game.state().turn;
-                    let marks = crate::takeback::Marks::of(game);
+                    let marks = crate::session::takeback::Marks::of(game);
                     let result = match seed {
                         Some(seed) => game.apply(
                             *side,
@@ -957,7 +959,7 @@ impl Session {
                     let drawn = result
                         .map_err(|e| fail(format!("`{notation}` by the {side} is refused: {e}")))?;
                     if let Some(why) =
-                        crate::takeback::blocker_of(marks, game, slot.is_some(), &drawn)
+                        crate::session::takeback::blocker_of(marks, game, slot.is_some(), &drawn)
                     {
                         self.takebacks.blocked.insert(seq, why);
                     }
@@ -1017,16 +1019,18 @@ impl Session {
                         let Some(side) = side else {
                             return Err(fail(format!("a {kind:?} commitment without a side")));
                         };
-                        let slot =
-                            crate::sealed_choice::Slot::of_commitment(self.game.as_ref(), *kind)
-                                .map_err(fail)?
-                                .expect("a choice's slot");
+                        let slot = crate::chance::sealed_choice::Slot::of_commitment(
+                            self.game.as_ref(),
+                            *kind,
+                        )
+                        .map_err(fail)?
+                        .expect("a choice's slot");
                         if logged_turn.is_some_and(|t| t != slot.number()) {
                             let (what, now) = match slot {
-                                crate::sealed_choice::Slot::Headline { turn } => {
+                                crate::chance::sealed_choice::Slot::Headline { turn } => {
                                     ("headline commitment for turn", format!("turn {turn}"))
                                 }
-                                crate::sealed_choice::Slot::SuperpowerCard { crisis } => (
+                                crate::chance::sealed_choice::Slot::SuperpowerCard { crisis } => (
                                     "superpower card commitment for crisis",
                                     format!("crisis {crisis}"),
                                 ),
@@ -1129,7 +1133,7 @@ impl Session {
                         .tail(entries, i, *side)
                         .check(entries, cancels)
                         .map_err(|m| fail(format!("the {side}'s takeback request: {m}")))?;
-                    self.takebacks.pending = Some(crate::takeback::PendingTakeback {
+                    self.takebacks.pending = Some(crate::session::takeback::PendingTakeback {
                         request: seq,
                         side: *side,
                         cancels: cancels.clone(),
@@ -1245,12 +1249,14 @@ impl Session {
             // Only a choice whose commitment is in the log and still unpaired: a pending
             // choice left by a crash before its commitment was written was never made
             // (issue 12).
-            let pending = crate::sealed_choice::Pending::of_secret(&secret, u32::from(turn))
-                .filter(|p| {
-                    sealed_commits
-                        .iter()
-                        .any(|(s, t, _)| *s == p.side && *t == p.slot)
-                });
+            let pending =
+                crate::chance::sealed_choice::Pending::of_secret(&secret, u32::from(turn)).filter(
+                    |p| {
+                        sealed_commits
+                            .iter()
+                            .any(|(s, t, _)| *s == p.side && *t == p.slot)
+                    },
+                );
             if let Some(p) = pending {
                 let sealed = sealed_commits
                     .iter()
@@ -1265,7 +1271,7 @@ impl Session {
                         p.choice.name()
                     )));
                 }
-                if crate::sealed_choice::Slot::of(game, p.side) == Some(p.slot) {
+                if crate::chance::sealed_choice::Slot::of(game, p.side) == Some(p.slot) {
                     let answer = game
                         .prompt_for(p.side)
                         .and_then(|q| p.choice.answer(q))
@@ -1437,14 +1443,18 @@ impl Session {
 
     /// `side`'s simultaneous choice awaiting its pair (a headline, a Turn Zero superpower
     /// card), from the moderator's secret.
-    pub fn pending_choice(&self, side: Side) -> Option<crate::sealed_choice::Pending> {
+    pub fn pending_choice(&self, side: Side) -> Option<crate::chance::sealed_choice::Pending> {
         let turn = self.game.as_ref().map_or(0, |g| u32::from(g.state().turn));
-        crate::sealed_choice::Pending::of_secret(self.secret.as_ref()?, turn)
+        crate::chance::sealed_choice::Pending::of_secret(self.secret.as_ref()?, turn)
             .filter(|p| p.side == side)
     }
 
     /// The salt of `side`'s sealed choice in `slot` (moderator only; FAIRNESS.md §7, §15).
-    pub fn choice_salt(&self, side: Side, slot: crate::sealed_choice::Slot) -> Option<[u8; 32]> {
+    pub fn choice_salt(
+        &self,
+        side: Side,
+        slot: crate::chance::sealed_choice::Slot,
+    ) -> Option<[u8; 32]> {
         Some(slot.salt(self.seed.as_ref()?, side))
     }
 
@@ -1896,7 +1906,7 @@ impl Session {
                     "the game waits for the moderator's adjudication of the {late}'s timeout (entry {seq}); no more moves"
                 )));
             }
-            if let Some(mv) = crate::takeback::parse(line) {
+            if let Some(mv) = crate::session::takeback::parse(line) {
                 done.push(self.stage_takeback(side, mv?, now)?);
                 continue;
             }
@@ -2066,10 +2076,10 @@ impl Session {
             })?;
         let text = notation::format_answer(&answer, &prompt);
         // A simultaneous choice (a headline, a Turn Zero superpower card): the first of the
-        // pair is sealed, the second reveals both (crate::sealed_choice).
-        let sealed = crate::sealed_choice::Slot::of(game, side).and_then(|slot| {
+        // pair is sealed, the second reveals both (crate::chance::sealed_choice).
+        let sealed = crate::chance::sealed_choice::Slot::of(game, side).and_then(|slot| {
             slot.choice(side, &answer, &prompt)
-                .map(|choice| crate::sealed_choice::Pending { side, slot, choice })
+                .map(|choice| crate::chance::sealed_choice::Pending { side, slot, choice })
         });
         let first_sealed = sealed.filter(|_| game.prompts().len() == 2);
         let second_sealed = sealed.is_some() && game.prompts().len() == 1;
@@ -2104,14 +2114,14 @@ impl Session {
                 let pending = self
                     .secret
                     .as_ref()
-                    .and_then(|s| crate::sealed_choice::Pending::of_secret(s, turn));
+                    .and_then(|s| crate::chance::sealed_choice::Pending::of_secret(s, turn));
                 if let Some(p) = pending {
                     // The first choice's answer as the replay will apply it: to the prompt
                     // both sides had before either chose (the same options for a superpower
                     // card, whose hand the second choice does not change).
                     let answer = match p.choice {
-                        crate::sealed_choice::Choice::Headline(card) => Answer::Card(card),
-                        crate::sealed_choice::Choice::SuperpowerCard(card) => {
+                        crate::chance::sealed_choice::Choice::Headline(card) => Answer::Card(card),
+                        crate::chance::sealed_choice::Choice::SuperpowerCard(card) => {
                             let hand = &game
                                 .state()
                                 .turn_zero
@@ -2143,7 +2153,7 @@ impl Session {
                     )?;
                     // Cleared on disk only once both choices are committed.
                     if let Some(secret) = self.secret.as_mut() {
-                        crate::sealed_choice::Pending::clear(secret);
+                        crate::chance::sealed_choice::Pending::clear(secret);
                     }
                     self.secret_after_commit = true;
                 }
@@ -2159,7 +2169,7 @@ impl Session {
             )?;
             // The resolution number: this decision entry's place among the log's decisions.
             // Cancelled decisions are not counted: the decision made in their place gets their
-            // number, so a takeback changes no die (crate::takeback). The replay counted those
+            // number, so a takeback changes no die (crate::session::takeback). The replay counted those
             // before `mark` (without reading the log again); add those staged since.
             let is_decision = |e: &StoredEntry| matches!(e.entry.payload, Payload::Decision { .. });
             let r = self.decisions
@@ -2307,7 +2317,7 @@ impl Session {
     }
 
     /// The takeback waiting for an answer, if any (issue 17 point 4).
-    pub fn pending_takeback(&self) -> Option<&crate::takeback::PendingTakeback> {
+    pub fn pending_takeback(&self) -> Option<&crate::session::takeback::PendingTakeback> {
         self.takebacks.pending.as_ref()
     }
 
@@ -2321,7 +2331,7 @@ impl Session {
         &self.takebacks.cancelled
     }
 
-    /// Stages a takeback move of `side` ([`crate::takeback`]): a request naming the entries it
+    /// Stages a takeback move of `side` ([`crate::session::takeback`]): a request naming the entries it
     /// would cancel, or the answer to the opponent's pending request. Returns the move as
     /// recorded.
     ///
@@ -2333,10 +2343,10 @@ impl Session {
     fn stage_takeback(
         &mut self,
         side: Side,
-        mv: crate::takeback::TakebackMove,
+        mv: crate::session::takeback::TakebackMove,
         now: DateTime<Utc>,
     ) -> Result<String, SessionError> {
-        use crate::takeback::TakebackMove;
+        use crate::session::takeback::TakebackMove;
         let Some(game) = self.game.as_ref() else {
             return Err(SessionError::State(
                 "the game has not started: both players must join".into(),

@@ -204,7 +204,7 @@ fn make_country_names() -> Vec<(Country, Vec<String>, String)> {
 /// happened) and `11 Korean War` (a hand line), when the number and the name agree; when they
 /// do not, the error names both cards. So is a whole hand line as `view` and the mails list a
 /// hand, `11 Korean War* (2 Ops, USSR)`, when its terms are the card's
-/// ([`crate::render::card_terms`]); other terms are refused, naming the card's.
+/// ([`crate::text::render::card_terms`]); other terms are refused, naming the card's.
 pub fn find_card(word: &str) -> Result<Card, NotationError> {
     let plain = lookup(word, "card", card_names());
     if plain.is_ok() {
@@ -218,7 +218,7 @@ pub fn find_card(word: &str) -> Result<Card, NotationError> {
     }) {
         let found = find_card(card)?;
         let typed = format!("({terms}");
-        let terms = crate::render::card_terms(found);
+        let terms = crate::text::render::card_terms(found);
         if norm(&typed) == norm(&terms) {
             return Ok(found);
         }

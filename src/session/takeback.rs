@@ -21,7 +21,7 @@ use std::collections::HashSet;
 use crate::data::Side;
 use crate::engine::{ChanceOutcome, Game};
 use crate::log::{Cancelled, CommitmentKind, Payload, StoredEntry};
-use crate::notation::NotationError;
+use crate::text::notation::NotationError;
 
 /// A takeback move, as typed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,7 +49,7 @@ impl std::fmt::Display for TakebackMove {
 /// when it starts like one but is malformed (`takeback two`).
 pub fn parse(line: &str) -> Option<Result<TakebackMove, NotationError>> {
     // Ended like a sentence (`takeback.`) or set in backticks, as `resign.` is read.
-    let words: Vec<String> = crate::notation::unwrap_line(line)
+    let words: Vec<String> = crate::text::notation::unwrap_line(line)
         .split_whitespace()
         .map(|w| w.to_lowercase())
         .collect();

@@ -13,7 +13,7 @@
 //!   player is asked as usual.
 //! * Sealed: the log holds `standing_order: {side, digest}` with
 //!   `digest = SHA-256(salt ‖ canonical)` ([`canonical`], salt
-//!   [`crate::fairness::standing_order_salt`]); the moderator's secret file holds the order.
+//!   [`crate::chance::fairness::standing_order_salt`]); the moderator's secret file holds the order.
 //!   When used, `standing_order_used: {side, order, text, salt}` reveals it and the order's
 //!   answer follows as an ordinary `decision` entry — the same entry, with the same
 //!   resolution number and so the same dice, as the answer typed by hand (FAIRNESS.md §16).
@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use crate::data::{Card, Side};
 use crate::engine::{Answer, Game, Prompt, PromptKind};
 use crate::log::Hex32;
-use crate::notation::{self, MoveText};
+use crate::text::notation::{self, MoveText};
 
 /// A standing-order line a player sends.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -339,7 +339,7 @@ impl Book {
                     .map_or("no card".into(), |c| c.name().to_string())
             ));
         }
-        let want = crate::fairness::commitment(
+        let want = crate::chance::fairness::commitment(
             salt.as_bytes(),
             &canonical(side, card, &answer, &prompt.kind),
         );
@@ -349,8 +349,11 @@ impl Book {
             ));
         }
         if let Some(seed) = seed {
-            let s =
-                crate::fairness::standing_order_salt(seed, crate::session::side_str(side), order);
+            let s = crate::chance::fairness::standing_order_salt(
+                seed,
+                crate::session::side_str(side),
+                order,
+            );
             if s != *salt.as_bytes() {
                 return Err(format!(
                     "the salt of the {side}'s standing order {order} is not the seed's"

@@ -11,10 +11,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::chance::fairness;
 use crate::data::{Card, Side};
 use crate::engine::turn_zero::Statecraft;
 use crate::engine::{Activity, Answer, Game, Prompt, PromptKind};
-use crate::fairness;
 use crate::log::CommitmentKind;
 use crate::session::side_str;
 

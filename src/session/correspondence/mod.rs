@@ -143,14 +143,14 @@ impl Settings {
     pub fn describe(&self) -> Option<String> {
         let tc = match self.time_control? {
             TimeControl::DaysPerMove(d) => {
-                format!("{} per move", crate::wording::count(d, "day", "days"))
+                format!("{} per move", crate::text::wording::count(d, "day", "days"))
             }
             TimeControl::Bank {
                 days,
                 increment_hours,
             } => format!(
                 "chess clock: {} + {increment_hours} h per move",
-                crate::wording::count(days, "day", "days")
+                crate::text::wording::count(days, "day", "days")
             ),
         };
         let rule = match self.on_timeout {
@@ -160,7 +160,7 @@ impl Settings {
         Some(format!(
             "{tc}, grace {} h, {rule}; leave {} a year",
             self.grace_hours,
-            crate::wording::count(self.leave_days_per_year, "day", "days")
+            crate::text::wording::count(self.leave_days_per_year, "day", "days")
         ))
     }
 }
@@ -242,7 +242,7 @@ impl std::fmt::Display for Act {
 /// follows (`leave DEFCON at 2` is an option of the game). Case and surrounding spaces do not matter; a
 /// trailing `.` or `!` is allowed.
 pub fn parse_act(line: &str) -> Option<Result<Act, String>> {
-    let t = crate::notation::unwrap_line(line).to_ascii_lowercase();
+    let t = crate::text::notation::unwrap_line(line).to_ascii_lowercase();
     let words: Vec<&str> = t.split_whitespace().collect();
     match words.as_slice() {
         ["resign"] | ["i", "resign"] => Some(Ok(Act::Resign)),
@@ -656,7 +656,7 @@ impl Ledger {
                     "a leave of the {side} from {} to {} brings its leave in {year} to {}, over the game's allowance of {allowance} a year",
                     leave.from,
                     leave.to,
-                    crate::wording::count(used, "day", "days")
+                    crate::text::wording::count(used, "day", "days")
                 ));
             }
         }
@@ -740,7 +740,7 @@ pub fn status_lines(ledger: &Ledger, game_over: bool, now: DateTime<Utc>) -> Vec
                 line.push_str(&format!(
                     "; leave left in {}: {}",
                     now.year(),
-                    crate::wording::count(ledger.leave_left(side, now.year()), "day", "days")
+                    crate::text::wording::count(ledger.leave_left(side, now.year()), "day", "days")
                 ));
                 out.push(line);
             }

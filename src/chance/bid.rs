@@ -25,8 +25,8 @@ use hmac::{Hmac, KeyInit, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::chance::fairness;
 use crate::data::{BySide, Side};
-use crate::fairness;
 
 /// Domain string of [`bid_salt`].
 pub const DOMAIN_BID_SALT: &[u8] = b"twilight-pbem/bid-salt/v1\0";

@@ -11,9 +11,9 @@
 
 use std::collections::BTreeMap;
 
+use crate::chance::fairness;
 use crate::engine::chance::ChanceError;
 use crate::engine::{Chance, ChanceOutcome, ChanceRequest};
-use crate::fairness;
 
 /// Label of a die roll's stream (FAIRNESS.md §3.1).
 pub const LABEL_DIE: &str = "die";

@@ -1,0 +1,7 @@
+//! The game's words, in and out: the move notation players type ([`notation`],
+//! `schemas/NOTATION.md`), the plain-text views and decisions shown in the terminal and in mails
+//! ([`render`]), and counts and ranges as a reader reads them ([`wording`]).
+
+pub mod notation;
+pub mod render;
+pub mod wording;
