@@ -42,13 +42,14 @@ pub enum VictoryReason {
     FinalScoring,
     /// Wargames (card 100).
     Wargames,
-    /// A player resigned: a win for the other side (issue 17 §3).
+    /// A player resigned: a win for the other side (`schemas/NOTATION.md` "Correspondence moves").
     Resignation,
-    /// A draw offered by one side and accepted by the other (issue 17 §3).
+    /// A draw offered by one side and accepted by the other (`schemas/NOTATION.md`
+    /// "Correspondence moves").
     AgreedDraw,
-    /// A player ran out of time under a "late side loses" time control (issue 17 §1).
+    /// A player ran out of time under a "late side loses" time control.
     Timeout,
-    /// The moderator adjudicated the game after a timeout (`twilight adjudicate`, issue 17 §1).
+    /// The moderator adjudicated the game after a timeout (`twilight adjudicate`).
     Adjudication,
 }
 

@@ -16,7 +16,7 @@ use super::state::{empty_state, Options, State};
 /// given so far; the state shown is the state where the run stopped.
 ///
 /// Serializable (serde) so that a replayed position can be kept beside the log as a cache
-/// (the replay snapshot of `crate::session`, issue 15). A state's `options.revision` is never
+/// (the replay snapshot of `crate::session`). A state's `options.revision` is never
 /// serialized (it comes from the log's first entry): a game read back gets it again with
 /// [`Game::set_revision`].
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
@@ -134,7 +134,7 @@ impl Game {
         self.outcome
     }
 
-    /// Ends the game from outside the rules of play (issue 17: a resignation, an agreed draw,
+    /// Ends the game from outside the rules of play (a resignation, an agreed draw,
     /// a timeout, an adjudication): sets `outcome`, after which no decision is owed and
     /// [`Game::apply`] answers [`RuleError::GameOver`]. A game already over keeps its outcome.
     pub fn conclude(&mut self, outcome: Outcome, line: String) {
@@ -145,8 +145,8 @@ impl Game {
         }
     }
 
-    /// Adds a line to the history without changing the game (issue 17: a draw offer, a
-    /// declared leave), so that the players' next mails tell it.
+    /// Adds a line to the history without changing the game (a draw offer, a declared leave:
+    /// `schemas/NOTATION.md` "Correspondence moves"), so that the players' next mails tell it.
     pub fn note(&mut self, line: String) {
         self.history.push(line);
     }

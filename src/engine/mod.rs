@@ -1,10 +1,31 @@
 //! The rules engine: a deterministic state machine over [`State`], driven by answers to
 //! [`Prompt`]s, with chance injected (design §3).
 //!
-//! Modules follow the rulebook: [`flow`] (sequence of play), [`play`] (playing a card),
-//! [`ops`] (Operations), [`scoring`], [`effects`] (effects in play), [`events`] (one function
-//! per card). [`Game`] is the API; [`legal`] enumerates legal answers; [`view`] redacts;
-//! [`selfplay`] plays whole games of random legal answers, for fuzzing and benchmarks.
+//! The rules, in the rulebook's order:
+//!
+//! * [`state`]: the board, the tracks, the cards and the effects in play, as plain data.
+//! * [`flow`]: the sequence of play, from setup to Final Scoring (rulebook sections 3 and 4).
+//! * [`play`]: playing a card as an event, for Operations or on the Space Race (section 5).
+//! * [`ops`]: Operations: Influence, Realignment, Coups and the Space Race (section 6).
+//! * [`events`]: the card events, one function per card.
+//! * [`effects`]: effects in play, consulted wherever they apply.
+//! * [`scoring`]: the Scoring cards and Final Scoring (section 10).
+//! * [`civil_war`]: the Chinese Civil War variant (Deluxe rule 12).
+//! * [`scenario`]: starting positions other than 1945 (the Late War scenario) and their decks.
+//! * [`turn_zero`]: Turn Zero, the six crises of 1945 resolved before setup.
+//! * [`alt_space`]: Turn Zero's alternative Space Race track.
+//!
+//! The machinery that runs them:
+//!
+//! * [`game`]: [`Game`], the API: the decisions owed, `apply`, and the state.
+//! * [`prompt`]: the decisions a player owes and the answers to them.
+//! * [`cx`]: the event context through which rules code asks, rolls and changes the state.
+//! * [`chance`]: dice, shuffles and random cards as an input.
+//! * [`legal`]: the legal answers to every prompt, through the one legality oracle.
+//! * [`error`]: why a move is refused, in the game's terms.
+//! * [`view`]: what each side, the public and the moderator may see.
+//! * [`position`]: a builder for exact positions, for rules scenarios and tests.
+//! * [`selfplay`]: whole games of random legal answers, for fuzzing and benchmarks.
 
 pub mod alt_space;
 pub mod chance;

@@ -89,8 +89,8 @@ pub fn check_placement(
     cost -= super::alt_space::moon_landing_discount(state, side, list, cost, budget);
     if cost > budget {
         let placed: u32 = list.iter().map(|(_, n)| u32::from(*n)).sum();
-        // The doubled cost is named only when it applies (the new-user trial was told of it
-        // for an empty country).
+        // The doubled cost is named only when it applies: a player told of it over a
+        // placement in an empty country is misled.
         let why = if cost > placed {
             "2 per Influence in a country the opponent controls; FAQ F089"
         } else {

@@ -1,5 +1,5 @@
 //! Self-play: complete games with uniformly random legal decisions, for fuzzing and
-//! benchmarks (issue 5; design §6 `selfplay`).
+//! benchmarks (design §6 `selfplay`).
 
 use std::collections::BTreeMap;
 

@@ -1,4 +1,4 @@
-//! One log entry and its payloads (design §4, issue 6 scope 1).
+//! One log entry and its payloads (design §4).
 //!
 //! Each entry is one YAML document of `log.yaml`:
 //!
@@ -143,8 +143,8 @@ impl CommitmentKind {
     }
 }
 
-/// What a side does about a draw (issue 17 §3; the moves `offer draw`, `accept draw`,
-/// `decline draw`).
+/// What a side does about a draw (the moves `offer draw`, `accept draw`, `decline draw`;
+/// `schemas/NOTATION.md` "Correspondence moves").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DrawAct {
@@ -156,7 +156,7 @@ pub enum DrawAct {
     Decline,
 }
 
-/// The payload of an entry: exactly one of these (issue 6 scope 1).
+/// The payload of an entry: exactly one of these (design §4).
 ///
 /// Externally tagged in snake_case: `create: {…}`, `join: {…}`, and so on. The `Value` fields
 /// hold structures the engine defines (options, chance outcomes, a move's structured form);
@@ -242,21 +242,23 @@ pub enum Payload {
         /// The turn's dice key.
         key: Hex32,
     },
-    /// A player resigns: the game is over, a win for the other side (issue 17 §3).
+    /// A player resigns: the game is over, a win for the other side (`schemas/NOTATION.md`
+    /// "Correspondence moves").
     Resign {
         /// The side resigning; the entry's author.
         side: Side,
     },
-    /// A draw offered, accepted or declined (issue 17 §3). An offer stands until the other side
-    /// answers it or makes a decision of the game (which declines it).
+    /// A draw offered, accepted or declined (`schemas/NOTATION.md` "Correspondence moves"). An
+    /// offer stands until the other side answers it or makes a decision of the game (which
+    /// declines it).
     Draw {
         /// The side offering or answering; the entry's author.
         side: Side,
         /// What the side does.
         act: DrawAct,
     },
-    /// A declared absence (issue 17 §2): no deadline of the side's falls inside it. Whole days,
-    /// UTC, both ends included.
+    /// A declared absence (`leave`, `schemas/NOTATION.md` "Correspondence moves"): no deadline
+    /// of the side's falls inside it. Whole days, UTC, both ends included.
     Leave {
         /// The side away; the entry's author.
         side: Side,
@@ -265,7 +267,7 @@ pub enum Payload {
         /// The last day away.
         to: chrono::NaiveDate,
     },
-    /// A side ran past its deadline and the grace period (issue 17 §1), recorded by
+    /// A side ran past its deadline and the grace period of the game's time control, recorded by
     /// `twilight remind`; the game's timeout rule then applies (a loss, or an adjudication).
     Timeout {
         /// The late side.
@@ -274,7 +276,7 @@ pub enum Payload {
         deadline: DateTime<Utc>,
     },
     /// The moderator's ruling on a game that timed out under the "adjudicate" rule
-    /// (`twilight adjudicate`, issue 17 §1).
+    /// (`twilight adjudicate`).
     Adjudication {
         /// The winner, or `None` for a draw.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -283,10 +285,11 @@ pub enum Payload {
         #[serde(default, skip_serializing_if = "String::is_empty")]
         note: String,
     },
-    /// A player asks to take back their own latest decisions (issue 17 point 4): `cancels`
-    /// names every entry the takeback would cancel, oldest first — the asker's decisions and
-    /// the hand commitments that followed them, back to the first one asked for
-    /// ([`crate::session::takeback`] says which entries may be cancelled). Written by the asker.
+    /// A player asks to take back their own latest decisions (`schemas/NOTATION.md`
+    /// "Takebacks"): `cancels` names every entry the takeback would cancel, oldest first — the
+    /// asker's decisions and the hand commitments that followed them, back to the first one
+    /// asked for ([`crate::session::takeback`] says which entries may be cancelled). Written by
+    /// the asker.
     TakebackRequest {
         /// The side asking.
         side: Side,
@@ -294,8 +297,8 @@ pub enum Payload {
         cancels: Vec<Cancelled>,
     },
     /// The opponent accepted a takeback: the entries named are cancelled and replay skips
-    /// them; nothing is removed from the log (issue 17 point 4). Written by the side that
-    /// accepted, the asker's opponent.
+    /// them; nothing is removed from the log (`schemas/NOTATION.md` "Takebacks"). Written by
+    /// the side that accepted, the asker's opponent.
     Takeback {
         /// The side that asked (whose decisions are cancelled).
         side: Side,
@@ -341,7 +344,7 @@ pub enum Payload {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         bonus: Option<BidBonus>,
     },
-    /// A standing order given (issue 17 point 5): an answer to a decision `side` expects
+    /// A standing order given (`schemas/FAIRNESS.md` §16): an answer to a decision `side` expects
     /// later, sealed until it is used ([`crate::session::correspondence::standing`]). Written by the
     /// side that gave it.
     StandingOrder {

@@ -43,8 +43,8 @@ impl Hex32 {
     ///
     /// [`Hex32Error`] naming what was wrong (length or a character).
     pub fn parse_strict(s: &str) -> Result<Hex32, Hex32Error> {
-        // Every entry holds one or more such values: decoded in one pass (issue 15); the
-        // checks below only word the error.
+        // Every entry holds one or more such values, and `verify` reads every entry: decoded
+        // in one pass; the checks below only word the error.
         if let Some(value) = decode_lower_hex(s.as_bytes()) {
             return Ok(value);
         }

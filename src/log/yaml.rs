@@ -43,7 +43,7 @@ pub(crate) fn entry_document(entry: &Entry) -> Result<String, String> {
 ///
 /// `text` is the whole file and `documents` its split ([`super::split_documents`]), which
 /// must cover it (no leading bytes). One parser over the stream spares the per-document set-up
-/// (the parser's 64 KiB of buffers a document) that dominates parsing short entries (issue 15).
+/// (the parser's 64 KiB of buffers a document) that dominates parsing short entries.
 /// It is used only when every document is exactly `---` line, body, `...` line, and no body
 /// line starts a document (`---`), ends one (`...`) or is a directive (`%`): then the stream
 /// is the documents one after the other, each parsed from its own start marker to its own end

@@ -1,4 +1,4 @@
-//! The board picture's PNG as bands of rows compressed apart (issue 15 target 3), so that a
+//! The board picture's PNG as bands of rows compressed apart, so that a
 //! picture that differs from the last one in a few boxes compresses only the bands those boxes
 //! cross and copies the others' compressed bytes.
 //!

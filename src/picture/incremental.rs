@@ -1,4 +1,4 @@
-//! The mail picture drawn and encoded by difference (issue 15 target 3): a [`Picture`] keeps
+//! The mail picture drawn and encoded by difference: a [`Picture`] keeps
 //! each piece's SVG ([`super::svg::pieces`]) with the pixels it covers, and the PNG's
 //! compressed bands ([`super::bands`]). The next picture of the same game compares its pieces
 //! with those: only the rectangles where a piece changed are drawn again (the static layer's

@@ -1,4 +1,4 @@
-//! The drawn static layer of the board picture kept across processes (issue 15 target 3):
+//! The drawn static layer of the board picture kept across processes:
 //! `inbox` runs one process a mail, and drawing the static layer ([`super::svg::static_svg`],
 //! every box's name and Stability, the lines, the tracks) costs about 193 M instructions, more
 //! than twice the rest of a picture. A cache file holds the layer's raw pixmap (premultiplied

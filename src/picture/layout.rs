@@ -1,4 +1,4 @@
-//! The board layout as data: `positions.yaml` (issue 16 point 1), parsed once.
+//! The board layout as data: `positions.yaml`, parsed once.
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;

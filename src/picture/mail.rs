@@ -1,4 +1,4 @@
-//! The board picture in a mail (issue 16 point 2): the PNG that the HTML part shows inline
+//! The board picture in a mail (design §5, §8): the PNG that the HTML part shows inline
 //! (`multipart/related`, `cid:`; built by [`crate::mail::html`]), sized for phones. The
 //! picture is drawn from the recipient's own redacted view only.
 
@@ -16,7 +16,7 @@ use crate::session::Session;
 /// The picture is the public one: a player's picture shows nothing the public cannot see and
 /// differs from it only in the line naming the view (`tests/picture.rs`), so the mails of one
 /// reply carry one picture, drawn once, titled "public view"; and it is drawn by difference
-/// from the game's last picture ([`super::board_png_for`], issue 15 target 3).
+/// from the game's last picture ([`super::board_png_for`]).
 pub fn picture(
     game: &str,
     v: &View,
@@ -48,7 +48,7 @@ pub fn content_id(o: &Outgoing) -> String {
     format!("board.{}", o.message_id)
 }
 
-/// The last decision in `session`'s log, for the mail picture's highlight (issue 16 point 1):
+/// The last decision in `session`'s log, for the mail picture's highlight:
 /// the countries whose Influence it changed — Influence is public, so the board before it is
 /// the public replay of the log up to that decision — and its notation as logged
 /// (`USSR: play 27 ops …`). Nothing to highlight before the first decision, or if the shorter

@@ -1,4 +1,4 @@
-//! Pictures of the board (issue 16): an SVG of the whole map drawn from a player's redacted
+//! Pictures of the board (design §5, §8): an SVG of the whole map drawn from a player's redacted
 //! [`View`], a PNG of it (feature `png`, resvg with a bundled font) for mails and
 //! `view --format png`, and the self-contained HTML replay page of a game (`export --html`).
 //!

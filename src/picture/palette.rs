@@ -1,4 +1,4 @@
-//! The board picture's fixed palette (issue 15 target 3): at most 256 colours, the same for
+//! The board picture's fixed palette: at most 256 colours, the same for
 //! every picture at a scale, so that a picture can be encoded band by band and a band that did
 //! not change between two pictures reused as it was ([`super::bands`]).
 //!

@@ -1,4 +1,4 @@
-//! The replay page (issue 16 point 4): one self-contained HTML file (no network, no external
+//! The replay page (`export --html`): one self-contained HTML file (no network, no external
 //! script or font) that replays a game from its public log, with the board picture at every
 //! step, the move list with each move's effects, keyboard and click navigation, and each
 //! entry's hash; and an index page with the standings for a folder of games.

@@ -1,4 +1,4 @@
-//! The board picture as SVG, hand-written (issue 16 point 1; design §8).
+//! The board picture as SVG, hand-written (design §8).
 //!
 //! A picture is a fixed *static layer* (sea, region grounds, adjacency lines, superpower
 //! spaces, every country box with its name and Stability, the empty tracks, labels, legend:
@@ -462,7 +462,7 @@ pub fn overlay_svg(l: &Layout, v: &View, changed: &[Country], caption: Option<&s
 }
 
 /// The title as three pieces, one a line (the turn and phase, who moves, the last move), so a
-/// reply that changes one line draws only that line again (issue 15 target 3); the last is an
+/// reply that changes one line draws only that line again ([`super::incremental`]); the last is an
 /// empty group without a caption, so a picture always has the same number of pieces.
 fn title_pieces(v: &View, caption: Option<&str>) -> [String; 3] {
     let phase = v.phase_name();
@@ -773,7 +773,7 @@ const SHOWN_EFFECTS: usize = 7;
 
 /// The cards panel's pieces: the China Card, then one piece a line of effects (`none`, each
 /// effect shown, `and N more`), padded with empty groups to [`CARDS_PIECES`] so that every
-/// picture has as many pieces and a new effect draws only its own line (issue 15 target 3).
+/// picture has as many pieces and a new effect draws only its own line ([`super::incremental`]).
 const CARDS_PIECES: usize = 2 + SHOWN_EFFECTS;
 
 /// The cards panel over [`cards_base`]: the China Card and the effects in play, as

@@ -109,7 +109,8 @@ pub fn before_play(cx: &mut Cx, side: Side, play: Option<(Card, CardUse)>) -> St
 
 /// The cards [`offer_discard`] offers `side` to discard: those it may hold (its possible hand,
 /// as the public prompt shows it) that are not scoring cards and are worth `min_ops` Ops or
-/// more to it now. A standing order for such a discard (issue 17 point 5) is bound to this list.
+/// more to it now. A standing order for such a discard (`schemas/FAIRNESS.md` §16) is bound
+/// to this list.
 pub fn discard_candidates(state: &crate::engine::State, side: Side, min_ops: u8) -> Vec<Card> {
     state
         .cards

@@ -1,6 +1,6 @@
 //! Reviewed deviations of the digital edition from the rules. The importer knows them: a
 //! difference they explain is printed as a note, never a finding, so that a finding always
-//! means something unexplained (issue 14).
+//! means something unexplained.
 //!
 //! * John Paul II Elected Pope shown out of play once Solidarity's event occurs. The card is
 //!   underlined: it allows Solidarity for the rest of the game (card text; FAQ F073: an

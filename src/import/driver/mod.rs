@@ -113,7 +113,8 @@ pub enum Stopped {
         position: String,
     },
     /// The source ends inside its last record: the decision the engine asks next (or the
-    /// chance it needs) is not shown, so the recorded game stops before it (issue 14).
+    /// chance it needs) is not shown, so the recorded game stops before it (design §2
+    /// "Recorded games": a recorded game contains only decisions its source shows).
     SourceCut {
         /// The source line of the last record.
         line: usize,
@@ -441,7 +442,8 @@ impl Driver {
             self.defaulted = false;
             let answered = self.answer(b, &prompt);
             // An answer the source does not show, where the source shows nothing more: the
-            // source stops mid-decision, and so does the recorded game (issue 14).
+            // source stops mid-decision, and so does the recorded game (design §2 "Recorded
+            // games").
             if (self.defaulted && self.source_exhausted(b))
                 || (answered.is_err() && self.ends_inside(b))
             {

@@ -1,6 +1,7 @@
 //! The driver on short synthetic excerpts in the digital edition's format (written for these
-//! tests, not taken from a real log), one per line form of issue 14, each started from an
-//! engine position at the record the excerpt shows.
+//! tests, not taken from a real log, as `../shared/real-games/README.md` asks for a line form
+//! not seen): one per line form or reviewed deviation, each started from an engine position at
+//! the record the excerpt shows.
 
 use super::*;
 use crate::engine::position::Position;

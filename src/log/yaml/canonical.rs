@@ -1,4 +1,4 @@
-//! A fast reader for the canonical documents the log's own emitter writes (issue 15): the
+//! A fast reader for the canonical documents the log's own emitter writes: the
 //! YAML parser (`yaml_serde`, libyaml) is two thirds of `verify`, and the log is almost all
 //! short block mappings of plain scalars.
 //!
