@@ -1,4 +1,4 @@
-//! Two build steps for speed (issue 15 target 3: every command is a short process).
+//! Two build steps for speed (every command is a short process; benches/README.md).
 //!
 //! **The board layout as JSON.** `src/picture/positions.yaml` is the layout's source (commented,
 //! edited by hand); a YAML parse of it costs about 0.15 ms in every process that draws a
@@ -8,12 +8,12 @@
 //!
 //! **Packed relocations.** Links the `twilight` binary with packed relative relocations (`DT_RELR`, `-z
 //! pack-relative-relocs`) where the C library that will load it reads them: glibc 2.36 and
-//! later, on the machine that builds it (issue 15 target 3).
+//! later, on the machine that builds it.
 //!
 //! Every command is a short process, so its start counts. The binary is position independent
 //! and holds about 21,500 relative relocations; in the usual format they fill half a megabyte
 //! that the loader reads at every start, in packed form 6 KB. Measured: one `inbox` reply
-//! 0.65 to 0.85 ms less CPU time (README, Performance). The executable stays position
+//! 0.65 to 0.85 ms less CPU time (benches/README.md). The executable stays position
 //! independent (address randomisation kept). glibc older than 2.36 refuses such a binary
 //! (`GLIBC_ABI_DT_RELR` not found), so the flag is given only when the build machine's glibc
 //! (`getconf GNU_LIBC_VERSION`) is new enough and the build is not a cross build; otherwise

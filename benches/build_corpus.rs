@@ -1,5 +1,5 @@
-//! Builds an archive of complete sealed games for measuring `twilight verify` (issue 15,
-//! target 2): `N` game folders `DIR/game-00000`, `DIR/game-00001`, …, each a complete game
+//! Builds an archive of complete sealed games for measuring `twilight verify` (benches/README.md
+//! "verify"): `N` game folders `DIR/game-00000`, `DIR/game-00001`, …, each a complete game
 //! self-played through the real session and log code (`new`, `join`, every `play`, `reveal`:
 //! the same code the commands run), with a real master seed from the operating system,
 //! revealed at the end, like `games/example-complete`.

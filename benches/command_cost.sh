@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 15 target 3: the time of `status`, `moves`, `play` and `inbox` (one reply) at several
+# The time of `status`, `moves`, `play` and `inbox` (one reply) at several
 # log lengths, with the replay snapshot (snapshot.json at the head) and without it (deleted
 # before each run), measured with hyperfine (wall and CPU = user + sys).
 #

@@ -1,4 +1,4 @@
-//! Engine benchmarks (issue 2 acceptance): legal-answer enumeration and `apply` on a mid-game
+//! Engine benchmarks: legal-answer enumeration and `apply` on a mid-game
 //! position. Run with `cargo bench --bench engine`.
 
 use twilight_pbem::data::{Card, Country, Side};

@@ -1,5 +1,5 @@
-//! Whole-game benchmarks: complete self-played games (issue 5) and full verification of a
-//! complete sealed game log (issue 6). Run with `cargo bench --bench games`.
+//! Whole-game benchmarks: complete self-played games and full verification of a
+//! complete sealed game log. Run with `cargo bench --bench games`.
 
 use std::path::PathBuf;
 
@@ -47,7 +47,7 @@ fn verify_complete_sealed_game(bencher: divan::Bencher) {
     });
 }
 
-/// The floor `verify_complete_sealed_game` is measured against (issue 15, target 1): the same
+/// The floor `verify_complete_sealed_game` is measured against (benches/README.md): the same
 /// log's bytes split into documents, each SHA-256 hashed and parsed into an entry, with the
 /// chain rules (`verify_chain`), and no replay. `verify` should cost at most 1.5 times this.
 #[divan::bench(sample_count = 50)]

@@ -1,7 +1,7 @@
 //! All the cryptography of a complete peer game (DEALERLESS.md): the four shuffles of a
 //! 10-turn game (Early War; Mid War at turn 4; Late War at turn 8; one discard reshuffle),
 //! every share, opening and die, for both parties at once; and the largest step's size.
-//! Issue 19 target: < 1 s of CPU per player, every mail < 200 KB.
+//! The target (DEALERLESS.md §8): < 1 s of CPU per player, every mail < 200 KB.
 
 use twilight_pbem::data::{Card, Era, Side, ALL_CARDS};
 use twilight_pbem::peer::protocol::{Decision, Party, Setup, Step};

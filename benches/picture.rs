@@ -1,4 +1,4 @@
-//! Board pictures (issue 16): one PNG for a mail (target < 50 ms; issue 15: an `inbox` reply
+//! Board pictures: one PNG for a mail (target < 50 ms; an `inbox` reply
 //! under 10 ms) and the replay page of a complete game (target < 2 s). Run with
 //! `cargo bench --bench picture`.
 

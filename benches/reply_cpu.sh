@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 15 target 3: the CPU time of ONE `inbox` reply, for one or more builds side by side.
+# The CPU time of ONE `inbox` reply, for one or more builds side by side.
 #
 #   OUT=/tmp/command-cost RUNS=1 benches/command_cost.sh   # once: the cut games and reply mails
 #   benches/reply_cpu.sh CUT_FOLDER RUNS BIN...           # then, e.g. 15 runs of two builds
