@@ -1,11 +1,17 @@
 //! Late War events (cards 82–102, 109, 110): exact positions, forced dice, exact values.
 //! Each FAQ ruling naming a card is cited in the test's name or comment.
 
+mod common;
+
+use common::moves::{
+    act, choose_card, choose_countries, choose_country, coup, event, influence, ops, ops_first,
+    ops_unspent, realign,
+};
 use twilight_pbem::data::{Card, Country, Region, Side};
 use twilight_pbem::engine::position::Position;
 use twilight_pbem::engine::state::Duration;
 use twilight_pbem::engine::{
-    Activity, Answer, CardUse, ChanceOutcome, Game, PromptKind, RecordedChance, VictoryReason,
+    Activity, Answer, ChanceOutcome, Game, PromptKind, RecordedChance, VictoryReason,
 };
 
 /// A card each side keeps in hand so the game stops at the next action round.
@@ -19,26 +25,54 @@ fn round(mut p: Position, side: Side, ch: &mut RecordedChance) -> Game {
     p.turn(8).action_round(1, side, ch)
 }
 
+/// A Late War Action Round 1 (turn 8) of the side named, which holds `hand`; each side keeps
+/// its filler card after the cards the position gives it.
+trait LateWarRound {
+    /// The US's round, the US holding `hand`.
+    fn us_round(self, hand: &[Card], ch: &mut RecordedChance) -> Game;
+    /// The USSR's round, the USSR holding `hand`.
+    fn ussr_round(self, hand: &[Card], ch: &mut RecordedChance) -> Game;
+    /// The US's round in which it plays `card`, all it holds besides its filler, for the event.
+    fn us_plays_event(self, card: Card, ch: &mut RecordedChance) -> Game;
+    /// The USSR's round in which it plays `card`, all it holds besides its filler, for the
+    /// event.
+    fn ussr_plays_event(self, card: Card, ch: &mut RecordedChance) -> Game;
+}
+
+impl LateWarRound for Position {
+    fn us_round(self, hand: &[Card], ch: &mut RecordedChance) -> Game {
+        round(self.hand(Side::Us, hand), Side::Us, ch)
+    }
+
+    fn ussr_round(self, hand: &[Card], ch: &mut RecordedChance) -> Game {
+        round(self.hand(Side::Ussr, hand), Side::Ussr, ch)
+    }
+
+    fn us_plays_event(self, card: Card, ch: &mut RecordedChance) -> Game {
+        let mut g = self.us_round(&[card], ch);
+        event(&mut g, Side::Us, card, ch);
+        g
+    }
+
+    fn ussr_plays_event(self, card: Card, ch: &mut RecordedChance) -> Game {
+        let mut g = self.ussr_round(&[card], ch);
+        event(&mut g, Side::Ussr, card, ch);
+        g
+    }
+}
+
 fn none() -> RecordedChance {
     RecordedChance::dice(&[])
 }
 
-fn play(g: &mut Game, side: Side, card: Card, mode: CardUse, ch: &mut RecordedChance) {
-    g.apply(side, Answer::Play { card, mode }, ch).unwrap();
-}
-
-fn ok(g: &mut Game, side: Side, a: Answer, ch: &mut RecordedChance) {
-    g.apply(side, a, ch).unwrap();
-}
-
 /// Plays `card` for Operations by `side`, the opponent's event first.
 fn ops_event_first(g: &mut Game, side: Side, card: Card, ch: &mut RecordedChance) {
-    play(g, side, card, CardUse::Operations, ch);
+    ops(g, side, card, ch);
     assert!(matches!(
         g.prompt_for(side).unwrap().kind,
         PromptKind::EventFirst { .. }
     ));
-    ok(g, side, Answer::YesNo(true), ch);
+    act(g, side, Answer::YesNo(true), ch);
 }
 
 fn inf(g: &Game, c: Country, s: Side) -> u8 {
@@ -51,6 +85,11 @@ fn removed(g: &Game, c: Card) -> bool {
 
 fn discarded(g: &Game, c: Card) -> bool {
     g.state().cards.discard.contains(&c)
+}
+
+/// Whether the rules refuse `answer` from `side` (an accepted answer takes effect).
+fn refuses(g: &mut Game, side: Side, answer: Answer, ch: &mut RecordedChance) -> bool {
+    g.apply(side, answer, ch).is_err()
 }
 
 /// Asserts the action round of `side` is the decision now owed (the event is over).
@@ -70,18 +109,10 @@ fn next_round_of(g: &Game, side: Side) {
 #[test]
 fn iranian_hostage_crisis_replaces_us_in_iran_and_lasts() {
     let mut ch = none();
-    let p = Position::new()
+    let g = Position::new()
         .influence(Country::Iran, Side::Us, 2)
         .influence(Country::Iran, Side::Ussr, 1)
-        .hand(Side::Ussr, &[Card::IranianHostageCrisis]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::IranianHostageCrisis,
-        CardUse::Event,
-        &mut ch,
-    );
+        .ussr_plays_event(Card::IranianHostageCrisis, &mut ch);
     assert_eq!(inf(&g, Country::Iran, Side::Us), 0);
     assert_eq!(inf(&g, Country::Iran, Side::Ussr), 3);
     assert_eq!(
@@ -96,15 +127,14 @@ fn iranian_hostage_crisis_replaces_us_in_iran_and_lasts() {
 #[test]
 fn iranian_hostage_crisis_fires_when_the_us_plays_it_for_operations() {
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .influence(Country::Iran, Side::Us, 3)
-        .hand(Side::Us, &[Card::IranianHostageCrisis]);
-    let mut g = round(p, Side::Us, &mut ch);
+        .us_round(&[Card::IranianHostageCrisis], &mut ch);
     ops_event_first(&mut g, Side::Us, Card::IranianHostageCrisis, &mut ch);
     // The event had no choice to make; the US now spends its 3 Ops.
     assert_eq!(inf(&g, Country::Iran, Side::Us), 0);
     assert_eq!(inf(&g, Country::Iran, Side::Ussr), 2);
-    ok(&mut g, Side::Us, Answer::Pass, &mut ch);
+    act(&mut g, Side::Us, Answer::Pass, &mut ch);
     assert!(removed(&g, Card::IranianHostageCrisis));
     assert!(g.state().has_effect(Card::IranianHostageCrisis));
 }
@@ -116,15 +146,13 @@ fn iranian_hostage_crisis_doubles_ussr_terrorism_faq_f282() {
         ChanceOutcome::Card(Card::Chernobyl),
         ChanceOutcome::Card(Card::StarWars),
     ]);
-    let p = Position::new()
+    let g = Position::new()
         .effect(Card::IranianHostageCrisis, Side::Ussr, Duration::Lasting)
-        .hand(Side::Ussr, &[Card::Terrorism])
         .hand(
             Side::Us,
             &[Card::Chernobyl, Card::StarWars, Card::Solidarity],
-        );
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(&mut g, Side::Ussr, Card::Terrorism, CardUse::Event, &mut ch);
+        )
+        .ussr_plays_event(Card::Terrorism, &mut ch);
     assert_eq!(g.state().cards.hands.us, vec![Card::Solidarity, US_FILLER]);
     assert_eq!(
         g.state().cards.discard,
@@ -136,12 +164,10 @@ fn iranian_hostage_crisis_doubles_ussr_terrorism_faq_f282() {
 fn iranian_hostage_crisis_leaves_us_terrorism_at_one_card_faq_f282() {
     // FAQ F282: Terrorism against the USSR still discards 1.
     let mut ch = RecordedChance::new([ChanceOutcome::Card(Card::Glasnost)]);
-    let p = Position::new()
+    let g = Position::new()
         .effect(Card::IranianHostageCrisis, Side::Ussr, Duration::Lasting)
-        .hand(Side::Us, &[Card::Terrorism])
-        .hand(Side::Ussr, &[Card::Glasnost, Card::TheReformer]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(&mut g, Side::Us, Card::Terrorism, CardUse::Event, &mut ch);
+        .hand(Side::Ussr, &[Card::Glasnost, Card::TheReformer])
+        .us_plays_event(Card::Terrorism, &mut ch);
     assert_eq!(
         g.state().cards.hands.ussr,
         vec![Card::TheReformer, USSR_FILLER]
@@ -157,14 +183,12 @@ fn iranian_hostage_crisis_leaves_us_terrorism_at_one_card_faq_f282() {
 #[test]
 fn iron_lady_exact_effect() {
     let mut ch = none();
-    let p = Position::new()
+    let g = Position::new()
         .vp(-3)
         .influence(Country::Uk, Side::Us, 5)
         .influence(Country::Uk, Side::Ussr, 2)
         .influence(Country::Argentina, Side::Ussr, 1)
-        .hand(Side::Us, &[Card::TheIronLady]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(&mut g, Side::Us, Card::TheIronLady, CardUse::Event, &mut ch);
+        .us_plays_event(Card::TheIronLady, &mut ch);
     assert_eq!(g.state().vp, -2);
     assert_eq!(inf(&g, Country::Argentina, Side::Ussr), 2);
     assert_eq!(inf(&g, Country::Uk, Side::Ussr), 0);
@@ -177,9 +201,7 @@ fn iron_lady_exact_effect() {
 fn iron_lady_with_nothing_in_the_uk_still_occurs_faq_f066() {
     // FAQ F066: an event that occurs but finds nothing to remove is still removed.
     let mut ch = none();
-    let p = Position::new().hand(Side::Us, &[Card::TheIronLady]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(&mut g, Side::Us, Card::TheIronLady, CardUse::Event, &mut ch);
+    let g = Position::new().us_plays_event(Card::TheIronLady, &mut ch);
     assert_eq!(g.state().vp, 1);
     assert_eq!(inf(&g, Country::Argentina, Side::Ussr), 1);
     assert!(removed(&g, Card::TheIronLady));
@@ -190,32 +212,24 @@ fn iron_lady_argentina_influence_is_no_base_for_the_same_ops_faq_f086() {
     // FAQ F086: the USSR plays The Iron Lady for Ops, event first; Argentina's new USSR
     // Influence cannot be used to reach Argentina or Uruguay with the same card's Ops.
     let mut ch = none();
-    let p = Position::new().hand(Side::Ussr, &[Card::TheIronLady]);
-    let mut g = round(p, Side::Ussr, &mut ch);
+    let mut g = Position::new().ussr_round(&[Card::TheIronLady], &mut ch);
     ops_event_first(&mut g, Side::Ussr, Card::TheIronLady, &mut ch);
     assert_eq!(inf(&g, Country::Argentina, Side::Ussr), 1);
     let before = g.state().clone();
-    assert!(g
-        .apply(
-            Side::Ussr,
-            Answer::Influence(vec![(Country::Argentina, 1)]),
-            &mut ch
-        )
-        .is_err());
-    assert!(g
-        .apply(
-            Side::Ussr,
-            Answer::Influence(vec![(Country::Uruguay, 1)]),
-            &mut ch
-        )
-        .is_err());
-    assert_eq!(g.state(), &before);
-    ok(
+    assert!(refuses(
         &mut g,
         Side::Ussr,
-        Answer::Influence(vec![(Country::Poland, 3)]),
-        &mut ch,
-    );
+        Answer::Influence(vec![(Country::Argentina, 1)]),
+        &mut ch
+    ));
+    assert!(refuses(
+        &mut g,
+        Side::Ussr,
+        Answer::Influence(vec![(Country::Uruguay, 1)]),
+        &mut ch
+    ));
+    assert_eq!(g.state(), &before);
+    influence(&mut g, Side::Ussr, &[(Country::Poland, 3)], &mut ch);
     assert_eq!(inf(&g, Country::Poland, Side::Ussr), 3);
     assert_eq!(g.state().vp, 1);
 }
@@ -224,18 +238,10 @@ fn iron_lady_argentina_influence_is_no_base_for_the_same_ops_faq_f086() {
 fn iron_lady_blocks_socialist_governments_which_is_discarded_faq_f224() {
     // FAQ F224: after The Iron Lady, Socialist Governments is only an Ops card, discarded.
     let mut ch = none();
-    let p = Position::new()
+    let g = Position::new()
         .effect(Card::TheIronLady, Side::Us, Duration::Lasting)
         .influence(Country::Italy, Side::Us, 3)
-        .hand(Side::Ussr, &[Card::SocialistGovernments]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::SocialistGovernments,
-        CardUse::Event,
-        &mut ch,
-    );
+        .ussr_plays_event(Card::SocialistGovernments, &mut ch);
     assert_eq!(inf(&g, Country::Italy, Side::Us), 3);
     assert!(discarded(&g, Card::SocialistGovernments));
     assert!(!removed(&g, Card::SocialistGovernments));
@@ -252,17 +258,9 @@ fn iron_lady_blocks_socialist_governments_which_is_discarded_faq_f224() {
 fn reagan_bombs_libya_rounds_down_faq_f287() {
     // FAQ F287: 3 USSR Influence gives 1 VP.
     let mut ch = none();
-    let p = Position::new()
+    let g = Position::new()
         .influence(Country::Libya, Side::Ussr, 3)
-        .hand(Side::Us, &[Card::ReaganBombsLibya]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(
-        &mut g,
-        Side::Us,
-        Card::ReaganBombsLibya,
-        CardUse::Event,
-        &mut ch,
-    );
+        .us_plays_event(Card::ReaganBombsLibya, &mut ch);
     assert_eq!(g.state().vp, 1);
     assert_eq!(inf(&g, Country::Libya, Side::Ussr), 3);
     assert!(removed(&g, Card::ReaganBombsLibya));
@@ -271,18 +269,10 @@ fn reagan_bombs_libya_rounds_down_faq_f287() {
 #[test]
 fn reagan_bombs_libya_five_influence_two_vp() {
     let mut ch = none();
-    let p = Position::new()
+    let g = Position::new()
         .vp(-4)
         .influence(Country::Libya, Side::Ussr, 5)
-        .hand(Side::Us, &[Card::ReaganBombsLibya]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(
-        &mut g,
-        Side::Us,
-        Card::ReaganBombsLibya,
-        CardUse::Event,
-        &mut ch,
-    );
+        .us_plays_event(Card::ReaganBombsLibya, &mut ch);
     assert_eq!(g.state().vp, -2);
 }
 
@@ -290,17 +280,9 @@ fn reagan_bombs_libya_five_influence_two_vp() {
 fn reagan_bombs_libya_one_influence_zero_vp_still_removed_faq_f066() {
     // FAQ F287 (rounds down to 0) and F066 (the event occurred: removed).
     let mut ch = none();
-    let p = Position::new()
+    let g = Position::new()
         .influence(Country::Libya, Side::Ussr, 1)
-        .hand(Side::Us, &[Card::ReaganBombsLibya]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(
-        &mut g,
-        Side::Us,
-        Card::ReaganBombsLibya,
-        CardUse::Event,
-        &mut ch,
-    );
+        .us_plays_event(Card::ReaganBombsLibya, &mut ch);
     assert_eq!(g.state().vp, 0);
     assert!(removed(&g, Card::ReaganBombsLibya));
 }
@@ -308,19 +290,11 @@ fn reagan_bombs_libya_one_influence_zero_vp_still_removed_faq_f066() {
 #[test]
 fn reagan_bombs_libya_fires_when_the_ussr_plays_it_for_operations() {
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .influence(Country::Libya, Side::Ussr, 4)
-        .hand(Side::Ussr, &[Card::ReaganBombsLibya]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::ReaganBombsLibya,
-        CardUse::Operations,
-        &mut ch,
-    );
-    ok(&mut g, Side::Ussr, Answer::YesNo(false), &mut ch); // Operations first
-    ok(&mut g, Side::Ussr, Answer::Pass, &mut ch);
+        .ussr_round(&[Card::ReaganBombsLibya], &mut ch);
+    ops_first(&mut g, Side::Ussr, Card::ReaganBombsLibya, &mut ch);
+    act(&mut g, Side::Ussr, Answer::Pass, &mut ch);
     assert_eq!(g.state().vp, 2);
     assert!(removed(&g, Card::ReaganBombsLibya));
 }
@@ -330,14 +304,12 @@ fn reagan_bombs_libya_fires_when_the_ussr_plays_it_for_operations() {
 #[test]
 fn star_wars_picks_a_discarded_event_for_the_us() {
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .space(Side::Us, 3)
         .space(Side::Ussr, 2)
         .effect(Card::JohnPaulIIElectedPope, Side::Us, Duration::Lasting)
         .discard(&[Card::Solidarity, Card::AsiaScoring, Card::Terrorism])
-        .hand(Side::Us, &[Card::StarWars]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(&mut g, Side::Us, Card::StarWars, CardUse::Event, &mut ch);
+        .us_plays_event(Card::StarWars, &mut ch);
     let prompt = g.prompt_for(Side::Us).unwrap();
     assert_eq!(prompt.card, Some(Card::StarWars));
     match &prompt.kind {
@@ -351,11 +323,14 @@ fn star_wars_picks_a_discarded_event_for_the_us() {
         }
         k => panic!("{k:?}"),
     }
-    assert!(g.apply(Side::Us, Answer::Pass, &mut ch).is_err());
-    assert!(g
-        .apply(Side::Us, Answer::Card(Card::AsiaScoring), &mut ch)
-        .is_err());
-    ok(&mut g, Side::Us, Answer::Card(Card::Solidarity), &mut ch);
+    assert!(refuses(&mut g, Side::Us, Answer::Pass, &mut ch));
+    assert!(refuses(
+        &mut g,
+        Side::Us,
+        Answer::Card(Card::AsiaScoring),
+        &mut ch
+    ));
+    choose_card(&mut g, Side::Us, Card::Solidarity, &mut ch);
     assert_eq!(inf(&g, Country::Poland, Side::Us), 3);
     assert!(removed(&g, Card::Solidarity));
     assert!(removed(&g, Card::StarWars));
@@ -369,13 +344,11 @@ fn star_wars_picks_a_discarded_event_for_the_us() {
 fn star_wars_not_ahead_does_not_occur_and_is_discarded_faq_f288() {
     // FAQ F288 / F066: not ahead on the Space Race -> no event, discarded, not removed.
     let mut ch = none();
-    let p = Position::new()
+    let g = Position::new()
         .space(Side::Us, 2)
         .space(Side::Ussr, 2)
         .discard(&[Card::Terrorism])
-        .hand(Side::Us, &[Card::StarWars]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(&mut g, Side::Us, Card::StarWars, CardUse::Event, &mut ch);
+        .us_plays_event(Card::StarWars, &mut ch);
     next_round_of(&g, Side::Ussr);
     assert_eq!(
         g.state().cards.discard,
@@ -389,38 +362,27 @@ fn star_wars_played_by_the_ussr_the_us_picks_any_discard_faq_f289() {
     // FAQ F289: the US always chooses, from the shared pile; a USSR event picked resolves as
     // the USSR's event (its owner makes its choices).
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .space(Side::Us, 4)
         .space(Side::Ussr, 1)
         .influence(Country::France, Side::Us, 2)
         .discard(&[Card::PershingIIDeployed])
-        .hand(Side::Ussr, &[Card::StarWars]);
-    let mut g = round(p, Side::Ussr, &mut ch);
+        .ussr_round(&[Card::StarWars], &mut ch);
     ops_event_first(&mut g, Side::Ussr, Card::StarWars, &mut ch);
     let prompt = g.prompt_for(Side::Us).unwrap();
     assert_eq!(prompt.side, Side::Us);
-    ok(
-        &mut g,
-        Side::Us,
-        Answer::Card(Card::PershingIIDeployed),
-        &mut ch,
-    );
+    choose_card(&mut g, Side::Us, Card::PershingIIDeployed, &mut ch);
     assert_eq!(g.state().vp, -1);
     let prompt = g.prompt_for(Side::Ussr).unwrap();
     assert_eq!(prompt.card, Some(Card::PershingIIDeployed));
-    ok(
-        &mut g,
-        Side::Ussr,
-        Answer::Influence(vec![(Country::France, 1)]),
-        &mut ch,
-    );
+    influence(&mut g, Side::Ussr, &[(Country::France, 1)], &mut ch);
     assert_eq!(inf(&g, Country::France, Side::Us), 1);
     // Now the USSR spends Star Wars' 2 Ops.
     assert!(matches!(
         g.prompt_for(Side::Ussr).unwrap().kind,
         PromptKind::Operations { ops: 2, .. }
     ));
-    ok(&mut g, Side::Ussr, Answer::Pass, &mut ch);
+    act(&mut g, Side::Ussr, Answer::Pass, &mut ch);
     assert!(removed(&g, Card::PershingIIDeployed));
     assert!(removed(&g, Card::StarWars));
 }
@@ -430,13 +392,11 @@ fn star_wars_picked_event_must_meet_its_own_condition_faq_f289() {
     // FAQ F289: Solidarity without John Paul II does not occur: it goes back to the discard
     // pile (FAQ F295); Star Wars itself occurred and is removed.
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .space(Side::Us, 1)
         .discard(&[Card::Solidarity])
-        .hand(Side::Us, &[Card::StarWars]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(&mut g, Side::Us, Card::StarWars, CardUse::Event, &mut ch);
-    ok(&mut g, Side::Us, Answer::Card(Card::Solidarity), &mut ch);
+        .us_plays_event(Card::StarWars, &mut ch);
+    choose_card(&mut g, Side::Us, Card::Solidarity, &mut ch);
     assert_eq!(inf(&g, Country::Poland, Side::Us), 0);
     assert_eq!(g.state().cards.discard, vec![Card::Solidarity]);
     assert!(removed(&g, Card::StarWars));
@@ -447,22 +407,22 @@ fn star_wars_headline_can_take_the_first_headline_card_faq_f039() {
     // FAQ F039: the USSR headline Wargames (4 Ops) resolves first at DEFCON 3, does not
     // occur and is discarded (FAQ F308); the US Star Wars (2 Ops) then may pick it.
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .turn(8)
         .defcon(3)
         .space(Side::Us, 2)
         .hand(Side::Us, &[Card::StarWars, US_FILLER])
-        .hand(Side::Ussr, &[Card::Wargames, USSR_FILLER]);
-    let mut g = p.headline(&mut ch);
-    ok(&mut g, Side::Us, Answer::Card(Card::StarWars), &mut ch);
-    ok(&mut g, Side::Ussr, Answer::Card(Card::Wargames), &mut ch);
+        .hand(Side::Ussr, &[Card::Wargames, USSR_FILLER])
+        .headline(&mut ch);
+    choose_card(&mut g, Side::Us, Card::StarWars, &mut ch);
+    choose_card(&mut g, Side::Ussr, Card::Wargames, &mut ch);
     match &g.prompt_for(Side::Us).unwrap().kind {
         PromptKind::ChooseCard { candidates, .. } => {
             assert_eq!(candidates, &vec![Card::Wargames])
         }
         k => panic!("{k:?}"),
     }
-    ok(&mut g, Side::Us, Answer::Card(Card::Wargames), &mut ch);
+    choose_card(&mut g, Side::Us, Card::Wargames, &mut ch);
     // Still DEFCON 3: the picked Wargames cannot occur and returns to the discard pile.
     assert_eq!(g.state().cards.discard, vec![Card::Wargames]);
     assert!(removed(&g, Card::StarWars));
@@ -476,13 +436,13 @@ fn star_wars_headline_can_take_the_first_headline_card_faq_f039() {
 fn north_sea_oil_gives_an_optional_eighth_round_faq_f286_f034() {
     // FAQ F286 / F052 / F034: played in the US 7th round, the US gets an optional 8th.
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .turn(8)
-        .hand(Side::Us, &[Card::NorthSeaOil, US_FILLER]);
-    let mut g = p.action_round(7, Side::Us, &mut ch);
+        .hand(Side::Us, &[Card::NorthSeaOil, US_FILLER])
+        .action_round(7, Side::Us, &mut ch);
     // Round 7 may not be passed (FAQ F034).
-    assert!(g.apply(Side::Us, Answer::Pass, &mut ch).is_err());
-    play(&mut g, Side::Us, Card::NorthSeaOil, CardUse::Event, &mut ch);
+    assert!(refuses(&mut g, Side::Us, Answer::Pass, &mut ch));
+    event(&mut g, Side::Us, Card::NorthSeaOil, &mut ch);
     assert_eq!(g.state().extra_rounds.us, 1);
     assert_eq!(
         g.activity(),
@@ -497,7 +457,7 @@ fn north_sea_oil_gives_an_optional_eighth_round_faq_f286_f034() {
     ));
     assert!(removed(&g, Card::NorthSeaOil));
     assert_eq!(g.state().effect_side(Card::NorthSeaOil), Some(Side::Us));
-    ok(&mut g, Side::Us, Answer::Pass, &mut ch);
+    act(&mut g, Side::Us, Answer::Pass, &mut ch);
     assert_eq!(g.state().turn, 9);
 }
 
@@ -505,12 +465,12 @@ fn north_sea_oil_gives_an_optional_eighth_round_faq_f286_f034() {
 fn north_sea_oil_gives_no_ninth_round_with_space_station_faq_f286() {
     // FAQ F286: with the Space Race 8th round the US still has 8 rounds at most.
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .turn(8)
         .space(Side::Us, 8)
-        .hand(Side::Us, &[Card::NorthSeaOil, US_FILLER, Card::Solidarity]);
-    let mut g = p.action_round(8, Side::Us, &mut ch);
-    play(&mut g, Side::Us, Card::NorthSeaOil, CardUse::Event, &mut ch);
+        .hand(Side::Us, &[Card::NorthSeaOil, US_FILLER, Card::Solidarity])
+        .action_round(8, Side::Us, &mut ch);
+    event(&mut g, Side::Us, Card::NorthSeaOil, &mut ch);
     // No 9th round: the turn ends (the US, holding box 6, is asked about its held card).
     assert_eq!(g.activity(), Activity::EndOfTurn);
     assert_eq!(g.state().extra_rounds.us, 1);
@@ -519,23 +479,15 @@ fn north_sea_oil_gives_no_ninth_round_with_space_station_faq_f286() {
 #[test]
 fn north_sea_oil_played_by_the_ussr_for_operations_gives_the_us_the_round() {
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .turn(8)
         .hand(Side::Ussr, &[Card::NorthSeaOil])
-        .hand(Side::Us, &[US_FILLER, Card::Solidarity]);
-    let mut g = p.action_round(7, Side::Ussr, &mut ch);
+        .hand(Side::Us, &[US_FILLER, Card::Solidarity])
+        .action_round(7, Side::Ussr, &mut ch);
     ops_event_first(&mut g, Side::Ussr, Card::NorthSeaOil, &mut ch);
-    ok(&mut g, Side::Ussr, Answer::Pass, &mut ch);
+    act(&mut g, Side::Ussr, Answer::Pass, &mut ch);
     assert_eq!(g.state().extra_rounds.us, 1);
-    ok(
-        &mut g,
-        Side::Us,
-        Answer::Play {
-            card: Card::Solidarity,
-            mode: CardUse::Event,
-        },
-        &mut ch,
-    );
+    event(&mut g, Side::Us, Card::Solidarity, &mut ch);
     assert_eq!(
         g.activity(),
         Activity::ActionRound {
@@ -548,12 +500,10 @@ fn north_sea_oil_played_by_the_ussr_for_operations_gives_the_us_the_round() {
 #[test]
 fn north_sea_oil_blocks_opec_which_is_discarded() {
     let mut ch = none();
-    let p = Position::new()
+    let g = Position::new()
         .effect(Card::NorthSeaOil, Side::Us, Duration::Lasting)
         .influence(Country::Egypt, Side::Ussr, 2)
-        .hand(Side::Ussr, &[Card::Opec]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(&mut g, Side::Ussr, Card::Opec, CardUse::Event, &mut ch);
+        .ussr_plays_event(Card::Opec, &mut ch);
     assert_eq!(g.state().vp, 0);
     assert!(discarded(&g, Card::Opec));
     assert!(!g.state().events_occurred.contains(&Card::Opec));
@@ -565,15 +515,9 @@ fn north_sea_oil_blocks_opec_which_is_discarded() {
 #[test]
 fn reformer_places_four_in_europe_at_most_two_each() {
     let mut ch = none();
-    let p = Position::new().vp(0).hand(Side::Ussr, &[Card::TheReformer]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::TheReformer,
-        CardUse::Event,
-        &mut ch,
-    );
+    let mut g = Position::new()
+        .vp(0)
+        .ussr_plays_event(Card::TheReformer, &mut ch);
     match &g.prompt_for(Side::Ussr).unwrap().kind {
         PromptKind::PlaceInfluence {
             count,
@@ -590,25 +534,23 @@ fn reformer_places_four_in_europe_at_most_two_each() {
         k => panic!("{k:?}"),
     }
     let before = g.state().clone();
-    assert!(g
-        .apply(
-            Side::Ussr,
-            Answer::Influence(vec![(Country::France, 3), (Country::Italy, 1)]),
-            &mut ch
-        )
-        .is_err());
-    assert!(g
-        .apply(
-            Side::Ussr,
-            Answer::Influence(vec![(Country::Iran, 2), (Country::Italy, 2)]),
-            &mut ch
-        )
-        .is_err());
-    assert_eq!(g.state(), &before);
-    ok(
+    assert!(refuses(
         &mut g,
         Side::Ussr,
-        Answer::Influence(vec![(Country::France, 2), (Country::Italy, 2)]),
+        Answer::Influence(vec![(Country::France, 3), (Country::Italy, 1)]),
+        &mut ch
+    ));
+    assert!(refuses(
+        &mut g,
+        Side::Ussr,
+        Answer::Influence(vec![(Country::Iran, 2), (Country::Italy, 2)]),
+        &mut ch
+    ));
+    assert_eq!(g.state(), &before);
+    influence(
+        &mut g,
+        Side::Ussr,
+        &[(Country::France, 2), (Country::Italy, 2)],
         &mut ch,
     );
     assert_eq!(inf(&g, Country::France, Side::Ussr), 2);
@@ -620,29 +562,21 @@ fn reformer_places_four_in_europe_at_most_two_each() {
 #[test]
 fn reformer_places_six_when_the_ussr_leads() {
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .vp(-1)
-        .hand(Side::Ussr, &[Card::TheReformer]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::TheReformer,
-        CardUse::Event,
-        &mut ch,
-    );
+        .ussr_plays_event(Card::TheReformer, &mut ch);
     assert!(matches!(
         g.prompt_for(Side::Ussr).unwrap().kind,
         PromptKind::PlaceInfluence { count: 6, .. }
     ));
-    ok(
+    influence(
         &mut g,
         Side::Ussr,
-        Answer::Influence(vec![
+        &[
             (Country::France, 2),
             (Country::Italy, 2),
             (Country::Greece, 2),
-        ]),
+        ],
         &mut ch,
     );
     assert_eq!(inf(&g, Country::Greece, Side::Ussr), 2);
@@ -652,17 +586,16 @@ fn reformer_places_six_when_the_ussr_leads() {
 fn reformer_us_plays_it_the_ussr_places_faq_f292() {
     // FAQ F292 / F063: the US triggers it with an Ops play; the USSR places.
     let mut ch = none();
-    let p = Position::new().hand(Side::Us, &[Card::TheReformer]);
-    let mut g = round(p, Side::Us, &mut ch);
+    let mut g = Position::new().us_round(&[Card::TheReformer], &mut ch);
     ops_event_first(&mut g, Side::Us, Card::TheReformer, &mut ch);
     let prompt = g.prompt_for(Side::Ussr).unwrap();
     assert_eq!(prompt.side, Side::Ussr);
     assert_eq!(prompt.card, Some(Card::TheReformer));
     assert!(g.prompt_for(Side::Us).is_none());
-    ok(
+    influence(
         &mut g,
         Side::Ussr,
-        Answer::Influence(vec![(Country::Austria, 2), (Country::Finland, 2)]),
+        &[(Country::Austria, 2), (Country::Finland, 2)],
         &mut ch,
     );
     assert_eq!(inf(&g, Country::Austria, Side::Ussr), 2);
@@ -677,22 +610,14 @@ fn reformer_us_plays_it_the_ussr_places_faq_f292() {
 fn reformer_is_not_blocked_by_chernobyl_faq_f280() {
     // FAQ F280: Chernobyl does not stop Influence the event adds directly.
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .effect(Card::Chernobyl, Side::Us, Duration::Turn)
         .with(|s| s.chernobyl_region = Some(Region::Europe))
-        .hand(Side::Ussr, &[Card::TheReformer]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
+        .ussr_plays_event(Card::TheReformer, &mut ch);
+    influence(
         &mut g,
         Side::Ussr,
-        Card::TheReformer,
-        CardUse::Event,
-        &mut ch,
-    );
-    ok(
-        &mut g,
-        Side::Ussr,
-        Answer::Influence(vec![(Country::WestGermany, 2), (Country::Poland, 2)]),
+        &[(Country::WestGermany, 2), (Country::Poland, 2)],
         &mut ch,
     );
     assert_eq!(inf(&g, Country::WestGermany, Side::Ussr), 2);
@@ -702,25 +627,18 @@ fn reformer_is_not_blocked_by_chernobyl_faq_f280() {
 #[test]
 fn reformer_bars_ussr_coups_in_europe_but_not_realignments() {
     let mut ch = RecordedChance::dice(&[3, 3]);
-    let p = Position::new()
+    let mut g = Position::new()
         .effect(Card::TheReformer, Side::Ussr, Duration::Lasting)
         .influence(Country::Italy, Side::Us, 2)
-        .hand(Side::Ussr, &[Card::Glasnost]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::Glasnost,
-        CardUse::Operations,
-        &mut ch,
-    );
+        .ussr_round(&[Card::Glasnost], &mut ch);
+    ops(&mut g, Side::Ussr, Card::Glasnost, &mut ch);
     let err = g
         .apply(Side::Ussr, Answer::Coup(Country::Italy), &mut ch)
         .unwrap_err();
     assert!(err.to_string().contains("Reformer"), "{err}");
     // A realignment in Italy is allowed: USSR 3 vs US 3 + 1 (more Influence): US wins by 1,
     // but the USSR has no Influence to lose.
-    ok(&mut g, Side::Ussr, Answer::Realign(Country::Italy), &mut ch);
+    realign(&mut g, Side::Ussr, Country::Italy, &mut ch);
     assert_eq!(inf(&g, Country::Italy, Side::Us), 2);
     assert!(matches!(
         g.prompt_for(Side::Ussr).unwrap().kind,
@@ -741,15 +659,7 @@ fn barracks_position() -> Position {
 #[test]
 fn marine_barracks_two_from_one_country_faq_f285() {
     let mut ch = none();
-    let p = barracks_position().hand(Side::Ussr, &[Card::MarineBarracksBombing]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::MarineBarracksBombing,
-        CardUse::Event,
-        &mut ch,
-    );
+    let mut g = barracks_position().ussr_plays_event(Card::MarineBarracksBombing, &mut ch);
     assert_eq!(inf(&g, Country::Lebanon, Side::Us), 0);
     match &g.prompt_for(Side::Ussr).unwrap().kind {
         PromptKind::RemoveInfluence {
@@ -769,19 +679,13 @@ fn marine_barracks_two_from_one_country_faq_f285() {
         k => panic!("{k:?}"),
     }
     // Fewer than 2 is refused.
-    assert!(g
-        .apply(
-            Side::Ussr,
-            Answer::Influence(vec![(Country::Israel, 1)]),
-            &mut ch
-        )
-        .is_err());
-    ok(
+    assert!(refuses(
         &mut g,
         Side::Ussr,
-        Answer::Influence(vec![(Country::Israel, 2)]),
-        &mut ch,
-    );
+        Answer::Influence(vec![(Country::Israel, 1)]),
+        &mut ch
+    ));
+    influence(&mut g, Side::Ussr, &[(Country::Israel, 2)], &mut ch);
     assert_eq!(inf(&g, Country::Israel, Side::Us), 1);
     assert!(removed(&g, Card::MarineBarracksBombing));
 }
@@ -789,19 +693,11 @@ fn marine_barracks_two_from_one_country_faq_f285() {
 #[test]
 fn marine_barracks_one_each_from_two_countries_faq_f285() {
     let mut ch = none();
-    let p = barracks_position().hand(Side::Ussr, &[Card::MarineBarracksBombing]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
+    let mut g = barracks_position().ussr_plays_event(Card::MarineBarracksBombing, &mut ch);
+    influence(
         &mut g,
         Side::Ussr,
-        Card::MarineBarracksBombing,
-        CardUse::Event,
-        &mut ch,
-    );
-    ok(
-        &mut g,
-        Side::Ussr,
-        Answer::Influence(vec![(Country::Iran, 1), (Country::Egypt, 1)]),
+        &[(Country::Iran, 1), (Country::Egypt, 1)],
         &mut ch,
     );
     assert_eq!(inf(&g, Country::Iran, Side::Us), 0);
@@ -812,17 +708,11 @@ fn marine_barracks_one_each_from_two_countries_faq_f285() {
 #[test]
 fn marine_barracks_played_by_the_us_the_ussr_chooses_faq_f063() {
     let mut ch = none();
-    let p = barracks_position().hand(Side::Us, &[Card::MarineBarracksBombing]);
-    let mut g = round(p, Side::Us, &mut ch);
+    let mut g = barracks_position().us_round(&[Card::MarineBarracksBombing], &mut ch);
     ops_event_first(&mut g, Side::Us, Card::MarineBarracksBombing, &mut ch);
     assert_eq!(g.prompt_for(Side::Ussr).unwrap().side, Side::Ussr);
     assert!(g.prompt_for(Side::Us).is_none());
-    ok(
-        &mut g,
-        Side::Ussr,
-        Answer::Influence(vec![(Country::Israel, 2)]),
-        &mut ch,
-    );
+    influence(&mut g, Side::Ussr, &[(Country::Israel, 2)], &mut ch);
     assert_eq!(inf(&g, Country::Israel, Side::Us), 1);
     assert_eq!(inf(&g, Country::Lebanon, Side::Us), 0);
 }
@@ -830,17 +720,9 @@ fn marine_barracks_played_by_the_us_the_ussr_chooses_faq_f063() {
 #[test]
 fn marine_barracks_with_no_other_us_influence_skips_the_choice() {
     let mut ch = none();
-    let p = Position::new()
+    let g = Position::new()
         .influence(Country::Lebanon, Side::Us, 1)
-        .hand(Side::Ussr, &[Card::MarineBarracksBombing]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::MarineBarracksBombing,
-        CardUse::Event,
-        &mut ch,
-    );
+        .ussr_plays_event(Card::MarineBarracksBombing, &mut ch);
     assert_eq!(inf(&g, Country::Lebanon, Side::Us), 0);
     assert!(removed(&g, Card::MarineBarracksBombing));
     next_round_of(&g, Side::Us);
@@ -851,18 +733,10 @@ fn marine_barracks_with_no_other_us_influence_skips_the_choice() {
 #[test]
 fn kal_007_defcon_vp_and_four_ops_with_south_korea() {
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .defcon(4)
         .influence(Country::SouthKorea, Side::Us, 3)
-        .hand(Side::Us, &[Card::SovietsShootDownKal007]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(
-        &mut g,
-        Side::Us,
-        Card::SovietsShootDownKal007,
-        CardUse::Event,
-        &mut ch,
-    );
+        .us_plays_event(Card::SovietsShootDownKal007, &mut ch);
     assert_eq!(g.state().defcon, 3);
     assert_eq!(g.state().vp, 2);
     let prompt = g.prompt_for(Side::Us).unwrap();
@@ -877,13 +751,16 @@ fn kal_007_defcon_vp_and_four_ops_with_south_korea() {
         }
     ));
     // No coup (FAQ F093: normal rules otherwise).
-    assert!(g
-        .apply(Side::Us, Answer::Coup(Country::NorthKorea), &mut ch)
-        .is_err());
-    ok(
+    assert!(refuses(
         &mut g,
         Side::Us,
-        Answer::Influence(vec![(Country::Taiwan, 2), (Country::SouthKorea, 2)]),
+        Answer::Coup(Country::NorthKorea),
+        &mut ch
+    ));
+    influence(
+        &mut g,
+        Side::Us,
+        &[(Country::Taiwan, 2), (Country::SouthKorea, 2)],
         &mut ch,
     );
     assert_eq!(inf(&g, Country::Taiwan, Side::Us), 2);
@@ -894,18 +771,10 @@ fn kal_007_defcon_vp_and_four_ops_with_south_korea() {
 #[test]
 fn kal_007_without_south_korea_still_drops_defcon_and_scores_faq_f283() {
     let mut ch = none();
-    let p = Position::new()
+    let g = Position::new()
         .defcon(4)
         .influence(Country::SouthKorea, Side::Us, 2)
-        .hand(Side::Us, &[Card::SovietsShootDownKal007]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(
-        &mut g,
-        Side::Us,
-        Card::SovietsShootDownKal007,
-        CardUse::Event,
-        &mut ch,
-    );
+        .us_plays_event(Card::SovietsShootDownKal007, &mut ch);
     assert_eq!(g.state().defcon, 3);
     assert_eq!(g.state().vp, 2);
     assert!(removed(&g, Card::SovietsShootDownKal007));
@@ -917,18 +786,10 @@ fn kal_007_at_defcon_2_ends_the_game_before_the_vp_faq_f283_f128_f185() {
     // FAQ F283 / F128 / F185: DEFCON 1 first; the US (phasing) loses; the 2 VP that would
     // reach 20 are never scored.
     let mut ch = none();
-    let p = Position::new()
+    let g = Position::new()
         .defcon(2)
         .vp(18)
-        .hand(Side::Us, &[Card::SovietsShootDownKal007]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(
-        &mut g,
-        Side::Us,
-        Card::SovietsShootDownKal007,
-        CardUse::Event,
-        &mut ch,
-    );
+        .us_plays_event(Card::SovietsShootDownKal007, &mut ch);
     let o = g.outcome().unwrap();
     assert_eq!(o.winner, Some(Side::Ussr));
     assert_eq!(o.reason, VictoryReason::Defcon);
@@ -939,10 +800,9 @@ fn kal_007_at_defcon_2_ends_the_game_before_the_vp_faq_f283_f128_f185() {
 fn kal_007_triggered_by_the_ussr_at_defcon_2_the_ussr_loses_faq_f125() {
     // FAQ F125: the phasing player (the USSR, which played it for Ops) loses.
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .defcon(2)
-        .hand(Side::Ussr, &[Card::SovietsShootDownKal007]);
-    let mut g = round(p, Side::Ussr, &mut ch);
+        .ussr_round(&[Card::SovietsShootDownKal007], &mut ch);
     ops_event_first(&mut g, Side::Ussr, Card::SovietsShootDownKal007, &mut ch);
     let o = g.outcome().unwrap();
     assert_eq!(o.winner, Some(Side::Us));
@@ -953,17 +813,12 @@ fn kal_007_triggered_by_the_ussr_at_defcon_2_the_ussr_loses_faq_f125() {
 fn kal_007_headlined_by_the_ussr_at_defcon_2_the_ussr_loses_faq_f046() {
     // FAQ F046: the headliner is phasing while its headline resolves.
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .turn(8)
         .defcon(2)
-        .hand(Side::Ussr, &[Card::SovietsShootDownKal007]);
-    let mut g = p.headline(&mut ch);
-    ok(
-        &mut g,
-        Side::Ussr,
-        Answer::Card(Card::SovietsShootDownKal007),
-        &mut ch,
-    );
+        .hand(Side::Ussr, &[Card::SovietsShootDownKal007])
+        .headline(&mut ch);
+    choose_card(&mut g, Side::Ussr, Card::SovietsShootDownKal007, &mut ch);
     let o = g.outcome().unwrap();
     assert_eq!(o.winner, Some(Side::Us));
     assert_eq!(o.reason, VictoryReason::Defcon);
@@ -972,23 +827,17 @@ fn kal_007_headlined_by_the_ussr_at_defcon_2_the_ussr_loses_faq_f046() {
 #[test]
 fn kal_007_played_by_the_ussr_for_ops_the_us_uses_the_four_ops() {
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .defcon(5)
         .influence(Country::SouthKorea, Side::Us, 3)
-        .hand(Side::Ussr, &[Card::SovietsShootDownKal007]);
-    let mut g = round(p, Side::Ussr, &mut ch);
+        .ussr_round(&[Card::SovietsShootDownKal007], &mut ch);
     ops_event_first(&mut g, Side::Ussr, Card::SovietsShootDownKal007, &mut ch);
     assert_eq!(g.state().defcon, 4);
     assert_eq!(g.state().vp, 2);
     let prompt = g.prompt_for(Side::Us).unwrap();
     assert_eq!(prompt.side, Side::Us);
     assert_eq!(prompt.card, Some(Card::SovietsShootDownKal007));
-    ok(
-        &mut g,
-        Side::Us,
-        Answer::Influence(vec![(Country::Japan, 4)]),
-        &mut ch,
-    );
+    influence(&mut g, Side::Us, &[(Country::Japan, 4)], &mut ch);
     assert_eq!(inf(&g, Country::Japan, Side::Us), 4);
     // Then the USSR's own 4 Ops.
     assert!(matches!(
@@ -1002,12 +851,10 @@ fn kal_007_played_by_the_ussr_for_ops_the_us_uses_the_four_ops() {
 #[test]
 fn glasnost_without_the_reformer_vp_and_defcon_only() {
     let mut ch = none();
-    let p = Position::new()
+    let g = Position::new()
         .defcon(3)
         .vp(1)
-        .hand(Side::Ussr, &[Card::Glasnost]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(&mut g, Side::Ussr, Card::Glasnost, CardUse::Event, &mut ch);
+        .ussr_plays_event(Card::Glasnost, &mut ch);
     assert_eq!(g.state().vp, -1);
     assert_eq!(g.state().defcon, 4);
     assert!(removed(&g, Card::Glasnost));
@@ -1017,11 +864,9 @@ fn glasnost_without_the_reformer_vp_and_defcon_only() {
 #[test]
 fn glasnost_at_defcon_5_still_scores_faq_f142() {
     let mut ch = none();
-    let p = Position::new()
+    let g = Position::new()
         .defcon(5)
-        .hand(Side::Ussr, &[Card::Glasnost]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(&mut g, Side::Ussr, Card::Glasnost, CardUse::Event, &mut ch);
+        .ussr_plays_event(Card::Glasnost, &mut ch);
     assert_eq!(g.state().defcon, 5);
     assert_eq!(g.state().vp, -2);
 }
@@ -1030,14 +875,12 @@ fn glasnost_at_defcon_5_still_scores_faq_f142() {
 fn glasnost_with_the_reformer_grants_four_ops_chernobyl_blocks_placement_faq_f280() {
     // FAQ F280: Glasnost's Ops are Operations; Chernobyl (Europe) blocks their placement.
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .defcon(3)
         .effect(Card::TheReformer, Side::Ussr, Duration::Lasting)
         .effect(Card::Chernobyl, Side::Us, Duration::Turn)
         .with(|s| s.chernobyl_region = Some(Region::Europe))
-        .hand(Side::Ussr, &[Card::Glasnost]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(&mut g, Side::Ussr, Card::Glasnost, CardUse::Event, &mut ch);
+        .ussr_plays_event(Card::Glasnost, &mut ch);
     let prompt = g.prompt_for(Side::Ussr).unwrap();
     assert_eq!(prompt.card, Some(Card::Glasnost));
     assert!(matches!(
@@ -1059,12 +902,7 @@ fn glasnost_with_the_reformer_grants_four_ops_chernobyl_blocks_placement_faq_f28
         .unwrap_err();
     assert!(err.to_string().contains("Chernobyl"), "{err}");
     assert_eq!(g.state(), &before);
-    ok(
-        &mut g,
-        Side::Ussr,
-        Answer::Influence(vec![(Country::Afghanistan, 4)]),
-        &mut ch,
-    );
+    influence(&mut g, Side::Ussr, &[(Country::Afghanistan, 4)], &mut ch);
     assert_eq!(inf(&g, Country::Afghanistan, Side::Ussr), 4);
     assert_eq!(g.state().vp, -2);
     assert_eq!(g.state().defcon, 4);
@@ -1073,19 +911,13 @@ fn glasnost_with_the_reformer_grants_four_ops_chernobyl_blocks_placement_faq_f28
 #[test]
 fn glasnost_played_by_the_us_for_ops_the_ussr_uses_the_bonus() {
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .effect(Card::TheReformer, Side::Ussr, Duration::Lasting)
-        .hand(Side::Us, &[Card::Glasnost]);
-    let mut g = round(p, Side::Us, &mut ch);
+        .us_round(&[Card::Glasnost], &mut ch);
     ops_event_first(&mut g, Side::Us, Card::Glasnost, &mut ch);
     let prompt = g.prompt_for(Side::Ussr).unwrap();
     assert_eq!(prompt.side, Side::Ussr);
-    ok(
-        &mut g,
-        Side::Ussr,
-        Answer::Influence(vec![(Country::Poland, 4)]),
-        &mut ch,
-    );
+    influence(&mut g, Side::Ussr, &[(Country::Poland, 4)], &mut ch);
     assert_eq!(inf(&g, Country::Poland, Side::Ussr), 4);
     assert_eq!(g.state().vp, -2);
     assert!(matches!(
@@ -1109,15 +941,7 @@ fn ortega_free_coup_in_costa_rica_no_milops_faq_f139() {
     // Costa Rica: Stability 3, target 6. Die 6 + 2 Ops = 8: margin 2 removes the 1 US and
     // adds 1 USSR; a free coup earns no Military Operations (FAQ F139).
     let mut ch = RecordedChance::dice(&[6]);
-    let p = ortega_position().hand(Side::Ussr, &[Card::OrtegaElectedInNicaragua]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::OrtegaElectedInNicaragua,
-        CardUse::Event,
-        &mut ch,
-    );
+    let mut g = ortega_position().ussr_plays_event(Card::OrtegaElectedInNicaragua, &mut ch);
     assert_eq!(inf(&g, Country::Nicaragua, Side::Us), 0);
     assert_eq!(inf(&g, Country::Nicaragua, Side::Ussr), 1);
     match &g.prompt_for(Side::Ussr).unwrap().kind {
@@ -1134,15 +958,13 @@ fn ortega_free_coup_in_costa_rica_no_milops_faq_f139() {
         }
         k => panic!("{k:?}"),
     }
-    assert!(g
-        .apply(Side::Ussr, Answer::Country(Country::Honduras), &mut ch)
-        .is_err());
-    ok(
+    assert!(refuses(
         &mut g,
         Side::Ussr,
-        Answer::Country(Country::CostaRica),
-        &mut ch,
-    );
+        Answer::Country(Country::Honduras),
+        &mut ch
+    ));
+    choose_country(&mut g, Side::Ussr, Country::CostaRica, &mut ch);
     assert_eq!(inf(&g, Country::CostaRica, Side::Us), 0);
     assert_eq!(inf(&g, Country::CostaRica, Side::Ussr), 1);
     assert_eq!(g.state().milops.ussr, 0);
@@ -1153,18 +975,10 @@ fn ortega_free_coup_in_costa_rica_no_milops_faq_f139() {
 #[test]
 fn ortega_free_coup_on_battleground_cuba_degrades_defcon_faq_f139() {
     let mut ch = RecordedChance::dice(&[6]);
-    let p = ortega_position()
+    let mut g = ortega_position()
         .defcon(4)
-        .hand(Side::Ussr, &[Card::OrtegaElectedInNicaragua]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::OrtegaElectedInNicaragua,
-        CardUse::Event,
-        &mut ch,
-    );
-    ok(&mut g, Side::Ussr, Answer::Country(Country::Cuba), &mut ch);
+        .ussr_plays_event(Card::OrtegaElectedInNicaragua, &mut ch);
+    choose_country(&mut g, Side::Ussr, Country::Cuba, &mut ch);
     assert_eq!(inf(&g, Country::Cuba, Side::Us), 0);
     assert_eq!(inf(&g, Country::Cuba, Side::Ussr), 1);
     assert_eq!(g.state().defcon, 3);
@@ -1175,18 +989,10 @@ fn ortega_free_coup_on_battleground_cuba_degrades_defcon_faq_f139() {
 fn ortega_coup_may_be_declined_under_cuban_missile_crisis_faq_f143() {
     // FAQ F143: the coup is optional; declining is safe under Cuban Missile Crisis.
     let mut ch = none();
-    let p = ortega_position()
+    let mut g = ortega_position()
         .effect(Card::CubanMissileCrisis, Side::Us, Duration::Turn)
-        .hand(Side::Ussr, &[Card::OrtegaElectedInNicaragua]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::OrtegaElectedInNicaragua,
-        CardUse::Event,
-        &mut ch,
-    );
-    ok(&mut g, Side::Ussr, Answer::Pass, &mut ch);
+        .ussr_plays_event(Card::OrtegaElectedInNicaragua, &mut ch);
+    act(&mut g, Side::Ussr, Answer::Pass, &mut ch);
     assert_eq!(g.outcome(), None);
     assert_eq!(inf(&g, Country::Nicaragua, Side::Us), 0);
     assert_eq!(inf(&g, Country::Cuba, Side::Us), 1);
@@ -1197,23 +1003,10 @@ fn ortega_coup_may_be_declined_under_cuban_missile_crisis_faq_f143() {
 #[test]
 fn ortega_coup_under_cuban_missile_crisis_loses_faq_f143() {
     let mut ch = none();
-    let p = ortega_position()
+    let mut g = ortega_position()
         .effect(Card::CubanMissileCrisis, Side::Us, Duration::Turn)
-        .hand(Side::Ussr, &[Card::OrtegaElectedInNicaragua]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::OrtegaElectedInNicaragua,
-        CardUse::Event,
-        &mut ch,
-    );
-    ok(
-        &mut g,
-        Side::Ussr,
-        Answer::Country(Country::CostaRica),
-        &mut ch,
-    );
+        .ussr_plays_event(Card::OrtegaElectedInNicaragua, &mut ch);
+    choose_country(&mut g, Side::Ussr, Country::CostaRica, &mut ch);
     assert_eq!(g.outcome().unwrap().winner, Some(Side::Us));
 }
 
@@ -1222,23 +1015,10 @@ fn ortega_coup_uses_ussr_ops_modifiers_faq_f235() {
     // Reading (FAQ F235, F306 by analogy): Brezhnev Doctrine makes the coup 3 Ops.
     // Die 4 + 3 = 7 against 6: margin 1.
     let mut ch = RecordedChance::dice(&[4]);
-    let p = ortega_position()
+    let mut g = ortega_position()
         .effect(Card::BrezhnevDoctrine, Side::Ussr, Duration::Turn)
-        .hand(Side::Ussr, &[Card::OrtegaElectedInNicaragua]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::OrtegaElectedInNicaragua,
-        CardUse::Event,
-        &mut ch,
-    );
-    ok(
-        &mut g,
-        Side::Ussr,
-        Answer::Country(Country::CostaRica),
-        &mut ch,
-    );
+        .ussr_plays_event(Card::OrtegaElectedInNicaragua, &mut ch);
+    choose_country(&mut g, Side::Ussr, Country::CostaRica, &mut ch);
     assert_eq!(inf(&g, Country::CostaRica, Side::Us), 0);
     assert_eq!(inf(&g, Country::CostaRica, Side::Ussr), 0);
 }
@@ -1246,19 +1026,13 @@ fn ortega_coup_uses_ussr_ops_modifiers_faq_f235() {
 #[test]
 fn ortega_played_by_the_us_for_ops_the_ussr_chooses_the_coup() {
     let mut ch = RecordedChance::dice(&[5]);
-    let p = ortega_position().hand(Side::Us, &[Card::OrtegaElectedInNicaragua]);
-    let mut g = round(p, Side::Us, &mut ch);
+    let mut g = ortega_position().us_round(&[Card::OrtegaElectedInNicaragua], &mut ch);
     ops_event_first(&mut g, Side::Us, Card::OrtegaElectedInNicaragua, &mut ch);
     let prompt = g.prompt_for(Side::Ussr).unwrap();
     assert_eq!(prompt.side, Side::Ussr);
     assert!(g.prompt_for(Side::Us).is_none());
     // Costa Rica: 5 + 2 = 7 against 6: margin 1 removes the US Influence.
-    ok(
-        &mut g,
-        Side::Ussr,
-        Answer::Country(Country::CostaRica),
-        &mut ch,
-    );
+    choose_country(&mut g, Side::Ussr, Country::CostaRica, &mut ch);
     assert_eq!(inf(&g, Country::CostaRica, Side::Us), 0);
     assert_eq!(g.state().milops.ussr, 0);
     assert!(matches!(
@@ -1270,17 +1044,9 @@ fn ortega_played_by_the_us_for_ops_the_ussr_chooses_the_coup() {
 #[test]
 fn ortega_with_no_coup_target_skips_the_choice() {
     let mut ch = none();
-    let p = Position::new()
+    let g = Position::new()
         .influence(Country::Nicaragua, Side::Us, 1)
-        .hand(Side::Ussr, &[Card::OrtegaElectedInNicaragua]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::OrtegaElectedInNicaragua,
-        CardUse::Event,
-        &mut ch,
-    );
+        .ussr_plays_event(Card::OrtegaElectedInNicaragua, &mut ch);
     assert_eq!(inf(&g, Country::Nicaragua, Side::Us), 0);
     next_round_of(&g, Side::Us);
 }
@@ -1290,11 +1056,9 @@ fn ortega_with_no_coup_target_skips_the_choice() {
 #[test]
 fn terrorism_discards_one_random_card_of_the_opponent() {
     let mut ch = RecordedChance::new([ChanceOutcome::Card(Card::Glasnost)]);
-    let p = Position::new()
-        .hand(Side::Us, &[Card::Terrorism])
-        .hand(Side::Ussr, &[Card::Glasnost, Card::TheReformer]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(&mut g, Side::Us, Card::Terrorism, CardUse::Event, &mut ch);
+    let g = Position::new()
+        .hand(Side::Ussr, &[Card::Glasnost, Card::TheReformer])
+        .us_plays_event(Card::Terrorism, &mut ch);
     assert_eq!(
         g.state().cards.hands.ussr,
         vec![Card::TheReformer, USSR_FILLER]
@@ -1311,12 +1075,10 @@ fn terrorism_discards_one_random_card_of_the_opponent() {
 fn terrorism_discarded_scoring_card_does_not_score_faq_f173() {
     // FAQ F173 / F071 / F070.
     let mut ch = RecordedChance::new([ChanceOutcome::Card(Card::EuropeScoring)]);
-    let p = Position::new()
+    let g = Position::new()
         .influence(Country::Italy, Side::Ussr, 4)
-        .hand(Side::Us, &[Card::Terrorism])
-        .hand(Side::Ussr, &[Card::EuropeScoring]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(&mut g, Side::Us, Card::Terrorism, CardUse::Event, &mut ch);
+        .hand(Side::Ussr, &[Card::EuropeScoring])
+        .us_plays_event(Card::Terrorism, &mut ch);
     assert_eq!(g.state().vp, 0);
     assert!(discarded(&g, Card::EuropeScoring));
     assert_eq!(g.state().cards.hands.ussr, vec![USSR_FILLER]);
@@ -1326,13 +1088,13 @@ fn terrorism_discarded_scoring_card_does_not_score_faq_f173() {
 fn terrorism_against_an_empty_hand_does_nothing_faq_f072_f148() {
     // FAQ F072: no card, no effect; FAQ F148: the China Card is never discarded.
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .turn(8)
         .china(Side::Ussr, true)
         .hand(Side::Us, &[Card::Terrorism, US_FILLER])
-        .hand(Side::Ussr, &[]);
-    let mut g = p.action_round(1, Side::Us, &mut ch);
-    play(&mut g, Side::Us, Card::Terrorism, CardUse::Event, &mut ch);
+        .hand(Side::Ussr, &[])
+        .action_round(1, Side::Us, &mut ch);
+    event(&mut g, Side::Us, Card::Terrorism, &mut ch);
     assert_eq!(g.state().china.holder, Some(Side::Ussr));
     assert_eq!(g.state().cards.discard, vec![Card::Terrorism]);
     assert!(g.state().events_occurred.contains(&Card::Terrorism));
@@ -1342,22 +1104,15 @@ fn terrorism_against_an_empty_hand_does_nothing_faq_f072_f148() {
 fn terrorism_played_for_operations_has_no_event() {
     // A neutral event never fires from an Ops play.
     let mut ch = none();
-    let p = Position::new()
-        .hand(Side::Us, &[Card::Terrorism])
-        .hand(Side::Ussr, &[Card::Glasnost]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(
-        &mut g,
-        Side::Us,
-        Card::Terrorism,
-        CardUse::Operations,
-        &mut ch,
-    );
+    let mut g = Position::new()
+        .hand(Side::Ussr, &[Card::Glasnost])
+        .us_round(&[Card::Terrorism], &mut ch);
+    ops(&mut g, Side::Us, Card::Terrorism, &mut ch);
     assert!(matches!(
         g.prompt_for(Side::Us).unwrap().kind,
         PromptKind::Operations { ops: 2, .. }
     ));
-    ok(&mut g, Side::Us, Answer::Pass, &mut ch);
+    act(&mut g, Side::Us, Answer::Pass, &mut ch);
     assert_eq!(
         g.state().cards.hands.ussr,
         vec![Card::Glasnost, USSR_FILLER]
@@ -1371,25 +1126,13 @@ fn iran_contra_penalizes_the_us_defending_roll_faq_f281() {
     // FAQ F281. Brazil: US 2, USSR 1, no neighbour controlled. The USSR realigns: USSR 5
     // (+0); US 4 +1 (more Influence) -1 (Iran-Contra) = 4: the USSR wins by 1.
     let mut ch = RecordedChance::dice(&[5, 4]);
-    let p = Position::new()
+    let mut g = Position::new()
         .influence(Country::Brazil, Side::Us, 2)
         .influence(Country::Brazil, Side::Ussr, 1)
         .effect(Card::IranContraScandal, Side::Ussr, Duration::Turn)
-        .hand(Side::Ussr, &[Card::Glasnost]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::Glasnost,
-        CardUse::Operations,
-        &mut ch,
-    );
-    ok(
-        &mut g,
-        Side::Ussr,
-        Answer::Realign(Country::Brazil),
-        &mut ch,
-    );
+        .ussr_round(&[Card::Glasnost], &mut ch);
+    ops(&mut g, Side::Ussr, Card::Glasnost, &mut ch);
+    realign(&mut g, Side::Ussr, Country::Brazil, &mut ch);
     assert_eq!(inf(&g, Country::Brazil, Side::Us), 1);
     assert_eq!(inf(&g, Country::Brazil, Side::Ussr), 1);
 }
@@ -1397,15 +1140,7 @@ fn iran_contra_penalizes_the_us_defending_roll_faq_f281() {
 #[test]
 fn iran_contra_event_is_a_turn_effect() {
     let mut ch = none();
-    let p = Position::new().hand(Side::Ussr, &[Card::IranContraScandal]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::IranContraScandal,
-        CardUse::Event,
-        &mut ch,
-    );
+    let g = Position::new().ussr_plays_event(Card::IranContraScandal, &mut ch);
     assert_eq!(g.state().effects.len(), 1);
     let e = g.state().effects[0];
     assert_eq!(
@@ -1422,14 +1157,13 @@ fn iran_contra_played_by_the_us_for_ops_penalizes_its_own_realignment() {
     // changes (without Iran-Contra the US would have won by 1).
     // Realignment dice: the USSR's first, then the US's.
     let mut ch = RecordedChance::dice(&[4, 6]);
-    let p = Position::new()
+    let mut g = Position::new()
         .influence(Country::Brazil, Side::Us, 1)
         .influence(Country::Brazil, Side::Ussr, 2)
-        .hand(Side::Us, &[Card::IranContraScandal]);
-    let mut g = round(p, Side::Us, &mut ch);
+        .us_round(&[Card::IranContraScandal], &mut ch);
     ops_event_first(&mut g, Side::Us, Card::IranContraScandal, &mut ch);
     assert!(g.state().has_effect(Card::IranContraScandal));
-    ok(&mut g, Side::Us, Answer::Realign(Country::Brazil), &mut ch);
+    realign(&mut g, Side::Us, Country::Brazil, &mut ch);
     assert_eq!(inf(&g, Country::Brazil, Side::Us), 1);
     assert_eq!(inf(&g, Country::Brazil, Side::Ussr), 2);
     assert!(matches!(
@@ -1443,16 +1177,14 @@ fn iran_contra_played_by_the_us_for_ops_penalizes_its_own_realignment() {
 #[test]
 fn chernobyl_names_a_region_for_the_turn() {
     let mut ch = none();
-    let p = Position::new().hand(Side::Us, &[Card::Chernobyl]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(&mut g, Side::Us, Card::Chernobyl, CardUse::Event, &mut ch);
+    let mut g = Position::new().us_plays_event(Card::Chernobyl, &mut ch);
     let prompt = g.prompt_for(Side::Us).unwrap();
     match &prompt.kind {
         PromptKind::ChooseOption { options } => assert_eq!(options.len(), 6),
         k => panic!("{k:?}"),
     }
-    assert!(g.apply(Side::Us, Answer::Number(6), &mut ch).is_err());
-    ok(&mut g, Side::Us, Answer::Number(1), &mut ch);
+    assert!(refuses(&mut g, Side::Us, Answer::Number(6), &mut ch));
+    act(&mut g, Side::Us, Answer::Number(1), &mut ch);
     assert_eq!(g.state().chernobyl_region, Some(Region::Asia));
     assert!(g
         .state()
@@ -1468,32 +1200,19 @@ fn chernobyl_bars_only_ops_placement_coups_still_add_influence_faq_f280() {
     // coup there: Afghanistan Stability 2, target 4; die 2 + 4 Ops = 6: margin 2 removes the
     // 1 US and adds 1 USSR.
     let mut ch = RecordedChance::dice(&[2]);
-    let p = Position::new()
+    let mut g = Position::new()
         .effect(Card::Chernobyl, Side::Us, Duration::Turn)
         .with(|s| s.chernobyl_region = Some(Region::Asia))
         .influence(Country::Afghanistan, Side::Us, 1)
-        .hand(Side::Ussr, &[Card::Glasnost]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
+        .ussr_round(&[Card::Glasnost], &mut ch);
+    ops(&mut g, Side::Ussr, Card::Glasnost, &mut ch);
+    assert!(refuses(
         &mut g,
         Side::Ussr,
-        Card::Glasnost,
-        CardUse::Operations,
-        &mut ch,
-    );
-    assert!(g
-        .apply(
-            Side::Ussr,
-            Answer::Influence(vec![(Country::Afghanistan, 1)]),
-            &mut ch
-        )
-        .is_err());
-    ok(
-        &mut g,
-        Side::Ussr,
-        Answer::Coup(Country::Afghanistan),
-        &mut ch,
-    );
+        Answer::Influence(vec![(Country::Afghanistan, 1)]),
+        &mut ch
+    ));
+    coup(&mut g, Side::Ussr, Country::Afghanistan, &mut ch);
     assert_eq!(inf(&g, Country::Afghanistan, Side::Us), 0);
     assert_eq!(inf(&g, Country::Afghanistan, Side::Ussr), 1);
 }
@@ -1501,28 +1220,21 @@ fn chernobyl_bars_only_ops_placement_coups_still_add_influence_faq_f280() {
 #[test]
 fn chernobyl_played_by_the_ussr_for_ops_the_us_names_the_region() {
     let mut ch = none();
-    let p = Position::new().hand(Side::Ussr, &[Card::Chernobyl]);
-    let mut g = round(p, Side::Ussr, &mut ch);
+    let mut g = Position::new().ussr_round(&[Card::Chernobyl], &mut ch);
     ops_event_first(&mut g, Side::Ussr, Card::Chernobyl, &mut ch);
     let prompt = g.prompt_for(Side::Us).unwrap();
     assert_eq!(prompt.side, Side::Us);
     assert_eq!(prompt.card, Some(Card::Chernobyl));
-    ok(&mut g, Side::Us, Answer::Number(0), &mut ch); // Europe
+    act(&mut g, Side::Us, Answer::Number(0), &mut ch); // Europe
     assert_eq!(g.state().chernobyl_region, Some(Region::Europe));
     // The USSR's own 3 Ops can no longer go to Poland.
-    assert!(g
-        .apply(
-            Side::Ussr,
-            Answer::Influence(vec![(Country::Poland, 3)]),
-            &mut ch
-        )
-        .is_err());
-    ok(
+    assert!(refuses(
         &mut g,
         Side::Ussr,
-        Answer::Influence(vec![(Country::Afghanistan, 3)]),
-        &mut ch,
-    );
+        Answer::Influence(vec![(Country::Poland, 3)]),
+        &mut ch
+    ));
+    influence(&mut g, Side::Ussr, &[(Country::Afghanistan, 3)], &mut ch);
     assert_eq!(inf(&g, Country::Afghanistan, Side::Ussr), 3);
 }
 
@@ -1539,8 +1251,7 @@ fn debt_position() -> Position {
 fn debt_crisis_us_discards_a_three_ops_card_faq_f284() {
     // FAQ F284 / F070: any card of 3+ Ops, whatever its event; the event does not occur.
     let mut ch = none();
-    let p = debt_position()
-        .hand(Side::Ussr, &[Card::LatinAmericanDebtCrisis])
+    let mut g = debt_position()
         .hand(
             Side::Us,
             &[
@@ -1549,15 +1260,8 @@ fn debt_crisis_us_discards_a_three_ops_card_faq_f284() {
                 Card::SovietsShootDownKal007,
                 Card::EuropeScoring,
             ],
-        );
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::LatinAmericanDebtCrisis,
-        CardUse::Event,
-        &mut ch,
-    );
+        )
+        .ussr_plays_event(Card::LatinAmericanDebtCrisis, &mut ch);
     let prompt = g.prompt_for(Side::Us).unwrap();
     assert_eq!(prompt.side, Side::Us);
     match &prompt.kind {
@@ -1577,10 +1281,13 @@ fn debt_crisis_us_discards_a_three_ops_card_faq_f284() {
         }
         k => panic!("{k:?}"),
     }
-    assert!(g
-        .apply(Side::Us, Answer::Card(Card::ReaganBombsLibya), &mut ch)
-        .is_err());
-    ok(&mut g, Side::Us, Answer::Card(Card::TheIronLady), &mut ch);
+    assert!(refuses(
+        &mut g,
+        Side::Us,
+        Answer::Card(Card::ReaganBombsLibya),
+        &mut ch
+    ));
+    choose_card(&mut g, Side::Us, Card::TheIronLady, &mut ch);
     assert_eq!(
         g.state().cards.discard,
         vec![Card::TheIronLady, Card::LatinAmericanDebtCrisis]
@@ -1595,34 +1302,25 @@ fn debt_crisis_us_discards_a_three_ops_card_faq_f284() {
 #[test]
 fn debt_crisis_us_declines_ussr_doubles_two_countries_faq_f284() {
     let mut ch = none();
-    let p = debt_position()
-        .hand(Side::Ussr, &[Card::LatinAmericanDebtCrisis])
-        .hand(Side::Us, &[Card::TheIronLady]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::LatinAmericanDebtCrisis,
-        CardUse::Event,
-        &mut ch,
-    );
-    ok(&mut g, Side::Us, Answer::Pass, &mut ch);
+    let mut g = debt_position()
+        .hand(Side::Us, &[Card::TheIronLady])
+        .ussr_plays_event(Card::LatinAmericanDebtCrisis, &mut ch);
+    act(&mut g, Side::Us, Answer::Pass, &mut ch);
     let prompt = g.prompt_for(Side::Ussr).unwrap();
     match &prompt.kind {
         PromptKind::ChooseCountries { min, max, .. } => assert_eq!((*min, *max), (2, 2)),
         k => panic!("{k:?}"),
     }
-    assert!(g
-        .apply(
-            Side::Ussr,
-            Answer::Countries(vec![Country::Venezuela]),
-            &mut ch
-        )
-        .is_err());
-    ok(
+    assert!(refuses(
         &mut g,
         Side::Ussr,
-        Answer::Countries(vec![Country::Venezuela, Country::Chile]),
+        Answer::Countries(vec![Country::Venezuela]),
+        &mut ch
+    ));
+    choose_countries(
+        &mut g,
+        Side::Ussr,
+        &[Country::Venezuela, Country::Chile],
         &mut ch,
     );
     assert_eq!(inf(&g, Country::Venezuela, Side::Ussr), 4);
@@ -1637,18 +1335,10 @@ fn debt_crisis_threshold_uses_modified_ops_faq_f097() {
     // FAQ F097: under the USSR's Red Scare/Purge the US's 3-Ops cards are worth 2: only
     // KAL-007 (4 -> 3) qualifies.
     let mut ch = none();
-    let p = debt_position()
+    let g = debt_position()
         .effect(Card::RedScarePurge, Side::Ussr, Duration::Turn)
-        .hand(Side::Ussr, &[Card::LatinAmericanDebtCrisis])
-        .hand(Side::Us, &[Card::TheIronLady, Card::SovietsShootDownKal007]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::LatinAmericanDebtCrisis,
-        CardUse::Event,
-        &mut ch,
-    );
+        .hand(Side::Us, &[Card::TheIronLady, Card::SovietsShootDownKal007])
+        .ussr_plays_event(Card::LatinAmericanDebtCrisis, &mut ch);
     match &g.prompt_for(Side::Us).unwrap().kind {
         PromptKind::ChooseCard { candidates, .. } => {
             assert_eq!(candidates, &vec![Card::SovietsShootDownKal007])
@@ -1660,28 +1350,22 @@ fn debt_crisis_threshold_uses_modified_ops_faq_f097() {
 #[test]
 fn debt_crisis_with_no_qualifying_card_goes_straight_to_the_ussr() {
     let mut ch = none();
-    let p = debt_position()
+    let mut g = debt_position()
         .turn(8)
         .hand(Side::Ussr, &[Card::LatinAmericanDebtCrisis, USSR_FILLER])
-        .hand(Side::Us, &[Card::ReaganBombsLibya, Card::EuropeScoring]);
-    let mut g = p.action_round(1, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::LatinAmericanDebtCrisis,
-        CardUse::Event,
-        &mut ch,
-    );
+        .hand(Side::Us, &[Card::ReaganBombsLibya, Card::EuropeScoring])
+        .action_round(1, Side::Ussr, &mut ch);
+    event(&mut g, Side::Ussr, Card::LatinAmericanDebtCrisis, &mut ch);
     // Asked, the hand not being empty (rules revision r4): no card qualifies, the US passes.
     assert!(matches!(
         &g.prompt_for(Side::Us).unwrap().kind,
         PromptKind::ChooseCard { candidates, optional: true } if candidates.is_empty()
     ));
-    ok(&mut g, Side::Us, Answer::Pass, &mut ch);
-    ok(
+    act(&mut g, Side::Us, Answer::Pass, &mut ch);
+    choose_countries(
         &mut g,
         Side::Ussr,
-        Answer::Countries(vec![Country::Brazil, Country::Chile]),
+        &[Country::Brazil, Country::Chile],
         &mut ch,
     );
     assert_eq!(inf(&g, Country::Brazil, Side::Ussr), 2);
@@ -1692,26 +1376,20 @@ fn debt_crisis_with_no_qualifying_card_goes_straight_to_the_ussr() {
 fn debt_crisis_played_by_the_us_for_ops_us_discards_or_ussr_doubles() {
     // F063: the US makes the discard choice the card gives it; the USSR picks the countries.
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .influence(Country::Peru, Side::Ussr, 2)
-        .hand(Side::Us, &[Card::LatinAmericanDebtCrisis]);
-    let mut g = round(p, Side::Us, &mut ch);
+        .us_round(&[Card::LatinAmericanDebtCrisis], &mut ch);
     ops_event_first(&mut g, Side::Us, Card::LatinAmericanDebtCrisis, &mut ch);
     // The US holds the 3-Ops filler.
     assert_eq!(
         g.prompt_for(Side::Us).unwrap().card,
         Some(Card::LatinAmericanDebtCrisis)
     );
-    ok(&mut g, Side::Us, Answer::Pass, &mut ch);
+    act(&mut g, Side::Us, Answer::Pass, &mut ch);
     // Only Peru holds USSR Influence: one country to name.
     let prompt = g.prompt_for(Side::Ussr).unwrap();
     assert_eq!(prompt.side, Side::Ussr);
-    ok(
-        &mut g,
-        Side::Ussr,
-        Answer::Countries(vec![Country::Peru]),
-        &mut ch,
-    );
+    choose_countries(&mut g, Side::Ussr, &[Country::Peru], &mut ch);
     assert_eq!(inf(&g, Country::Peru, Side::Ussr), 4);
     assert!(matches!(
         g.prompt_for(Side::Us).unwrap().kind,
@@ -1722,18 +1400,10 @@ fn debt_crisis_played_by_the_us_for_ops_us_discards_or_ussr_doubles() {
 #[test]
 fn debt_crisis_with_nothing_to_double_still_occurs_and_is_discarded() {
     let mut ch = none();
-    let p = Position::new()
-        .hand(Side::Ussr, &[Card::LatinAmericanDebtCrisis])
-        .hand(Side::Us, &[]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::LatinAmericanDebtCrisis,
-        CardUse::Event,
-        &mut ch,
-    );
-    ok(&mut g, Side::Us, Answer::Pass, &mut ch); // declines to discard the filler
+    let mut g = Position::new()
+        .hand(Side::Us, &[])
+        .ussr_plays_event(Card::LatinAmericanDebtCrisis, &mut ch);
+    act(&mut g, Side::Us, Answer::Pass, &mut ch); // declines to discard the filler
     assert!(discarded(&g, Card::LatinAmericanDebtCrisis));
     assert!(g
         .state()
@@ -1759,17 +1429,9 @@ fn tear_down_this_wall_free_coup_ignores_defcon_faq_f290_f139_f310() {
     // USSR 3. Die 5 + 3 Ops = 8 against 6: margin 2. DEFCON drops (Battleground), no
     // Military Operations (FAQ F139); Yuri and Samantha still pays the USSR 1 VP (F310).
     let mut ch = RecordedChance::dice(&[5]);
-    let p = wall_position(3)
+    let mut g = wall_position(3)
         .effect(Card::YuriAndSamantha, Side::Ussr, Duration::Turn)
-        .hand(Side::Us, &[Card::TearDownThisWall]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(
-        &mut g,
-        Side::Us,
-        Card::TearDownThisWall,
-        CardUse::Event,
-        &mut ch,
-    );
+        .us_plays_event(Card::TearDownThisWall, &mut ch);
     assert_eq!(inf(&g, Country::EastGermany, Side::Us), 3);
     assert!(!g.state().has_effect(Card::WillyBrandt));
     let prompt = g.prompt_for(Side::Us).unwrap();
@@ -1783,19 +1445,13 @@ fn tear_down_this_wall_free_coup_ignores_defcon_faq_f290_f139_f310() {
             realign: true
         }
     ));
-    assert!(g
-        .apply(
-            Side::Us,
-            Answer::Influence(vec![(Country::EastGermany, 1)]),
-            &mut ch
-        )
-        .is_err());
-    ok(
+    assert!(refuses(
         &mut g,
         Side::Us,
-        Answer::Coup(Country::EastGermany),
-        &mut ch,
-    );
+        Answer::Influence(vec![(Country::EastGermany, 1)]),
+        &mut ch
+    ));
+    coup(&mut g, Side::Us, Country::EastGermany, &mut ch);
     assert_eq!(inf(&g, Country::EastGermany, Side::Ussr), 1);
     assert_eq!(inf(&g, Country::EastGermany, Side::Us), 3);
     assert_eq!(g.state().defcon, 2);
@@ -1811,31 +1467,29 @@ fn tear_down_this_wall_realignments_at_defcon_2_faq_f290_f069() {
     // to the USSR) = 3 (East Germany, US 3 / USSR 3, is uncontrolled): the US removes 3.
     // Realignment dice: the USSR's first, then the US's.
     let mut ch = RecordedChance::dice(&[1, 6]);
-    let p = wall_position(2)
+    let mut g = wall_position(2)
         .influence(Country::Poland, Side::Ussr, 5)
-        .hand(Side::Us, &[Card::TearDownThisWall]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(
+        .us_plays_event(Card::TearDownThisWall, &mut ch);
+    assert!(refuses(
         &mut g,
         Side::Us,
-        Card::TearDownThisWall,
-        CardUse::Event,
-        &mut ch,
-    );
-    assert!(g
-        .apply(Side::Us, Answer::Realign(Country::Cuba), &mut ch)
-        .is_err());
-    ok(&mut g, Side::Us, Answer::Realign(Country::Poland), &mut ch);
+        Answer::Realign(Country::Cuba),
+        &mut ch
+    ));
+    realign(&mut g, Side::Us, Country::Poland, &mut ch);
     assert_eq!(inf(&g, Country::Poland, Side::Ussr), 2);
     assert!(matches!(
         g.prompt_for(Side::Us).unwrap().kind,
         PromptKind::Realignment { ops_left: 2 }
     ));
     // Turkey holds no USSR Influence.
-    assert!(g
-        .apply(Side::Us, Answer::Realign(Country::Turkey), &mut ch)
-        .is_err());
-    ok(&mut g, Side::Us, Answer::Pass, &mut ch);
+    assert!(refuses(
+        &mut g,
+        Side::Us,
+        Answer::Realign(Country::Turkey),
+        &mut ch
+    ));
+    act(&mut g, Side::Us, Answer::Pass, &mut ch);
     assert_eq!(g.state().defcon, 2);
     next_round_of(&g, Side::Ussr);
 }
@@ -1844,28 +1498,12 @@ fn tear_down_this_wall_realignments_at_defcon_2_faq_f290_f069() {
 fn tear_down_this_wall_ends_willy_brandts_nato_exemption_faq_f291() {
     // FAQ F291: West Germany is protected by NATO again.
     let mut ch = none();
-    let p = wall_position(5)
+    let mut g = wall_position(5)
         .influence(Country::WestGermany, Side::Ussr, 1)
         .influence(Country::WestGermany, Side::Us, 5)
-        .hand(Side::Us, &[Card::TearDownThisWall]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(
-        &mut g,
-        Side::Us,
-        Card::TearDownThisWall,
-        CardUse::Event,
-        &mut ch,
-    );
-    ok(&mut g, Side::Us, Answer::Pass, &mut ch);
-    ok(
-        &mut g,
-        Side::Ussr,
-        Answer::Play {
-            card: USSR_FILLER,
-            mode: CardUse::Operations,
-        },
-        &mut ch,
-    );
+        .us_plays_event(Card::TearDownThisWall, &mut ch);
+    act(&mut g, Side::Us, Answer::Pass, &mut ch);
+    ops(&mut g, Side::Ussr, USSR_FILLER, &mut ch);
     let err = g
         .apply(Side::Ussr, Answer::Realign(Country::WestGermany), &mut ch)
         .unwrap_err();
@@ -1876,17 +1514,9 @@ fn tear_down_this_wall_ends_willy_brandts_nato_exemption_faq_f291() {
 fn tear_down_this_wall_blocks_an_unplayed_willy_brandt_faq_f291() {
     // FAQ F291: Willy Brandt is then a 2-Ops card, discarded, not removed.
     let mut ch = none();
-    let p = Position::new()
+    let g = Position::new()
         .effect(Card::TearDownThisWall, Side::Us, Duration::Lasting)
-        .hand(Side::Ussr, &[Card::WillyBrandt]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::WillyBrandt,
-        CardUse::Event,
-        &mut ch,
-    );
+        .ussr_plays_event(Card::WillyBrandt, &mut ch);
     assert_eq!(g.state().vp, 0);
     assert_eq!(inf(&g, Country::WestGermany, Side::Ussr), 0);
     assert!(discarded(&g, Card::WillyBrandt));
@@ -1897,13 +1527,12 @@ fn tear_down_this_wall_blocks_an_unplayed_willy_brandt_faq_f291() {
 #[test]
 fn tear_down_this_wall_played_by_the_ussr_for_ops_the_us_chooses() {
     let mut ch = none();
-    let p = wall_position(4).hand(Side::Ussr, &[Card::TearDownThisWall]);
-    let mut g = round(p, Side::Ussr, &mut ch);
+    let mut g = wall_position(4).ussr_round(&[Card::TearDownThisWall], &mut ch);
     ops_event_first(&mut g, Side::Ussr, Card::TearDownThisWall, &mut ch);
     let prompt = g.prompt_for(Side::Us).unwrap();
     assert_eq!(prompt.side, Side::Us);
     assert_eq!(prompt.card, Some(Card::TearDownThisWall));
-    ok(&mut g, Side::Us, Answer::Pass, &mut ch);
+    act(&mut g, Side::Us, Answer::Pass, &mut ch);
     assert_eq!(inf(&g, Country::EastGermany, Side::Us), 3);
     assert!(matches!(
         g.prompt_for(Side::Ussr).unwrap().kind,
@@ -1916,17 +1545,9 @@ fn tear_down_this_wall_played_by_the_ussr_for_ops_the_us_chooses() {
 #[test]
 fn evil_empire_vp_and_cancels_flower_power() {
     let mut ch = none();
-    let p = Position::new()
+    let g = Position::new()
         .effect(Card::FlowerPower, Side::Ussr, Duration::Lasting)
-        .hand(Side::Us, &[Card::AnEvilEmpire]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(
-        &mut g,
-        Side::Us,
-        Card::AnEvilEmpire,
-        CardUse::Event,
-        &mut ch,
-    );
+        .us_plays_event(Card::AnEvilEmpire, &mut ch);
     assert_eq!(g.state().vp, 1);
     assert!(!g.state().has_effect(Card::FlowerPower));
     assert_eq!(g.state().effect_side(Card::AnEvilEmpire), Some(Side::Us));
@@ -1936,17 +1557,9 @@ fn evil_empire_vp_and_cancels_flower_power() {
 #[test]
 fn evil_empire_blocks_an_unplayed_flower_power() {
     let mut ch = none();
-    let p = Position::new()
+    let g = Position::new()
         .effect(Card::AnEvilEmpire, Side::Us, Duration::Lasting)
-        .hand(Side::Ussr, &[Card::FlowerPower]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::FlowerPower,
-        CardUse::Event,
-        &mut ch,
-    );
+        .ussr_plays_event(Card::FlowerPower, &mut ch);
     assert!(!g.state().has_effect(Card::FlowerPower));
     assert!(discarded(&g, Card::FlowerPower));
     next_round_of(&g, Side::Us);
@@ -1955,11 +1568,10 @@ fn evil_empire_blocks_an_unplayed_flower_power() {
 #[test]
 fn evil_empire_played_by_the_ussr_for_ops_fires() {
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .vp(-5)
         .effect(Card::FlowerPower, Side::Ussr, Duration::Lasting)
-        .hand(Side::Ussr, &[Card::AnEvilEmpire]);
-    let mut g = round(p, Side::Ussr, &mut ch);
+        .ussr_round(&[Card::AnEvilEmpire], &mut ch);
     ops_event_first(&mut g, Side::Ussr, Card::AnEvilEmpire, &mut ch);
     assert_eq!(g.state().vp, -4);
     assert!(!g.state().has_effect(Card::FlowerPower));
@@ -1970,21 +1582,13 @@ fn evil_empire_played_by_the_ussr_for_ops_fires() {
 #[test]
 fn aldrich_ames_ussr_must_discard_a_us_card_scoring_does_not_score_faq_f278_f279() {
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .influence(Country::Italy, Side::Ussr, 4)
-        .hand(Side::Ussr, &[Card::AldrichAmesRemix])
         .hand(
             Side::Us,
             &[Card::Chernobyl, Card::EuropeScoring, Card::StarWars],
-        );
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::AldrichAmesRemix,
-        CardUse::Event,
-        &mut ch,
-    );
+        )
+        .ussr_plays_event(Card::AldrichAmesRemix, &mut ch);
     assert!(g
         .state()
         .effects
@@ -2010,13 +1614,8 @@ fn aldrich_ames_ussr_must_discard_a_us_card_scoring_does_not_score_faq_f278_f279
         k => panic!("{k:?}"),
     }
     // FAQ F278: not optional.
-    assert!(g.apply(Side::Ussr, Answer::Pass, &mut ch).is_err());
-    ok(
-        &mut g,
-        Side::Ussr,
-        Answer::Card(Card::EuropeScoring),
-        &mut ch,
-    );
+    assert!(refuses(&mut g, Side::Ussr, Answer::Pass, &mut ch));
+    choose_card(&mut g, Side::Ussr, Card::EuropeScoring, &mut ch);
     // FAQ F279: the Scoring card does not score.
     assert_eq!(g.state().vp, 0);
     assert_eq!(
@@ -2032,11 +1631,11 @@ fn aldrich_ames_us_plays_it_to_shed_its_scoring_card_faq_f279() {
     // FAQ F279: played by the US for Ops, its only other card a Scoring card: the USSR (the
     // event's owner) must discard it.
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .turn(8)
         .hand(Side::Us, &[Card::AldrichAmesRemix, Card::AsiaScoring])
-        .hand(Side::Ussr, &[USSR_FILLER]);
-    let mut g = p.action_round(1, Side::Us, &mut ch);
+        .hand(Side::Ussr, &[USSR_FILLER])
+        .action_round(1, Side::Us, &mut ch);
     ops_event_first(&mut g, Side::Us, Card::AldrichAmesRemix, &mut ch);
     let prompt = g.prompt_for(Side::Ussr).unwrap();
     assert_eq!(prompt.side, Side::Ussr);
@@ -2046,7 +1645,7 @@ fn aldrich_ames_us_plays_it_to_shed_its_scoring_card_faq_f279() {
         }
         k => panic!("{k:?}"),
     }
-    ok(&mut g, Side::Ussr, Answer::Card(Card::AsiaScoring), &mut ch);
+    choose_card(&mut g, Side::Ussr, Card::AsiaScoring, &mut ch);
     assert!(g.state().cards.hands.us.is_empty());
     assert_eq!(g.state().vp, 0);
     assert!(matches!(
@@ -2058,18 +1657,12 @@ fn aldrich_ames_us_plays_it_to_shed_its_scoring_card_faq_f279() {
 #[test]
 fn aldrich_ames_against_an_empty_hand_occurs_without_a_choice() {
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .turn(8)
         .hand(Side::Ussr, &[Card::AldrichAmesRemix, USSR_FILLER])
-        .hand(Side::Us, &[]);
-    let mut g = p.action_round(1, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::AldrichAmesRemix,
-        CardUse::Event,
-        &mut ch,
-    );
+        .hand(Side::Us, &[])
+        .action_round(1, Side::Ussr, &mut ch);
+    event(&mut g, Side::Ussr, Card::AldrichAmesRemix, &mut ch);
     assert!(removed(&g, Card::AldrichAmesRemix));
     // The US sits out its round; the USSR's second round is next.
     assert_eq!(
@@ -2095,15 +1688,7 @@ fn pershing_position() -> Position {
 #[test]
 fn pershing_vp_and_one_from_each_of_three_western_countries() {
     let mut ch = none();
-    let p = pershing_position().hand(Side::Ussr, &[Card::PershingIIDeployed]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::PershingIIDeployed,
-        CardUse::Event,
-        &mut ch,
-    );
+    let mut g = pershing_position().ussr_plays_event(Card::PershingIIDeployed, &mut ch);
     assert_eq!(g.state().vp, -1);
     match &g.prompt_for(Side::Ussr).unwrap().kind {
         PromptKind::RemoveInfluence {
@@ -2124,19 +1709,17 @@ fn pershing_vp_and_one_from_each_of_three_western_countries() {
         vec![(Country::France, 1)],
         vec![(Country::Poland, 1), (Country::Uk, 1), (Country::Italy, 1)],
     ] {
-        assert!(g
-            .apply(Side::Ussr, Answer::Influence(bad), &mut ch)
-            .is_err());
+        assert!(refuses(&mut g, Side::Ussr, Answer::Influence(bad), &mut ch));
     }
     assert_eq!(g.state(), &before);
-    ok(
+    influence(
         &mut g,
         Side::Ussr,
-        Answer::Influence(vec![
+        &[
             (Country::France, 1),
             (Country::Italy, 1),
             (Country::Canada, 1),
-        ]),
+        ],
         &mut ch,
     );
     assert_eq!(inf(&g, Country::France, Side::Us), 0);
@@ -2149,29 +1732,20 @@ fn pershing_vp_and_one_from_each_of_three_western_countries() {
 #[test]
 fn pershing_with_only_two_targets_removes_from_both() {
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .influence(Country::Uk, Side::Us, 5)
         .influence(Country::France, Side::Us, 1)
-        .hand(Side::Ussr, &[Card::PershingIIDeployed]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
+        .ussr_plays_event(Card::PershingIIDeployed, &mut ch);
+    assert!(refuses(
         &mut g,
         Side::Ussr,
-        Card::PershingIIDeployed,
-        CardUse::Event,
-        &mut ch,
-    );
-    assert!(g
-        .apply(
-            Side::Ussr,
-            Answer::Influence(vec![(Country::Uk, 1)]),
-            &mut ch
-        )
-        .is_err());
-    ok(
+        Answer::Influence(vec![(Country::Uk, 1)]),
+        &mut ch
+    ));
+    influence(
         &mut g,
         Side::Ussr,
-        Answer::Influence(vec![(Country::Uk, 1), (Country::France, 1)]),
+        &[(Country::Uk, 1), (Country::France, 1)],
         &mut ch,
     );
     assert_eq!(inf(&g, Country::Uk, Side::Us), 4);
@@ -2181,20 +1755,15 @@ fn pershing_with_only_two_targets_removes_from_both() {
 #[test]
 fn pershing_played_by_the_us_for_ops_the_ussr_chooses_faq_f063() {
     let mut ch = none();
-    let p = pershing_position().hand(Side::Us, &[Card::PershingIIDeployed]);
-    let mut g = round(p, Side::Us, &mut ch);
+    let mut g = pershing_position().us_round(&[Card::PershingIIDeployed], &mut ch);
     ops_event_first(&mut g, Side::Us, Card::PershingIIDeployed, &mut ch);
     assert_eq!(g.state().vp, -1);
     assert_eq!(g.prompt_for(Side::Ussr).unwrap().side, Side::Ussr);
     assert!(g.prompt_for(Side::Us).is_none());
-    ok(
+    influence(
         &mut g,
         Side::Ussr,
-        Answer::Influence(vec![
-            (Country::Uk, 1),
-            (Country::Italy, 1),
-            (Country::Canada, 1),
-        ]),
+        &[(Country::Uk, 1), (Country::Italy, 1), (Country::Canada, 1)],
         &mut ch,
     );
     assert_eq!(inf(&g, Country::Uk, Side::Us), 4);
@@ -2205,15 +1774,13 @@ fn pershing_played_by_the_us_for_ops_the_ussr_chooses_faq_f063() {
 #[test]
 fn wargames_opponent_gains_six_and_the_leader_wins_faq_f294() {
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .defcon(2)
         .vp(3)
-        .hand(Side::Us, &[Card::Wargames]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(&mut g, Side::Us, Card::Wargames, CardUse::Event, &mut ch);
+        .us_plays_event(Card::Wargames, &mut ch);
     let prompt = g.prompt_for(Side::Us).unwrap();
     assert!(matches!(prompt.kind, PromptKind::YesNo { .. }));
-    ok(&mut g, Side::Us, Answer::YesNo(true), &mut ch);
+    act(&mut g, Side::Us, Answer::YesNo(true), &mut ch);
     assert_eq!(g.state().vp, -3);
     let o = g.outcome().unwrap();
     assert_eq!(o.winner, Some(Side::Ussr));
@@ -2223,13 +1790,11 @@ fn wargames_opponent_gains_six_and_the_leader_wins_faq_f294() {
 #[test]
 fn wargames_by_the_ussr_at_zero_gives_the_us_the_win_faq_f294() {
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .defcon(2)
-        .hand(Side::Ussr, &[Card::Wargames]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(&mut g, Side::Ussr, Card::Wargames, CardUse::Event, &mut ch);
+        .ussr_plays_event(Card::Wargames, &mut ch);
     assert_eq!(g.prompt_for(Side::Ussr).unwrap().side, Side::Ussr);
-    ok(&mut g, Side::Ussr, Answer::YesNo(true), &mut ch);
+    act(&mut g, Side::Ussr, Answer::YesNo(true), &mut ch);
     assert_eq!(g.state().vp, 6);
     assert_eq!(g.outcome().unwrap().winner, Some(Side::Us));
 }
@@ -2237,13 +1802,11 @@ fn wargames_by_the_ussr_at_zero_gives_the_us_the_win_faq_f294() {
 #[test]
 fn wargames_ending_at_zero_is_a_draw_faq_f294() {
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .defcon(2)
         .vp(6)
-        .hand(Side::Us, &[Card::Wargames]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(&mut g, Side::Us, Card::Wargames, CardUse::Event, &mut ch);
-    ok(&mut g, Side::Us, Answer::YesNo(true), &mut ch);
+        .us_plays_event(Card::Wargames, &mut ch);
+    act(&mut g, Side::Us, Answer::YesNo(true), &mut ch);
     assert_eq!(g.state().vp, 0);
     let o = g.outcome().unwrap();
     assert_eq!(o.winner, None);
@@ -2253,13 +1816,11 @@ fn wargames_ending_at_zero_is_a_draw_faq_f294() {
 #[test]
 fn wargames_declined_changes_nothing_but_is_removed_faq_f293() {
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .defcon(2)
         .vp(4)
-        .hand(Side::Us, &[Card::Wargames]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(&mut g, Side::Us, Card::Wargames, CardUse::Event, &mut ch);
-    ok(&mut g, Side::Us, Answer::YesNo(false), &mut ch);
+        .us_plays_event(Card::Wargames, &mut ch);
+    act(&mut g, Side::Us, Answer::YesNo(false), &mut ch);
     assert_eq!(g.state().vp, 4);
     assert_eq!(g.outcome(), None);
     assert!(removed(&g, Card::Wargames));
@@ -2269,12 +1830,10 @@ fn wargames_declined_changes_nothing_but_is_removed_faq_f293() {
 #[test]
 fn wargames_above_defcon_2_does_not_occur_and_is_discarded_faq_f293() {
     let mut ch = none();
-    let p = Position::new()
+    let g = Position::new()
         .defcon(3)
         .vp(4)
-        .hand(Side::Us, &[Card::Wargames]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(&mut g, Side::Us, Card::Wargames, CardUse::Event, &mut ch);
+        .us_plays_event(Card::Wargames, &mut ch);
     assert_eq!(g.state().vp, 4);
     assert!(discarded(&g, Card::Wargames));
     assert!(!removed(&g, Card::Wargames));
@@ -2286,14 +1845,14 @@ fn wargames_headline_that_loses_its_condition_is_discarded_faq_f308() {
     // FAQ F308: at DEFCON 2 the US headlines Glasnost (4 Ops, the USSR's event, resolves
     // first on the tie): DEFCON goes to 3; the USSR Wargames then cannot occur.
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .turn(8)
         .defcon(2)
         .hand(Side::Us, &[Card::Glasnost, US_FILLER])
-        .hand(Side::Ussr, &[Card::Wargames, USSR_FILLER]);
-    let mut g = p.headline(&mut ch);
-    ok(&mut g, Side::Us, Answer::Card(Card::Glasnost), &mut ch);
-    ok(&mut g, Side::Ussr, Answer::Card(Card::Wargames), &mut ch);
+        .hand(Side::Ussr, &[Card::Wargames, USSR_FILLER])
+        .headline(&mut ch);
+    choose_card(&mut g, Side::Us, Card::Glasnost, &mut ch);
+    choose_card(&mut g, Side::Ussr, Card::Wargames, &mut ch);
     assert_eq!(g.state().defcon, 3);
     assert_eq!(g.state().vp, -2);
     assert_eq!(g.outcome(), None);
@@ -2306,20 +1865,15 @@ fn wargames_headline_that_loses_its_condition_is_discarded_faq_f308() {
 #[test]
 fn wargames_played_for_operations_has_no_event() {
     let mut ch = none();
-    let p = Position::new().defcon(2).hand(Side::Us, &[Card::Wargames]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(
-        &mut g,
-        Side::Us,
-        Card::Wargames,
-        CardUse::Operations,
-        &mut ch,
-    );
+    let mut g = Position::new()
+        .defcon(2)
+        .us_round(&[Card::Wargames], &mut ch);
+    ops(&mut g, Side::Us, Card::Wargames, &mut ch);
     assert!(matches!(
         g.prompt_for(Side::Us).unwrap().kind,
         PromptKind::Operations { ops: 4, .. }
     ));
-    ok(&mut g, Side::Us, Answer::Pass, &mut ch);
+    act(&mut g, Side::Us, Answer::Pass, &mut ch);
     assert_eq!(g.outcome(), None);
     assert!(discarded(&g, Card::Wargames));
 }
@@ -2329,12 +1883,10 @@ fn wargames_played_for_operations_has_no_event() {
 #[test]
 fn solidarity_with_john_paul_ii_adds_three_in_poland() {
     let mut ch = none();
-    let p = Position::new()
+    let g = Position::new()
         .effect(Card::JohnPaulIIElectedPope, Side::Us, Duration::Lasting)
         .influence(Country::Poland, Side::Us, 1)
-        .hand(Side::Us, &[Card::Solidarity]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(&mut g, Side::Us, Card::Solidarity, CardUse::Event, &mut ch);
+        .us_plays_event(Card::Solidarity, &mut ch);
     assert_eq!(inf(&g, Country::Poland, Side::Us), 4);
     assert!(removed(&g, Card::Solidarity));
 }
@@ -2342,9 +1894,7 @@ fn solidarity_with_john_paul_ii_adds_three_in_poland() {
 #[test]
 fn solidarity_before_john_paul_ii_is_discarded_faq_f295() {
     let mut ch = none();
-    let p = Position::new().hand(Side::Us, &[Card::Solidarity]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(&mut g, Side::Us, Card::Solidarity, CardUse::Event, &mut ch);
+    let g = Position::new().us_plays_event(Card::Solidarity, &mut ch);
     assert_eq!(inf(&g, Country::Poland, Side::Us), 0);
     assert!(discarded(&g, Card::Solidarity));
     assert!(!removed(&g, Card::Solidarity));
@@ -2353,12 +1903,12 @@ fn solidarity_before_john_paul_ii_is_discarded_faq_f295() {
 #[test]
 fn solidarity_headlined_before_john_paul_ii_is_discarded_faq_f042() {
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .turn(8)
         .hand(Side::Us, &[Card::Solidarity, US_FILLER])
-        .hand(Side::Ussr, &[]);
-    let mut g = p.headline(&mut ch);
-    ok(&mut g, Side::Us, Answer::Card(Card::Solidarity), &mut ch);
+        .hand(Side::Ussr, &[])
+        .headline(&mut ch);
+    choose_card(&mut g, Side::Us, Card::Solidarity, &mut ch);
     assert_eq!(inf(&g, Country::Poland, Side::Us), 0);
     assert_eq!(g.state().cards.discard, vec![Card::Solidarity]);
 }
@@ -2366,10 +1916,9 @@ fn solidarity_headlined_before_john_paul_ii_is_discarded_faq_f042() {
 #[test]
 fn solidarity_played_by_the_ussr_for_ops_fires() {
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .effect(Card::JohnPaulIIElectedPope, Side::Us, Duration::Lasting)
-        .hand(Side::Ussr, &[Card::Solidarity]);
-    let mut g = round(p, Side::Ussr, &mut ch);
+        .ussr_round(&[Card::Solidarity], &mut ch);
     ops_event_first(&mut g, Side::Ussr, Card::Solidarity, &mut ch);
     assert_eq!(inf(&g, Country::Poland, Side::Us), 3);
 }
@@ -2381,15 +1930,13 @@ fn iran_iraq_war_us_wins_replaces_influence_faq_f075_f132_f138() {
     // Target Iraq (US 1, USSR 2); the USSR controls Jordan: -1. Die 5 - 1 = 4: victory.
     // FAQ F075: Iraq becomes US 3, USSR 0. FAQ F138: 2 Military Operations. F132: no DEFCON.
     let mut ch = RecordedChance::dice(&[5]);
-    let p = Position::new()
+    let mut g = Position::new()
         .defcon(3)
         .influence(Country::Iraq, Side::Us, 1)
         .influence(Country::Iraq, Side::Ussr, 2)
         .influence(Country::Jordan, Side::Ussr, 2)
         .influence(Country::Iran, Side::Us, 1)
-        .hand(Side::Us, &[Card::IranIraqWar]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(&mut g, Side::Us, Card::IranIraqWar, CardUse::Event, &mut ch);
+        .us_plays_event(Card::IranIraqWar, &mut ch);
     let prompt = g.prompt_for(Side::Us).unwrap();
     match &prompt.kind {
         PromptKind::ChooseCountry { candidates, .. } => {
@@ -2397,10 +1944,13 @@ fn iran_iraq_war_us_wins_replaces_influence_faq_f075_f132_f138() {
         }
         k => panic!("{k:?}"),
     }
-    assert!(g
-        .apply(Side::Us, Answer::Country(Country::Syria), &mut ch)
-        .is_err());
-    ok(&mut g, Side::Us, Answer::Country(Country::Iraq), &mut ch);
+    assert!(refuses(
+        &mut g,
+        Side::Us,
+        Answer::Country(Country::Syria),
+        &mut ch
+    ));
+    choose_country(&mut g, Side::Us, Country::Iraq, &mut ch);
     assert_eq!(inf(&g, Country::Iraq, Side::Us), 3);
     assert_eq!(inf(&g, Country::Iraq, Side::Ussr), 0);
     assert_eq!(g.state().vp, 2);
@@ -2415,13 +1965,11 @@ fn iran_iraq_war_invader_counts_target_does_not_faq_f077_f212_f138() {
     // USSR-controlled, counts -1 (FAQ F212). Die 4 - 1 = 3: defeat; 2 Military Operations
     // anyway (FAQ F138).
     let mut ch = RecordedChance::dice(&[4]);
-    let p = Position::new()
+    let mut g = Position::new()
         .influence(Country::Iran, Side::Ussr, 2)
         .influence(Country::Iraq, Side::Ussr, 3)
-        .hand(Side::Us, &[Card::IranIraqWar]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(&mut g, Side::Us, Card::IranIraqWar, CardUse::Event, &mut ch);
-    ok(&mut g, Side::Us, Answer::Country(Country::Iran), &mut ch);
+        .us_plays_event(Card::IranIraqWar, &mut ch);
+    choose_country(&mut g, Side::Us, Country::Iran, &mut ch);
     assert_eq!(inf(&g, Country::Iran, Side::Ussr), 2);
     assert_eq!(inf(&g, Country::Iran, Side::Us), 0);
     assert_eq!(g.state().vp, 0);
@@ -2432,19 +1980,11 @@ fn iran_iraq_war_invader_counts_target_does_not_faq_f077_f212_f138() {
 #[test]
 fn iran_iraq_war_for_the_ussr_it_rolls_and_scores_faq_f078() {
     let mut ch = RecordedChance::dice(&[4]);
-    let p = Position::new()
+    let mut g = Position::new()
         .influence(Country::Iran, Side::Us, 2)
-        .hand(Side::Ussr, &[Card::IranIraqWar]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::IranIraqWar,
-        CardUse::Event,
-        &mut ch,
-    );
+        .ussr_plays_event(Card::IranIraqWar, &mut ch);
     assert_eq!(g.prompt_for(Side::Ussr).unwrap().side, Side::Ussr);
-    ok(&mut g, Side::Ussr, Answer::Country(Country::Iran), &mut ch);
+    choose_country(&mut g, Side::Ussr, Country::Iran, &mut ch);
     assert_eq!(inf(&g, Country::Iran, Side::Ussr), 2);
     assert_eq!(inf(&g, Country::Iran, Side::Us), 0);
     assert_eq!(g.state().vp, -2);
@@ -2455,10 +1995,8 @@ fn iran_iraq_war_for_the_ussr_it_rolls_and_scores_faq_f078() {
 #[test]
 fn iran_iraq_war_needs_no_enemy_influence_faq_f076() {
     let mut ch = RecordedChance::dice(&[6]);
-    let p = Position::new().hand(Side::Us, &[Card::IranIraqWar]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(&mut g, Side::Us, Card::IranIraqWar, CardUse::Event, &mut ch);
-    ok(&mut g, Side::Us, Answer::Country(Country::Iraq), &mut ch);
+    let mut g = Position::new().us_plays_event(Card::IranIraqWar, &mut ch);
+    choose_country(&mut g, Side::Us, Country::Iraq, &mut ch);
     assert_eq!(g.state().vp, 2);
     assert_eq!(inf(&g, Country::Iraq, Side::Us), 0);
 }
@@ -2467,41 +2005,29 @@ fn iran_iraq_war_needs_no_enemy_influence_faq_f076() {
 fn iran_iraq_war_under_flower_power_gives_the_ussr_two_faq_f242() {
     // FAQ F242 / F178: a US war event under Flower Power: +2 US for the win, +2 USSR: net 0.
     let mut ch = RecordedChance::dice(&[6]);
-    let p = Position::new()
+    let mut g = Position::new()
         .effect(Card::FlowerPower, Side::Ussr, Duration::Lasting)
-        .hand(Side::Us, &[Card::IranIraqWar]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(&mut g, Side::Us, Card::IranIraqWar, CardUse::Event, &mut ch);
-    ok(&mut g, Side::Us, Answer::Country(Country::Iraq), &mut ch);
+        .us_plays_event(Card::IranIraqWar, &mut ch);
+    choose_country(&mut g, Side::Us, Country::Iraq, &mut ch);
     assert_eq!(g.state().vp, 0);
 }
 
 #[test]
 fn iran_iraq_war_after_an_evil_empire_no_flower_power_vp() {
     let mut ch = RecordedChance::dice(&[6]);
-    let p = Position::new()
+    let mut g = Position::new()
         .effect(Card::FlowerPower, Side::Ussr, Duration::Lasting)
         .effect(Card::AnEvilEmpire, Side::Us, Duration::Lasting)
-        .hand(Side::Us, &[Card::IranIraqWar]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(&mut g, Side::Us, Card::IranIraqWar, CardUse::Event, &mut ch);
-    ok(&mut g, Side::Us, Answer::Country(Country::Iraq), &mut ch);
+        .us_plays_event(Card::IranIraqWar, &mut ch);
+    choose_country(&mut g, Side::Us, Country::Iraq, &mut ch);
     assert_eq!(g.state().vp, 2);
 }
 
 #[test]
 fn iran_iraq_war_played_for_operations_has_no_event() {
     let mut ch = none();
-    let p = Position::new().hand(Side::Ussr, &[Card::IranIraqWar]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::IranIraqWar,
-        CardUse::Operations,
-        &mut ch,
-    );
-    ok(&mut g, Side::Ussr, Answer::Pass, &mut ch);
+    let mut g = Position::new().ussr_round(&[Card::IranIraqWar], &mut ch);
+    ops_unspent(&mut g, Side::Ussr, Card::IranIraqWar, &mut ch);
     assert_eq!(g.state().milops.ussr, 0);
     assert!(discarded(&g, Card::IranIraqWar));
     next_round_of(&g, Side::Us);
@@ -2512,15 +2038,7 @@ fn iran_iraq_war_played_for_operations_has_no_event() {
 #[test]
 fn yuri_and_samantha_turn_effect_removed_faq_f298() {
     let mut ch = none();
-    let p = Position::new().hand(Side::Ussr, &[Card::YuriAndSamantha]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::YuriAndSamantha,
-        CardUse::Event,
-        &mut ch,
-    );
+    let g = Position::new().ussr_plays_event(Card::YuriAndSamantha, &mut ch);
     let e = g.state().effects[0];
     assert_eq!(
         (e.card, e.side, e.duration),
@@ -2534,19 +2052,12 @@ fn yuri_and_samantha_turn_effect_removed_faq_f298() {
 fn yuri_and_samantha_us_coup_gives_the_ussr_a_vp_even_failed_faq_f310() {
     // Failed US coup in Angola... use Costa Rica (Stability 3, target 6): die 1 + 3 = 4 fails.
     let mut ch = RecordedChance::dice(&[1]);
-    let p = Position::new()
+    let mut g = Position::new()
         .effect(Card::YuriAndSamantha, Side::Ussr, Duration::Turn)
         .influence(Country::CostaRica, Side::Ussr, 1)
-        .hand(Side::Us, &[Card::TheIronLady]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(
-        &mut g,
-        Side::Us,
-        Card::TheIronLady,
-        CardUse::Operations,
-        &mut ch,
-    );
-    ok(&mut g, Side::Us, Answer::Coup(Country::CostaRica), &mut ch);
+        .us_round(&[Card::TheIronLady], &mut ch);
+    ops(&mut g, Side::Us, Card::TheIronLady, &mut ch);
+    coup(&mut g, Side::Us, Country::CostaRica, &mut ch);
     assert_eq!(inf(&g, Country::CostaRica, Side::Ussr), 1);
     assert_eq!(g.state().vp, -1);
     assert_eq!(g.state().milops.us, 3);
@@ -2557,12 +2068,11 @@ fn yuri_and_samantha_played_by_the_us_event_first_counts_its_own_coup() {
     // Reading: event first, then the card's own 2-Ops coup counts. Costa Rica: die 6 + 2 = 8
     // against 6: margin 2 removes the 1 USSR and adds 1 US.
     let mut ch = RecordedChance::dice(&[6]);
-    let p = Position::new()
+    let mut g = Position::new()
         .influence(Country::CostaRica, Side::Ussr, 1)
-        .hand(Side::Us, &[Card::YuriAndSamantha]);
-    let mut g = round(p, Side::Us, &mut ch);
+        .us_round(&[Card::YuriAndSamantha], &mut ch);
     ops_event_first(&mut g, Side::Us, Card::YuriAndSamantha, &mut ch);
-    ok(&mut g, Side::Us, Answer::Coup(Country::CostaRica), &mut ch);
+    coup(&mut g, Side::Us, Country::CostaRica, &mut ch);
     assert_eq!(inf(&g, Country::CostaRica, Side::Us), 1);
     assert_eq!(g.state().vp, -1);
     assert!(removed(&g, Card::YuriAndSamantha));
@@ -2571,24 +2081,12 @@ fn yuri_and_samantha_played_by_the_us_event_first_counts_its_own_coup() {
 #[test]
 fn yuri_and_samantha_ussr_coups_pay_nothing() {
     let mut ch = RecordedChance::dice(&[6]);
-    let p = Position::new()
+    let mut g = Position::new()
         .effect(Card::YuriAndSamantha, Side::Ussr, Duration::Turn)
         .influence(Country::CostaRica, Side::Us, 1)
-        .hand(Side::Ussr, &[Card::Glasnost]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::Glasnost,
-        CardUse::Operations,
-        &mut ch,
-    );
-    ok(
-        &mut g,
-        Side::Ussr,
-        Answer::Coup(Country::CostaRica),
-        &mut ch,
-    );
+        .ussr_round(&[Card::Glasnost], &mut ch);
+    ops(&mut g, Side::Ussr, Card::Glasnost, &mut ch);
+    coup(&mut g, Side::Ussr, Country::CostaRica, &mut ch);
     assert_eq!(g.state().vp, 0);
 }
 
@@ -2597,17 +2095,9 @@ fn yuri_and_samantha_ussr_coups_pay_nothing() {
 #[test]
 fn awacs_adds_two_in_saudi_arabia_and_lasts() {
     let mut ch = none();
-    let p = Position::new()
+    let g = Position::new()
         .influence(Country::SaudiArabia, Side::Us, 1)
-        .hand(Side::Us, &[Card::AwacsSaleToSaudis]);
-    let mut g = round(p, Side::Us, &mut ch);
-    play(
-        &mut g,
-        Side::Us,
-        Card::AwacsSaleToSaudis,
-        CardUse::Event,
-        &mut ch,
-    );
+        .us_plays_event(Card::AwacsSaleToSaudis, &mut ch);
     assert_eq!(inf(&g, Country::SaudiArabia, Side::Us), 3);
     assert_eq!(
         g.state().effect_side(Card::AwacsSaleToSaudis),
@@ -2619,18 +2109,10 @@ fn awacs_adds_two_in_saudi_arabia_and_lasts() {
 #[test]
 fn awacs_blocks_muslim_revolution_faq_f309() {
     let mut ch = none();
-    let p = Position::new()
+    let g = Position::new()
         .effect(Card::AwacsSaleToSaudis, Side::Us, Duration::Lasting)
         .influence(Country::Iran, Side::Us, 2)
-        .hand(Side::Ussr, &[Card::MuslimRevolution]);
-    let mut g = round(p, Side::Ussr, &mut ch);
-    play(
-        &mut g,
-        Side::Ussr,
-        Card::MuslimRevolution,
-        CardUse::Event,
-        &mut ch,
-    );
+        .ussr_plays_event(Card::MuslimRevolution, &mut ch);
     assert_eq!(inf(&g, Country::Iran, Side::Us), 2);
     assert!(discarded(&g, Card::MuslimRevolution));
     next_round_of(&g, Side::Us);
@@ -2639,26 +2121,19 @@ fn awacs_blocks_muslim_revolution_faq_f309() {
 #[test]
 fn awacs_us_plays_muslim_revolution_for_ops_safely_faq_f309() {
     let mut ch = none();
-    let p = Position::new()
+    let mut g = Position::new()
         .effect(Card::AwacsSaleToSaudis, Side::Us, Duration::Lasting)
         .influence(Country::Iran, Side::Us, 2)
-        .hand(Side::Us, &[Card::MuslimRevolution]);
-    let mut g = round(p, Side::Us, &mut ch);
+        .us_round(&[Card::MuslimRevolution], &mut ch);
     // The event cannot occur: no event-first question (rules revision r4), no USSR choice;
     // the US goes straight to its 4 Ops.
-    play(
-        &mut g,
-        Side::Us,
-        Card::MuslimRevolution,
-        CardUse::Operations,
-        &mut ch,
-    );
+    ops(&mut g, Side::Us, Card::MuslimRevolution, &mut ch);
     assert!(g.prompt_for(Side::Ussr).is_none());
     assert!(matches!(
         g.prompt_for(Side::Us).unwrap().kind,
         PromptKind::Operations { ops: 4, .. }
     ));
-    ok(&mut g, Side::Us, Answer::Pass, &mut ch);
+    act(&mut g, Side::Us, Answer::Pass, &mut ch);
     assert_eq!(inf(&g, Country::Iran, Side::Us), 2);
     assert!(discarded(&g, Card::MuslimRevolution));
 }
@@ -2666,8 +2141,7 @@ fn awacs_us_plays_muslim_revolution_for_ops_safely_faq_f309() {
 #[test]
 fn awacs_played_by_the_ussr_for_ops_fires() {
     let mut ch = none();
-    let p = Position::new().hand(Side::Ussr, &[Card::AwacsSaleToSaudis]);
-    let mut g = round(p, Side::Ussr, &mut ch);
+    let mut g = Position::new().ussr_round(&[Card::AwacsSaleToSaudis], &mut ch);
     ops_event_first(&mut g, Side::Ussr, Card::AwacsSaleToSaudis, &mut ch);
     assert_eq!(inf(&g, Country::SaudiArabia, Side::Us), 2);
     assert!(g.state().has_effect(Card::AwacsSaleToSaudis));

@@ -1,5 +1,12 @@
 //! Mid War events 36, 39–47: exact positions, forced dice, exact values.
 
+mod common;
+
+use common::moves::{
+    act, choose_card, choose_country, coup, event, influence, ops, ops_event_first, ops_first,
+    ops_unspent, space_race,
+};
+
 include!("events_mid_common.rs.inc");
 
 // ---- #36 Brush War ------------------------------------------------------------------------
@@ -11,11 +18,9 @@ fn brush_war_win_replaces_influence_vp_and_milops_no_defcon_change() {
     let mut g = pos()
         .defcon(2)
         .influence(Country::Greece, US, 2)
-        .hand(USSR, &[Card::BrushWar, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::BrushWar, &mut ch);
+        .ussr_plays_event(Card::BrushWar, &mut ch);
     assert_eq!(owed(&g).0, USSR);
-    ok(&mut g, USSR, Answer::Country(Country::Greece), &mut ch);
+    choose_country(&mut g, USSR, Country::Greece, &mut ch);
     assert_eq!(inf(&g, Country::Greece, US), 0);
     assert_eq!(inf(&g, Country::Greece, USSR), 2);
     assert_eq!(g.state().vp, -1);
@@ -31,10 +36,8 @@ fn brush_war_superpower_counts_target_does_not() {
     let mut ch = dice(&[4]);
     let mut g = pos()
         .influence(Country::Mexico, US, 2)
-        .hand(USSR, &[Card::BrushWar, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::BrushWar, &mut ch);
-    ok(&mut g, USSR, Answer::Country(Country::Mexico), &mut ch);
+        .ussr_plays_event(Card::BrushWar, &mut ch);
+    choose_country(&mut g, USSR, Country::Mexico, &mut ch);
     assert_eq!(inf(&g, Country::Mexico, USSR), 2);
     assert_eq!(g.state().vp, -1);
 }
@@ -45,10 +48,8 @@ fn brush_war_loss_still_gives_milops() {
     let mut ch = dice(&[3]);
     let mut g = pos()
         .influence(Country::Mexico, US, 1)
-        .hand(USSR, &[Card::BrushWar, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::BrushWar, &mut ch);
-    ok(&mut g, USSR, Answer::Country(Country::Mexico), &mut ch);
+        .ussr_plays_event(Card::BrushWar, &mut ch);
+    choose_country(&mut g, USSR, Country::Mexico, &mut ch);
     assert_eq!(inf(&g, Country::Mexico, US), 1);
     assert_eq!(g.state().vp, 0);
     assert_eq!(g.state().milops.ussr, 3);
@@ -62,12 +63,10 @@ fn brush_war_nato_protects_us_controlled_europe_and_stability_3_refused() {
         .influence(Country::Italy, US, 2)
         .influence(Country::Greece, US, 1)
         .effect(Card::Nato, US, Duration::Lasting)
-        .hand(USSR, &[Card::BrushWar, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::BrushWar, &mut ch);
+        .ussr_plays_event(Card::BrushWar, &mut ch);
     refused(&mut g, USSR, Answer::Country(Country::Italy), &mut ch);
     refused(&mut g, USSR, Answer::Country(Country::France), &mut ch); // Stability 3
-    ok(&mut g, USSR, Answer::Country(Country::Greece), &mut ch); // not controlled
+    choose_country(&mut g, USSR, Country::Greece, &mut ch); // not controlled
     assert_eq!(inf(&g, Country::Greece, USSR), 1);
 }
 
@@ -78,10 +77,8 @@ fn brush_war_us_event_under_flower_power_nets_vp() {
     let mut g = pos()
         .influence(Country::Greece, USSR, 1)
         .effect(Card::FlowerPower, USSR, Duration::Lasting)
-        .hand(US, &[Card::BrushWar, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::BrushWar, &mut ch);
-    ok(&mut g, US, Answer::Country(Country::Greece), &mut ch);
+        .us_plays_event(Card::BrushWar, &mut ch);
+    choose_country(&mut g, US, Country::Greece, &mut ch);
     assert_eq!(inf(&g, Country::Greece, US), 1);
     assert_eq!(g.state().vp, -1);
 }
@@ -146,18 +143,9 @@ fn arms_race_both_capped_at_5_tie() {
         )
         .action_round(2, US, &mut ch);
     event(&mut g, US, Card::HowILearnedToStopWorrying, &mut ch);
-    ok(&mut g, US, Answer::Number(3), &mut ch);
+    act(&mut g, US, Answer::Number(3), &mut ch);
     assert_eq!(g.state().milops.us, 5);
-    ok(
-        &mut g,
-        USSR,
-        Answer::Play {
-            card: Card::Fidel,
-            mode: CardUse::Operations,
-        },
-        &mut ch,
-    );
-    ok(&mut g, USSR, Answer::Pass, &mut ch);
+    ops_unspent(&mut g, USSR, Card::Fidel, &mut ch);
     event(&mut g, US, Card::ArmsRace, &mut ch);
     assert_eq!(g.state().vp, 0);
 }
@@ -179,17 +167,8 @@ fn arms_race_counts_how_i_learned_milops_later_that_turn() {
         )
         .action_round(2, US, &mut ch);
     event(&mut g, US, Card::HowILearnedToStopWorrying, &mut ch);
-    ok(&mut g, US, Answer::Number(4), &mut ch);
-    ok(
-        &mut g,
-        USSR,
-        Answer::Play {
-            card: Card::Fidel,
-            mode: CardUse::Operations,
-        },
-        &mut ch,
-    );
-    ok(&mut g, USSR, Answer::Pass, &mut ch);
+    act(&mut g, US, Answer::Number(4), &mut ch);
+    ops_unspent(&mut g, USSR, Card::Fidel, &mut ch);
     event(&mut g, US, Card::ArmsRace, &mut ch);
     assert_eq!(g.state().vp, 3);
 }
@@ -203,8 +182,8 @@ fn arms_race_headlined_at_zero_milops_does_nothing() {
         .hand(USSR, &[Card::ArmsRace, Card::Fidel])
         .hand(US, &[Card::PanamaCanalReturned, Card::DuckAndCover])
         .headline(&mut ch);
-    ok(&mut g, USSR, Answer::Card(Card::ArmsRace), &mut ch);
-    ok(&mut g, US, Answer::Card(Card::PanamaCanalReturned), &mut ch);
+    choose_card(&mut g, USSR, Card::ArmsRace, &mut ch);
+    choose_card(&mut g, US, Card::PanamaCanalReturned, &mut ch);
     assert_eq!(g.state().vp, 0);
     assert!(discarded(&g, Card::ArmsRace));
     assert_eq!(inf(&g, Country::Panama, US), 1);
@@ -219,17 +198,15 @@ fn cuban_missile_crisis_sets_defcon_2_and_opponent_coup_is_nuclear_war() {
     let mut g = pos()
         .defcon(4)
         .influence(Country::Panama, USSR, 1)
-        .hand(USSR, &[Card::CubanMissileCrisis, Card::Fidel])
         .hand(US, &[Card::Summit, Card::DuckAndCover])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::CubanMissileCrisis, &mut ch);
+        .ussr_plays_event(Card::CubanMissileCrisis, &mut ch);
     assert_eq!(g.state().defcon, 2);
     assert_eq!(g.state().effect_side(Card::CubanMissileCrisis), Some(USSR));
     assert!(removed(&g, Card::CubanMissileCrisis));
     // The US has no 2 Influence in West Germany or Turkey: no cancel offer.
     assert_eq!(action_round_of(&g), US);
-    for_ops(&mut g, US, Card::Summit, &mut ch);
-    ok(&mut g, US, Answer::Coup(Country::Panama), &mut ch);
+    ops(&mut g, US, Card::Summit, &mut ch);
+    coup(&mut g, US, Country::Panama, &mut ch);
     let o = g.outcome().expect("game over");
     assert_eq!(o.winner, Some(USSR));
     assert_eq!(o.reason, VictoryReason::Defcon);
@@ -244,10 +221,8 @@ fn cuban_missile_crisis_cancel_by_removing_2_from_west_germany() {
         .influence(Country::WestGermany, US, 3)
         .influence(Country::Turkey, US, 1)
         .influence(Country::Guatemala, USSR, 1)
-        .hand(USSR, &[Card::CubanMissileCrisis, Card::Fidel])
         .hand(US, &[Card::Summit, Card::DuckAndCover])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::CubanMissileCrisis, &mut ch);
+        .ussr_plays_event(Card::CubanMissileCrisis, &mut ch);
     let (side, kind, card) = owed(&g);
     assert_eq!(side, US);
     assert_eq!(card, Some(Card::CubanMissileCrisis));
@@ -259,12 +234,12 @@ fn cuban_missile_crisis_cancel_by_removing_2_from_west_germany() {
         }
     );
     refused(&mut g, US, Answer::Country(Country::Turkey), &mut ch); // only 1 there: not 1+1
-    ok(&mut g, US, Answer::Country(Country::WestGermany), &mut ch);
+    choose_country(&mut g, US, Country::WestGermany, &mut ch);
     assert_eq!(inf(&g, Country::WestGermany, US), 1);
     assert!(!g.state().has_effect(Card::CubanMissileCrisis));
     assert_eq!(g.state().defcon, 2);
-    for_ops(&mut g, US, Card::Summit, &mut ch);
-    ok(&mut g, US, Answer::Coup(Country::Guatemala), &mut ch);
+    ops(&mut g, US, Card::Summit, &mut ch);
+    coup(&mut g, US, Country::Guatemala, &mut ch);
     assert!(g.outcome().is_none());
     assert_eq!(inf(&g, Country::Guatemala, US), 4); // 6+1 = 7 vs 2: margin 5
 }
@@ -277,12 +252,10 @@ fn cuban_missile_crisis_restricts_only_the_opponent_even_in_the_other_round() {
     let mut g = pos()
         .influence(Country::Guatemala, US, 1)
         .effect(Card::CubanMissileCrisis, US, Duration::Turn)
-        .hand(US, &[Card::Che, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    for_ops(&mut g, US, Card::Che, &mut ch);
-    ok(&mut g, US, Answer::YesNo(true), &mut ch);
+        .us_round(&[Card::Che], &mut ch);
+    ops_event_first(&mut g, US, Card::Che, &mut ch);
     assert_eq!(owed(&g).0, USSR);
-    ok(&mut g, USSR, Answer::Country(Country::Guatemala), &mut ch);
+    choose_country(&mut g, USSR, Country::Guatemala, &mut ch);
     assert_eq!(g.outcome().unwrap().winner, Some(US));
 }
 
@@ -293,11 +266,9 @@ fn cuban_missile_crisis_che_coups_may_be_declined() {
     let mut g = pos()
         .influence(Country::Guatemala, US, 1)
         .effect(Card::CubanMissileCrisis, US, Duration::Turn)
-        .hand(US, &[Card::Che, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    for_ops(&mut g, US, Card::Che, &mut ch);
-    ok(&mut g, US, Answer::YesNo(true), &mut ch);
-    ok(&mut g, USSR, Answer::Pass, &mut ch);
+        .us_round(&[Card::Che], &mut ch);
+    ops_event_first(&mut g, US, Card::Che, &mut ch);
+    act(&mut g, USSR, Answer::Pass, &mut ch);
     assert!(g.outcome().is_none());
     assert_eq!(owed(&g).0, US); // its Operations
 }
@@ -329,7 +300,7 @@ fn cuban_missile_crisis_ussr_cancels_from_cuba() {
             optional: true
         }
     );
-    ok(&mut g, USSR, Answer::Country(Country::Cuba), &mut ch);
+    choose_country(&mut g, USSR, Country::Cuba, &mut ch);
     assert_eq!(inf(&g, Country::Cuba, USSR), 0);
     assert!(!g.state().has_effect(Card::CubanMissileCrisis));
     assert_eq!(action_round_of(&g), USSR);
@@ -343,23 +314,13 @@ fn nuclear_subs_us_battleground_coup_keeps_defcon() {
     let mut g = pos()
         .defcon(3)
         .influence(Country::Iran, USSR, 1)
-        .hand(US, &[Card::NuclearSubs, Card::Summit, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
+        .us_round(&[Card::NuclearSubs, Card::Summit], &mut ch);
     event(&mut g, US, Card::NuclearSubs, &mut ch);
     assert_eq!(g.state().effect_side(Card::NuclearSubs), Some(US));
     assert!(removed(&g, Card::NuclearSubs));
-    ok(
-        &mut g,
-        USSR,
-        Answer::Play {
-            card: Card::Fidel,
-            mode: CardUse::Operations,
-        },
-        &mut ch,
-    );
-    ok(&mut g, USSR, Answer::Pass, &mut ch);
-    for_ops(&mut g, US, Card::Summit, &mut ch);
-    ok(&mut g, US, Answer::Coup(Country::Iran), &mut ch);
+    ops_unspent(&mut g, USSR, Card::Fidel, &mut ch);
+    ops(&mut g, US, Card::Summit, &mut ch);
+    coup(&mut g, US, Country::Iran, &mut ch);
     // 1 + 1 Op = 2 vs 4: fails; DEFCON unchanged, Military Operations 1.
     assert_eq!(g.state().defcon, 3);
     assert_eq!(g.state().milops.us, 1);
@@ -375,14 +336,13 @@ fn nuclear_subs_no_help_for_region_limits_ussr_coups_or_cuban_missile_crisis() {
         .influence(Country::Iran, US, 1)
         .effect(Card::NuclearSubs, US, Duration::Turn)
         .hand(US, &[Card::Summit, Card::DuckAndCover])
-        .hand(USSR, &[Card::Comecon, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
+        .ussr_round(&[Card::Comecon], &mut ch);
     // USSR Battleground coup still lowers DEFCON.
-    for_ops(&mut g, USSR, Card::Comecon, &mut ch);
-    ok(&mut g, USSR, Answer::Coup(Country::Iran), &mut ch);
+    ops(&mut g, USSR, Card::Comecon, &mut ch);
+    coup(&mut g, USSR, Country::Iran, &mut ch);
     assert_eq!(g.state().defcon, 2);
     // Asia is barred at DEFCON 2 for the US too.
-    for_ops(&mut g, US, Card::Summit, &mut ch);
+    ops(&mut g, US, Card::Summit, &mut ch);
     refused(&mut g, US, Answer::Coup(Country::Japan), &mut ch);
 }
 
@@ -394,21 +354,17 @@ fn nuclear_subs_does_not_save_a_us_coup_under_cuban_missile_crisis() {
         .influence(Country::Iran, USSR, 1)
         .effect(Card::NuclearSubs, US, Duration::Turn)
         .effect(Card::CubanMissileCrisis, USSR, Duration::Turn)
-        .hand(US, &[Card::Summit, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    for_ops(&mut g, US, Card::Summit, &mut ch);
-    ok(&mut g, US, Answer::Coup(Country::Iran), &mut ch);
+        .us_round(&[Card::Summit], &mut ch);
+    ops(&mut g, US, Card::Summit, &mut ch);
+    coup(&mut g, US, Country::Iran, &mut ch);
     assert_eq!(g.outcome().unwrap().winner, Some(USSR));
 }
 
 #[test]
 fn nuclear_subs_fires_for_the_us_when_the_ussr_plays_it_for_ops() {
     let mut ch = dice(&[]);
-    let mut g = pos()
-        .hand(USSR, &[Card::NuclearSubs, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    for_ops(&mut g, USSR, Card::NuclearSubs, &mut ch);
-    ok(&mut g, USSR, Answer::YesNo(true), &mut ch);
+    let mut g = pos().ussr_round(&[Card::NuclearSubs], &mut ch);
+    ops_event_first(&mut g, USSR, Card::NuclearSubs, &mut ch);
     assert_eq!(g.state().effect_side(Card::NuclearSubs), Some(US));
     assert_eq!(owed(&g).0, USSR);
     assert!(matches!(owed(&g).1, PromptKind::Operations { ops: 2, .. }));
@@ -421,10 +377,8 @@ fn quagmire_traps_next_us_round_discard_and_escape_on_4() {
     // FAQ F269 (the round is the discard and the roll), F270.
     let mut ch = dice(&[4]);
     let mut g = pos()
-        .hand(USSR, &[Card::Quagmire, Card::Fidel])
         .hand(US, &[Card::Summit, Card::Junta, Card::DuckAndCover])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::Quagmire, &mut ch);
+        .ussr_plays_event(Card::Quagmire, &mut ch);
     assert!(removed(&g, Card::Quagmire));
     let (side, kind, card) = owed(&g);
     assert_eq!((side, card), (US, Some(Card::Quagmire)));
@@ -436,7 +390,7 @@ fn quagmire_traps_next_us_round_discard_and_escape_on_4() {
             optional: false
         }
     );
-    ok(&mut g, US, Answer::Card(Card::Junta), &mut ch);
+    choose_card(&mut g, US, Card::Junta, &mut ch);
     assert!(discarded(&g, Card::Junta));
     assert_eq!(inf(&g, Country::Panama, US), 0); // no event
     assert!(!g.state().has_effect(Card::Quagmire));
@@ -450,9 +404,8 @@ fn quagmire_roll_5_stays_trapped_and_carries_over() {
     let mut ch = dice(&[5]);
     let mut g = pos()
         .effect(Card::Quagmire, USSR, Duration::Lasting)
-        .hand(US, &[Card::Junta, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    ok(&mut g, US, Answer::Card(Card::Junta), &mut ch);
+        .us_round(&[Card::Junta], &mut ch);
+    choose_card(&mut g, US, Card::Junta, &mut ch);
     assert!(g.state().has_effect(Card::Quagmire));
     let mut st = g.state().clone();
     twilight_pbem::engine::effects::expire_turn_effects(&mut st);
@@ -477,19 +430,11 @@ fn quagmire_does_not_affect_the_headline() {
 fn quagmire_from_us_ops_play_spends_the_ops_first_trap_next_round() {
     // FAQ F270.
     let mut ch = dice(&[]);
-    let mut g = pos()
-        .hand(US, &[Card::Quagmire, Card::Junta, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    for_ops(&mut g, US, Card::Quagmire, &mut ch);
-    ok(&mut g, US, Answer::YesNo(true), &mut ch);
+    let mut g = pos().us_round(&[Card::Quagmire, Card::Junta], &mut ch);
+    ops_event_first(&mut g, US, Card::Quagmire, &mut ch);
     assert!(g.state().has_effect(Card::Quagmire));
     assert!(matches!(owed(&g).1, PromptKind::Operations { ops: 3, .. }));
-    ok(
-        &mut g,
-        US,
-        Answer::Influence(vec![(Country::Mexico, 3)]),
-        &mut ch,
-    );
+    influence(&mut g, US, &[(Country::Mexico, 3)], &mut ch);
     assert_eq!(inf(&g, Country::Mexico, US), 3);
     assert!(removed(&g, Card::Quagmire));
 }
@@ -504,7 +449,7 @@ fn quagmire_no_eligible_card_passes_and_keeps_cards() {
         .action_round(1, US, &mut ch);
     // Asked, the hand not being empty (rules revision r4); only the pass answers.
     refused(&mut g, US, Answer::Card(Card::Summit), &mut ch);
-    ok(&mut g, US, Answer::Pass, &mut ch);
+    act(&mut g, US, Answer::Pass, &mut ch);
     assert_eq!(action_round_of(&g), USSR);
     assert_eq!(
         g.state().cards.hands.us,
@@ -530,12 +475,7 @@ fn quagmire_scoring_card_must_be_played_when_no_eligible_discard_and_scores() {
             optional: false
         }
     );
-    ok(
-        &mut g,
-        US,
-        Answer::Card(Card::CentralAmericaScoring),
-        &mut ch,
-    );
+    choose_card(&mut g, US, Card::CentralAmericaScoring, &mut ch);
     // Presence 1 + Battleground 1 + adjacent to the USSR? no: 2 VP.
     assert_eq!(g.state().vp, 2);
     assert!(g.state().has_effect(Card::Quagmire));
@@ -587,7 +527,7 @@ fn quagmire_opponent_event_discarded_without_event_and_china_never() {
         }
     );
     refused(&mut g, US, Answer::Card(Card::ChinaCard), &mut ch);
-    ok(&mut g, US, Answer::Card(Card::Opec), &mut ch);
+    choose_card(&mut g, US, Card::Opec, &mut ch);
     assert!(discarded(&g, Card::Opec));
     assert_eq!(g.state().vp, 0);
 }
@@ -602,7 +542,7 @@ fn quagmire_red_scare_raises_the_threshold() {
         .hand(US, &[Card::Junta, Card::Summit])
         .action_round(1, US, &mut ch);
     refused(&mut g, US, Answer::Card(Card::Junta), &mut ch);
-    ok(&mut g, US, Answer::Pass, &mut ch);
+    act(&mut g, US, Answer::Pass, &mut ch);
     assert_eq!(action_round_of(&g), USSR); // passed: no eligible card
     assert_eq!(g.state().cards.hands.us.len(), 2);
 }
@@ -616,7 +556,7 @@ fn quagmire_received_missile_envy_discarded_satisfies_obligation() {
         .effect(Card::MissileEnvy, US, Duration::Lasting)
         .hand(US, &[Card::MissileEnvy, Card::Junta])
         .action_round(1, US, &mut ch);
-    ok(&mut g, US, Answer::Card(Card::MissileEnvy), &mut ch);
+    choose_card(&mut g, US, Card::MissileEnvy, &mut ch);
     assert!(discarded(&g, Card::MissileEnvy));
     assert!(!g.state().has_effect(Card::MissileEnvy));
 }
@@ -625,11 +565,9 @@ fn quagmire_received_missile_envy_discarded_satisfies_obligation() {
 fn quagmire_cancels_norad_in_effect() {
     // FAQ F305.
     let mut ch = dice(&[]);
-    let mut g = pos()
+    let g = pos()
         .effect(Card::Norad, US, Duration::Lasting)
-        .hand(USSR, &[Card::Quagmire, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::Quagmire, &mut ch);
+        .ussr_plays_event(Card::Quagmire, &mut ch);
     assert!(!g.state().has_effect(Card::Norad));
 }
 
@@ -639,17 +577,8 @@ fn quagmire_on_the_space_race_cancels_nothing() {
     let mut ch = dice(&[6]);
     let mut g = pos()
         .effect(Card::Norad, US, Duration::Lasting)
-        .hand(USSR, &[Card::Quagmire, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    ok(
-        &mut g,
-        USSR,
-        Answer::Play {
-            card: Card::Quagmire,
-            mode: CardUse::SpaceRace,
-        },
-        &mut ch,
-    );
+        .ussr_round(&[Card::Quagmire], &mut ch);
+    space_race(&mut g, USSR, Card::Quagmire, &mut ch);
     assert!(g.state().has_effect(Card::Norad));
     assert!(!g.state().has_effect(Card::Quagmire));
     assert!(discarded(&g, Card::Quagmire));
@@ -659,10 +588,8 @@ fn quagmire_on_the_space_race_cancels_nothing() {
 fn bear_trap_traps_ussr_discard_roll_escape() {
     let mut ch = dice(&[1]);
     let mut g = pos()
-        .hand(US, &[Card::BearTrap, Card::DuckAndCover])
         .hand(USSR, &[Card::Comecon, Card::Fidel])
-        .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::BearTrap, &mut ch);
+        .us_plays_event(Card::BearTrap, &mut ch);
     assert!(removed(&g, Card::BearTrap));
     assert_eq!(g.state().action_round, 2);
     let (side, kind, card) = owed(&g);
@@ -674,7 +601,7 @@ fn bear_trap_traps_ussr_discard_roll_escape() {
             optional: false
         }
     );
-    ok(&mut g, USSR, Answer::Card(Card::Comecon), &mut ch);
+    choose_card(&mut g, USSR, Card::Comecon, &mut ch);
     assert!(!g.state().has_effect(Card::BearTrap));
     assert!(discarded(&g, Card::Comecon));
     assert_eq!(action_round_of(&g), US);
@@ -687,21 +614,11 @@ fn bear_trap_fires_for_the_us_when_the_ussr_plays_it_for_ops() {
     let mut g = pos()
         .hand(USSR, &[Card::BearTrap, Card::Comecon])
         .action_round(1, USSR, &mut ch);
-    for_ops(&mut g, USSR, Card::BearTrap, &mut ch);
-    ok(&mut g, USSR, Answer::YesNo(false), &mut ch);
-    ok(&mut g, USSR, Answer::Pass, &mut ch);
+    ops_first(&mut g, USSR, Card::BearTrap, &mut ch);
+    act(&mut g, USSR, Answer::Pass, &mut ch);
     assert_eq!(g.state().effect_side(Card::BearTrap), Some(US));
     assert_eq!(action_round_of(&g), US);
-    ok(
-        &mut g,
-        US,
-        Answer::Play {
-            card: Card::DuckAndCover,
-            mode: CardUse::Operations,
-        },
-        &mut ch,
-    );
-    ok(&mut g, US, Answer::Pass, &mut ch);
+    ops_unspent(&mut g, US, Card::DuckAndCover, &mut ch);
     assert_eq!(owed(&g).2, Some(Card::BearTrap));
     assert_eq!(owed(&g).0, USSR);
 }
@@ -712,9 +629,8 @@ fn quagmire_fires_for_the_ussr_when_the_us_plays_it_for_ops() {
     let mut g = pos()
         .hand(US, &[Card::Quagmire, Card::Junta])
         .action_round(1, US, &mut ch);
-    for_ops(&mut g, US, Card::Quagmire, &mut ch);
-    ok(&mut g, US, Answer::YesNo(false), &mut ch);
-    ok(&mut g, US, Answer::Pass, &mut ch);
+    ops_first(&mut g, US, Card::Quagmire, &mut ch);
+    act(&mut g, US, Answer::Pass, &mut ch);
     assert_eq!(g.state().effect_side(Card::Quagmire), Some(USSR));
 }
 
@@ -726,12 +642,7 @@ fn bear_trap_scoring_card_played_no_roll() {
         .effect(Card::BearTrap, US, Duration::Lasting)
         .hand(USSR, &[Card::CentralAmericaScoring])
         .action_round(1, USSR, &mut ch);
-    ok(
-        &mut g,
-        USSR,
-        Answer::Card(Card::CentralAmericaScoring),
-        &mut ch,
-    );
+    choose_card(&mut g, USSR, Card::CentralAmericaScoring, &mut ch);
     assert!(g.state().has_effect(Card::BearTrap));
     assert!(discarded(&g, Card::CentralAmericaScoring));
 }
@@ -745,9 +656,7 @@ fn salt_improves_defcon_penalises_coups_and_takes_a_discard() {
     let mut g = pos()
         .defcon(2)
         .discard(&[Card::Junta, Card::AsiaScoring, Card::Allende])
-        .hand(US, &[Card::SaltNegotiations, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::SaltNegotiations, &mut ch);
+        .us_plays_event(Card::SaltNegotiations, &mut ch);
     assert_eq!(g.state().defcon, 4);
     assert_eq!(
         owed(&g).1,
@@ -757,7 +666,7 @@ fn salt_improves_defcon_penalises_coups_and_takes_a_discard() {
         }
     );
     refused(&mut g, US, Answer::Card(Card::AsiaScoring), &mut ch);
-    ok(&mut g, US, Answer::Card(Card::Allende), &mut ch);
+    choose_card(&mut g, US, Card::Allende, &mut ch);
     assert_eq!(
         g.state().cards.hands.us,
         vec![Card::DuckAndCover, Card::Allende]
@@ -777,10 +686,9 @@ fn salt_coup_minus_one_does_not_change_milops() {
     let mut g = pos()
         .influence(Country::Panama, US, 1)
         .effect(Card::SaltNegotiations, US, Duration::Turn)
-        .hand(USSR, &[Card::Comecon, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    for_ops(&mut g, USSR, Card::Comecon, &mut ch);
-    ok(&mut g, USSR, Answer::Coup(Country::Panama), &mut ch);
+        .ussr_round(&[Card::Comecon], &mut ch);
+    ops(&mut g, USSR, Card::Comecon, &mut ch);
+    coup(&mut g, USSR, Country::Panama, &mut ch);
     assert_eq!(inf(&g, Country::Panama, US), 0);
     assert_eq!(inf(&g, Country::Panama, USSR), 0);
     assert_eq!(g.state().milops.ussr, 3);
@@ -792,10 +700,8 @@ fn salt_pick_is_optional() {
     let mut ch = dice(&[]);
     let mut g = pos()
         .discard(&[Card::Junta])
-        .hand(USSR, &[Card::SaltNegotiations, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::SaltNegotiations, &mut ch);
-    ok(&mut g, USSR, Answer::Pass, &mut ch);
+        .ussr_plays_event(Card::SaltNegotiations, &mut ch);
+    act(&mut g, USSR, Answer::Pass, &mut ch);
     assert_eq!(g.state().cards.discard, vec![Card::Junta]);
     assert_eq!(g.state().defcon, 5);
 }
@@ -809,8 +715,8 @@ fn salt_headline_resolving_second_may_take_the_first_headline() {
         .hand(USSR, &[Card::SaltNegotiations, Card::Fidel])
         .hand(US, &[Card::ArmsRace, Card::DuckAndCover])
         .headline(&mut ch);
-    ok(&mut g, USSR, Answer::Card(Card::SaltNegotiations), &mut ch);
-    ok(&mut g, US, Answer::Card(Card::ArmsRace), &mut ch);
+    choose_card(&mut g, USSR, Card::SaltNegotiations, &mut ch);
+    choose_card(&mut g, US, Card::ArmsRace, &mut ch);
     assert_eq!(
         owed(&g).1,
         PromptKind::ChooseCard {
@@ -818,7 +724,7 @@ fn salt_headline_resolving_second_may_take_the_first_headline() {
             optional: true
         }
     );
-    ok(&mut g, USSR, Answer::Card(Card::ArmsRace), &mut ch);
+    choose_card(&mut g, USSR, Card::ArmsRace, &mut ch);
     assert!(g.state().cards.hands.ussr.contains(&Card::ArmsRace));
     assert_eq!(g.state().defcon, 5);
 }
@@ -853,7 +759,7 @@ fn summit_winner_scores_2_and_moves_defcon() {
             ]
         }
     );
-    ok(&mut g, USSR, Answer::Number(2), &mut ch);
+    act(&mut g, USSR, Answer::Number(2), &mut ch);
     assert_eq!(g.state().defcon, 4);
 }
 
@@ -873,16 +779,14 @@ fn summit_southeast_asia_is_not_a_region() {
     // FAQ F265: the USSR controls 3 Southeast Asian countries, the US 3 in Asia: no
     // Domination of Asia for either, so 4 vs 4 ties.
     let mut ch = dice(&[4, 4]);
-    let mut g = pos()
+    let g = pos()
         .influence(Country::Thailand, USSR, 2)
         .influence(Country::Burma, USSR, 2)
         .influence(Country::Vietnam, USSR, 1)
         .influence(Country::Japan, US, 4)
         .influence(Country::SouthKorea, US, 3)
         .influence(Country::Australia, US, 4)
-        .hand(USSR, &[Card::Summit, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::Summit, &mut ch);
+        .ussr_plays_event(Card::Summit, &mut ch);
     assert_eq!(g.state().vp, 0);
 }
 
@@ -890,15 +794,13 @@ fn summit_southeast_asia_is_not_a_region() {
 fn summit_formosan_taiwan_is_not_a_battleground() {
     // FAQ F210: with Taiwan as a Battleground the US would dominate Asia (+1, 5 vs 4).
     let mut ch = dice(&[4, 4]);
-    let mut g = pos()
+    let g = pos()
         .influence(Country::Japan, US, 4)
         .influence(Country::Taiwan, US, 3)
         .influence(Country::Australia, US, 4)
         .influence(Country::NorthKorea, USSR, 3)
         .effect(Card::FormosanResolution, US, Duration::Lasting)
-        .hand(USSR, &[Card::Summit, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::Summit, &mut ch);
+        .ussr_plays_event(Card::Summit, &mut ch);
     assert_eq!(g.state().vp, 0);
 }
 
@@ -906,13 +808,9 @@ fn summit_formosan_taiwan_is_not_a_battleground() {
 fn summit_non_phasing_winner_to_defcon_1_phasing_player_loses() {
     // FAQ F125.
     let mut ch = dice(&[1, 6]);
-    let mut g = pos()
-        .defcon(2)
-        .hand(USSR, &[Card::Summit, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::Summit, &mut ch);
+    let mut g = pos().defcon(2).ussr_plays_event(Card::Summit, &mut ch);
     assert_eq!(owed(&g).0, US);
-    ok(&mut g, US, Answer::Number(0), &mut ch);
+    act(&mut g, US, Answer::Number(0), &mut ch);
     assert_eq!(g.outcome().unwrap().winner, Some(US));
     assert_eq!(g.state().vp, 2);
 }
@@ -925,12 +823,10 @@ fn how_i_learned_sets_defcon_and_gives_5_milops() {
     let mut ch = dice(&[]);
     let mut g = pos()
         .defcon(4)
-        .hand(USSR, &[Card::HowILearnedToStopWorrying, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::HowILearnedToStopWorrying, &mut ch);
+        .ussr_plays_event(Card::HowILearnedToStopWorrying, &mut ch);
     assert_eq!(owed(&g).1, PromptKind::ChooseNumber { min: 1, max: 5 });
     refused(&mut g, USSR, Answer::Number(6), &mut ch);
-    ok(&mut g, USSR, Answer::Number(2), &mut ch);
+    act(&mut g, USSR, Answer::Number(2), &mut ch);
     assert_eq!(g.state().defcon, 2);
     assert_eq!(g.state().milops.ussr, 5);
     assert!(removed(&g, Card::HowILearnedToStopWorrying));
@@ -940,11 +836,8 @@ fn how_i_learned_sets_defcon_and_gives_5_milops() {
 fn how_i_learned_for_ops_gives_no_milops() {
     // FAQ F146.
     let mut ch = dice(&[]);
-    let mut g = pos()
-        .hand(USSR, &[Card::HowILearnedToStopWorrying, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    for_ops(&mut g, USSR, Card::HowILearnedToStopWorrying, &mut ch);
-    ok(&mut g, USSR, Answer::Pass, &mut ch);
+    let mut g = pos().ussr_round(&[Card::HowILearnedToStopWorrying], &mut ch);
+    ops_unspent(&mut g, USSR, Card::HowILearnedToStopWorrying, &mut ch);
     assert_eq!(g.state().milops.ussr, 0);
     assert_eq!(g.state().defcon, 5);
     assert!(discarded(&g, Card::HowILearnedToStopWorrying));
@@ -954,11 +847,8 @@ fn how_i_learned_for_ops_gives_no_milops() {
 fn how_i_learned_defcon_1_on_own_round_loses() {
     // FAQ F146, F125.
     let mut ch = dice(&[]);
-    let mut g = pos()
-        .hand(US, &[Card::HowILearnedToStopWorrying, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::HowILearnedToStopWorrying, &mut ch);
-    ok(&mut g, US, Answer::Number(1), &mut ch);
+    let mut g = pos().us_plays_event(Card::HowILearnedToStopWorrying, &mut ch);
+    act(&mut g, US, Answer::Number(1), &mut ch);
     assert_eq!(g.outcome().unwrap().winner, Some(USSR));
 }
 
@@ -970,11 +860,9 @@ fn junta_places_2_then_free_coup_no_milops_battleground_degrades() {
     let mut ch = dice(&[3]);
     let mut g = pos()
         .influence(Country::Panama, US, 1)
-        .hand(USSR, &[Card::Junta, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::Junta, &mut ch);
+        .ussr_plays_event(Card::Junta, &mut ch);
     refused(&mut g, USSR, Answer::Country(Country::Iran), &mut ch);
-    ok(&mut g, USSR, Answer::Country(Country::Chile), &mut ch);
+    choose_country(&mut g, USSR, Country::Chile, &mut ch);
     assert_eq!(inf(&g, Country::Chile, USSR), 2);
     assert_eq!(
         owed(&g).1,
@@ -986,7 +874,7 @@ fn junta_places_2_then_free_coup_no_milops_battleground_degrades() {
             ]
         }
     );
-    ok(&mut g, USSR, Answer::Number(0), &mut ch);
+    act(&mut g, USSR, Answer::Number(0), &mut ch);
     assert_eq!(
         owed(&g).1,
         PromptKind::ChooseCountry {
@@ -994,7 +882,7 @@ fn junta_places_2_then_free_coup_no_milops_battleground_degrades() {
             optional: false
         }
     );
-    ok(&mut g, USSR, Answer::Country(Country::Panama), &mut ch);
+    choose_country(&mut g, USSR, Country::Panama, &mut ch);
     // 3 + 2 = 5 vs 4: margin 1.
     assert_eq!(inf(&g, Country::Panama, US), 0);
     assert_eq!(g.state().milops.ussr, 0);
@@ -1009,12 +897,10 @@ fn junta_realignments_anywhere_in_latin_america_red_scare_one_roll() {
     let mut g = pos()
         .influence(Country::Venezuela, US, 2)
         .effect(Card::RedScarePurge, US, Duration::Turn)
-        .hand(USSR, &[Card::Junta, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::Junta, &mut ch);
-    ok(&mut g, USSR, Answer::Country(Country::Mexico), &mut ch);
-    ok(&mut g, USSR, Answer::Number(1), &mut ch);
-    ok(&mut g, USSR, Answer::Country(Country::Venezuela), &mut ch);
+        .ussr_plays_event(Card::Junta, &mut ch);
+    choose_country(&mut g, USSR, Country::Mexico, &mut ch);
+    act(&mut g, USSR, Answer::Number(1), &mut ch);
+    choose_country(&mut g, USSR, Country::Venezuela, &mut ch);
     // USSR 6 vs US 1 + 1 (more Influence) = 2: removes 4, down to 0.
     assert_eq!(inf(&g, Country::Venezuela, US), 0);
     assert_eq!(action_round_of(&g), US); // one roll only
@@ -1027,12 +913,10 @@ fn junta_brezhnev_raises_coup_ops_to_3() {
     let mut g = pos()
         .influence(Country::Panama, US, 2)
         .effect(Card::BrezhnevDoctrine, USSR, Duration::Turn)
-        .hand(USSR, &[Card::Junta, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::Junta, &mut ch);
-    ok(&mut g, USSR, Answer::Country(Country::Chile), &mut ch);
-    ok(&mut g, USSR, Answer::Number(0), &mut ch);
-    ok(&mut g, USSR, Answer::Country(Country::Panama), &mut ch);
+        .ussr_plays_event(Card::Junta, &mut ch);
+    choose_country(&mut g, USSR, Country::Chile, &mut ch);
+    act(&mut g, USSR, Answer::Number(0), &mut ch);
+    choose_country(&mut g, USSR, Country::Panama, &mut ch);
     // 2 + 3 = 5 vs 4: margin 1.
     assert_eq!(inf(&g, Country::Panama, US), 1);
 }
@@ -1046,12 +930,12 @@ fn junta_headline_coup_in_headline_phase() {
         .hand(USSR, &[Card::Junta, Card::Fidel])
         .hand(US, &[Card::PanamaCanalReturned, Card::DuckAndCover])
         .headline(&mut ch);
-    ok(&mut g, USSR, Answer::Card(Card::Junta), &mut ch);
-    ok(&mut g, US, Answer::Card(Card::PanamaCanalReturned), &mut ch);
+    choose_card(&mut g, USSR, Card::Junta, &mut ch);
+    choose_card(&mut g, US, Card::PanamaCanalReturned, &mut ch);
     // Junta (2 Ops) resolves first.
-    ok(&mut g, USSR, Answer::Country(Country::Chile), &mut ch);
-    ok(&mut g, USSR, Answer::Number(0), &mut ch);
-    ok(&mut g, USSR, Answer::Country(Country::Panama), &mut ch);
+    choose_country(&mut g, USSR, Country::Chile, &mut ch);
+    act(&mut g, USSR, Answer::Number(0), &mut ch);
+    choose_country(&mut g, USSR, Country::Panama, &mut ch);
     // 6 + 2 = 8 vs 4: margin 4: removes 1, adds 3; then Panama Canal Returned +1 US.
     assert_eq!(inf(&g, Country::Panama, USSR), 3);
     assert_eq!(inf(&g, Country::Panama, US), 1);
@@ -1065,11 +949,9 @@ fn junta_free_coup_under_cuban_missile_crisis_loses() {
     let mut g = pos()
         .influence(Country::Panama, US, 1)
         .effect(Card::CubanMissileCrisis, US, Duration::Turn)
-        .hand(USSR, &[Card::Junta, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::Junta, &mut ch);
-    ok(&mut g, USSR, Answer::Country(Country::Chile), &mut ch);
-    ok(&mut g, USSR, Answer::Number(0), &mut ch);
-    ok(&mut g, USSR, Answer::Country(Country::Panama), &mut ch);
+        .ussr_plays_event(Card::Junta, &mut ch);
+    choose_country(&mut g, USSR, Country::Chile, &mut ch);
+    act(&mut g, USSR, Answer::Number(0), &mut ch);
+    choose_country(&mut g, USSR, Country::Panama, &mut ch);
     assert_eq!(g.outcome().unwrap().winner, Some(US));
 }

@@ -1,5 +1,12 @@
 //! Mid War events 48–62: exact positions, forced dice, exact values.
 
+mod common;
+
+use common::moves::{
+    act, choose_card, choose_countries, choose_country, coup, event, influence, ops,
+    ops_event_first, ops_first, ops_unspent,
+};
+
 include!("events_mid_common.rs.inc");
 
 use twilight_pbem::engine::cx::{Cx, Input};
@@ -9,13 +16,11 @@ use twilight_pbem::engine::cx::{Cx, Input};
 #[test]
 fn kitchen_debates_more_battlegrounds_us_gains_2() {
     let mut ch = dice(&[]);
-    let mut g = pos()
+    let g = pos()
         .influence(Country::Iran, US, 2)
         .influence(Country::Panama, US, 2)
         .influence(Country::Iraq, USSR, 3)
-        .hand(US, &[Card::KitchenDebates, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::KitchenDebates, &mut ch);
+        .us_plays_event(Card::KitchenDebates, &mut ch);
     assert_eq!(g.state().vp, 2);
     assert!(removed(&g, Card::KitchenDebates));
 }
@@ -24,12 +29,10 @@ fn kitchen_debates_more_battlegrounds_us_gains_2() {
 fn kitchen_debates_condition_fails_discarded_not_removed() {
     // FAQ F249, F066, F081.
     let mut ch = dice(&[]);
-    let mut g = pos()
+    let g = pos()
         .influence(Country::Iran, US, 2)
         .influence(Country::Iraq, USSR, 3)
-        .hand(US, &[Card::KitchenDebates, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::KitchenDebates, &mut ch);
+        .us_plays_event(Card::KitchenDebates, &mut ch);
     assert_eq!(g.state().vp, 0);
     assert!(discarded(&g, Card::KitchenDebates));
     assert!(!removed(&g, Card::KitchenDebates));
@@ -39,14 +42,12 @@ fn kitchen_debates_condition_fails_discarded_not_removed() {
 fn kitchen_debates_formosan_taiwan_not_a_battleground() {
     // FAQ F249.
     let mut ch = dice(&[]);
-    let mut g = pos()
+    let g = pos()
         .influence(Country::Japan, US, 4)
         .influence(Country::Taiwan, US, 3)
         .influence(Country::NorthKorea, USSR, 3)
         .effect(Card::FormosanResolution, US, Duration::Lasting)
-        .hand(US, &[Card::KitchenDebates, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::KitchenDebates, &mut ch);
+        .us_plays_event(Card::KitchenDebates, &mut ch);
     assert_eq!(g.state().vp, 0);
     assert!(discarded(&g, Card::KitchenDebates));
 }
@@ -57,13 +58,11 @@ fn kitchen_debates_ussr_ops_play_gives_us_the_vp() {
     let mut ch = dice(&[]);
     let mut g = pos()
         .influence(Country::Iran, US, 2)
-        .hand(USSR, &[Card::KitchenDebates, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    for_ops(&mut g, USSR, Card::KitchenDebates, &mut ch);
-    ok(&mut g, USSR, Answer::YesNo(true), &mut ch);
+        .ussr_round(&[Card::KitchenDebates], &mut ch);
+    ops_event_first(&mut g, USSR, Card::KitchenDebates, &mut ch);
     assert_eq!(g.state().vp, 2);
     assert!(matches!(owed(&g).1, PromptKind::Operations { ops: 1, .. }));
-    ok(&mut g, USSR, Answer::Pass, &mut ch);
+    act(&mut g, USSR, Answer::Pass, &mut ch);
     assert!(removed(&g, Card::KitchenDebates));
 }
 
@@ -77,18 +76,12 @@ fn missile_envy_own_event_received_fires_and_envy_goes_over_with_obligation() {
     let mut g = pos()
         .influence(Country::Iran, US, 2)
         .influence(Country::Egypt, US, 1)
-        .hand(USSR, &[Card::MissileEnvy, Card::Fidel])
         .hand(US, &[Card::MuslimRevolution, Card::Allende])
-        .action_round(1, USSR, &mut ch);
+        .ussr_round(&[Card::MissileEnvy], &mut ch);
     envy(&mut g, USSR, &mut ch);
     assert_eq!(owed(&g).0, USSR);
     assert_eq!(owed(&g).2, Some(Card::MuslimRevolution));
-    ok(
-        &mut g,
-        USSR,
-        Answer::Countries(vec![Country::Iran, Country::Egypt]),
-        &mut ch,
-    );
+    choose_countries(&mut g, USSR, &[Country::Iran, Country::Egypt], &mut ch);
     assert_eq!(inf(&g, Country::Iran, US), 0);
     assert_eq!(inf(&g, Country::Egypt, US), 0);
     assert!(discarded(&g, Card::MuslimRevolution));
@@ -117,8 +110,7 @@ fn missile_envy_own_event_received_fires_and_envy_goes_over_with_obligation() {
         },
         &mut ch,
     );
-    for_ops(&mut g, US, Card::MissileEnvy, &mut ch);
-    ok(&mut g, US, Answer::Pass, &mut ch);
+    ops_unspent(&mut g, US, Card::MissileEnvy, &mut ch);
     assert!(!g.state().has_effect(Card::MissileEnvy));
     assert!(discarded(&g, Card::MissileEnvy));
 }
@@ -128,9 +120,8 @@ fn missile_envy_opponent_event_gives_ops_not_event() {
     // FAQ F250, F121 (the Space Race is offered too).
     let mut ch = dice(&[]);
     let mut g = pos()
-        .hand(USSR, &[Card::MissileEnvy, Card::Fidel])
         .hand(US, &[Card::CampDavidAccords, Card::Summit])
-        .action_round(1, USSR, &mut ch);
+        .ussr_round(&[Card::MissileEnvy], &mut ch);
     envy(&mut g, USSR, &mut ch);
     let (side, kind, _) = owed(&g);
     assert_eq!(side, USSR);
@@ -143,14 +134,9 @@ fn missile_envy_opponent_event_gives_ops_not_event() {
             ]
         }
     );
-    ok(&mut g, USSR, Answer::Number(0), &mut ch);
+    act(&mut g, USSR, Answer::Number(0), &mut ch);
     assert!(matches!(owed(&g).1, PromptKind::Operations { ops: 2, .. }));
-    ok(
-        &mut g,
-        USSR,
-        Answer::Influence(vec![(Country::Finland, 2)]),
-        &mut ch,
-    );
+    influence(&mut g, USSR, &[(Country::Finland, 2)], &mut ch);
     assert_eq!(inf(&g, Country::Finland, USSR), 2);
     assert_eq!(g.state().vp, 0); // no Camp David VP
     assert!(discarded(&g, Card::CampDavidAccords));
@@ -162,11 +148,10 @@ fn missile_envy_received_card_on_the_space_race() {
     // FAQ F121.
     let mut ch = dice(&[2]);
     let mut g = pos()
-        .hand(USSR, &[Card::MissileEnvy, Card::Fidel])
         .hand(US, &[Card::CampDavidAccords])
-        .action_round(1, USSR, &mut ch);
+        .ussr_round(&[Card::MissileEnvy], &mut ch);
     envy(&mut g, USSR, &mut ch);
-    ok(&mut g, USSR, Answer::Number(1), &mut ch);
+    act(&mut g, USSR, Answer::Number(1), &mut ch);
     assert_eq!(g.state().space.ussr, 1);
     assert_eq!(g.state().vp, -2);
 }
@@ -176,12 +161,11 @@ fn missile_envy_ties_chosen_by_the_giver() {
     // FAQ F250.
     let mut ch = dice(&[]);
     let mut g = pos()
-        .hand(USSR, &[Card::MissileEnvy, Card::Fidel])
         .hand(
             US,
             &[Card::MuslimRevolution, Card::WeWillBuryYou, Card::Allende],
         )
-        .action_round(1, USSR, &mut ch);
+        .ussr_round(&[Card::MissileEnvy], &mut ch);
     envy(&mut g, USSR, &mut ch);
     let (side, kind, card) = owed(&g);
     assert_eq!((side, card), (US, Some(Card::MissileEnvy)));
@@ -193,7 +177,7 @@ fn missile_envy_ties_chosen_by_the_giver() {
         }
     );
     refused(&mut g, US, Answer::Card(Card::Allende), &mut ch);
-    ok(&mut g, US, Answer::Card(Card::WeWillBuryYou), &mut ch);
+    choose_card(&mut g, US, Card::WeWillBuryYou, &mut ch);
     assert_eq!(g.state().defcon, 4);
     assert!(removed(&g, Card::WeWillBuryYou));
 }
@@ -204,9 +188,8 @@ fn missile_envy_values_after_the_givers_modifiers() {
     let mut ch = dice(&[]);
     let mut g = pos()
         .effect(Card::Containment, US, Duration::Turn)
-        .hand(USSR, &[Card::MissileEnvy, Card::Fidel])
         .hand(US, &[Card::MuslimRevolution, Card::Opec])
-        .action_round(1, USSR, &mut ch);
+        .ussr_round(&[Card::MissileEnvy], &mut ch);
     envy(&mut g, USSR, &mut ch);
     assert_eq!(
         owed(&g).1,
@@ -224,9 +207,8 @@ fn missile_envy_received_event_that_cannot_occur_gives_nothing() {
     let mut g = pos()
         .influence(Country::Egypt, USSR, 2)
         .effect(Card::NorthSeaOil, US, Duration::Lasting)
-        .hand(USSR, &[Card::MissileEnvy, Card::Fidel])
         .hand(US, &[Card::Opec])
-        .action_round(1, USSR, &mut ch);
+        .ussr_round(&[Card::MissileEnvy], &mut ch);
     envy(&mut g, USSR, &mut ch);
     assert_eq!(g.state().vp, 0);
     assert!(discarded(&g, Card::Opec));
@@ -240,9 +222,8 @@ fn missile_envy_received_un_intervention_without_a_partner_gives_nothing() {
     // card is UN Intervention and the US holds no USSR-event card to play it with.
     let mut ch = dice(&[]);
     let mut g = pos()
-        .hand(US, &[Card::MissileEnvy, Card::DuckAndCover])
         .hand(USSR, &[Card::UnIntervention])
-        .action_round(1, US, &mut ch);
+        .us_round(&[Card::MissileEnvy], &mut ch);
     envy(&mut g, US, &mut ch);
     assert_eq!(g.state().vp, 0);
     assert!(discarded(&g, Card::UnIntervention));
@@ -255,9 +236,8 @@ fn missile_envy_scoring_card_only_if_nothing_else() {
     // FAQ F256.
     let mut ch = dice(&[]);
     let mut g = pos()
-        .hand(USSR, &[Card::MissileEnvy, Card::Fidel])
         .hand(US, &[Card::AsiaScoring, Card::Allende])
-        .action_round(1, USSR, &mut ch);
+        .ussr_round(&[Card::MissileEnvy], &mut ch);
     envy(&mut g, USSR, &mut ch);
     // Allende (1 Op, USSR event) is given and fires for the USSR.
     assert_eq!(inf(&g, Country::Chile, USSR), 2);
@@ -272,10 +252,9 @@ fn missile_envy_on_an_empty_hand_still_passes() {
     // FAQ F257.
     let mut ch = dice(&[]);
     let mut g = pos()
-        .hand(USSR, &[Card::MissileEnvy, Card::Fidel])
         .hand(US, &[])
         .china(US, true)
-        .action_round(1, USSR, &mut ch);
+        .ussr_round(&[Card::MissileEnvy], &mut ch);
     envy(&mut g, USSR, &mut ch);
     assert_eq!(g.state().cards.hands.us, vec![Card::MissileEnvy]);
     assert_eq!(g.state().effect_side(Card::MissileEnvy), Some(US));
@@ -289,7 +268,7 @@ fn missile_envy_received_cannot_be_headlined() {
         .effect(Card::MissileEnvy, US, Duration::Lasting)
         .hand(US, &[Card::MissileEnvy, Card::DuckAndCover])
         .headline(&mut ch);
-    ok(&mut g, USSR, Answer::Card(Card::Fidel), &mut ch);
+    choose_card(&mut g, USSR, Card::Fidel, &mut ch);
     refused(&mut g, US, Answer::Card(Card::MissileEnvy), &mut ch);
 }
 
@@ -300,14 +279,12 @@ fn missile_envy_obligation_ends_when_it_leaves_the_hand() {
     let mut g = pos()
         .effect(Card::MissileEnvy, USSR, Duration::Lasting)
         .hand(USSR, &[Card::MissileEnvy, Card::Comecon])
-        .hand(US, &[Card::GrainSalesToSoviets, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::GrainSalesToSoviets, &mut ch);
+        .us_plays_event(Card::GrainSalesToSoviets, &mut ch);
     // Options: event (neutral), Operations, Space Race, return.
-    ok(&mut g, US, Answer::Number(1), &mut ch);
-    ok(&mut g, US, Answer::Pass, &mut ch);
+    act(&mut g, US, Answer::Number(1), &mut ch);
+    act(&mut g, US, Answer::Pass, &mut ch);
     assert!(discarded(&g, Card::MissileEnvy));
-    for_ops(&mut g, USSR, Card::Comecon, &mut ch);
+    ops(&mut g, USSR, Card::Comecon, &mut ch);
     assert!(!g.state().has_effect(Card::MissileEnvy));
 }
 
@@ -329,9 +306,8 @@ fn missile_envy_defcon_1_from_the_received_card_loses_for_its_player() {
     let mut ch = dice(&[]);
     let mut g = pos()
         .defcon(2)
-        .hand(USSR, &[Card::MissileEnvy, Card::Fidel])
         .hand(US, &[Card::WeWillBuryYou])
-        .action_round(1, USSR, &mut ch);
+        .ussr_round(&[Card::MissileEnvy], &mut ch);
     envy(&mut g, USSR, &mut ch);
     assert_eq!(g.outcome().unwrap().winner, Some(US));
 }
@@ -343,11 +319,10 @@ fn missile_envy_war_card_to_us_under_flower_power() {
     let mut g = pos()
         .effect(Card::FlowerPower, USSR, Duration::Lasting)
         .influence(Country::Greece, USSR, 1)
-        .hand(US, &[Card::MissileEnvy, Card::DuckAndCover])
         .hand(USSR, &[Card::BrushWar, Card::Fidel])
-        .action_round(1, US, &mut ch);
+        .us_round(&[Card::MissileEnvy], &mut ch);
     envy(&mut g, US, &mut ch);
-    ok(&mut g, US, Answer::Country(Country::Greece), &mut ch);
+    choose_country(&mut g, US, Country::Greece, &mut ch);
     assert_eq!(g.state().vp, -2); // war lost (1), Flower Power 2
     assert_eq!(g.state().milops.us, 3);
 }
@@ -360,10 +335,8 @@ fn we_will_bury_you_defcon_now_3_vp_first_at_next_us_play() {
     let mut ch = dice(&[]);
     let mut g = pos()
         .defcon(4)
-        .hand(USSR, &[Card::WeWillBuryYou, Card::Fidel])
         .hand(US, &[Card::AbmTreaty, Card::DuckAndCover])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::WeWillBuryYou, &mut ch);
+        .ussr_plays_event(Card::WeWillBuryYou, &mut ch);
     assert_eq!(g.state().defcon, 3);
     assert_eq!(g.state().vp, 0);
     assert!(removed(&g, Card::WeWillBuryYou));
@@ -377,13 +350,11 @@ fn we_will_bury_you_defcon_now_3_vp_first_at_next_us_play() {
 fn we_will_bury_you_vp_first_then_20_vp_ends_before_the_us_card() {
     // FAQ F179.
     let mut ch = dice(&[]);
-    let mut g = pos()
+    let g = pos()
         .vp(-17)
         .effect(Card::WeWillBuryYou, USSR, Duration::Lasting)
-        .hand(US, &[Card::AllianceForProgress, Card::DuckAndCover])
         .influence(Country::Mexico, US, 2)
-        .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::AllianceForProgress, &mut ch);
+        .us_plays_event(Card::AllianceForProgress, &mut ch);
     assert_eq!(g.outcome().unwrap().winner, Some(USSR));
     assert_eq!(g.state().vp, -20);
 }
@@ -425,7 +396,7 @@ fn we_will_bury_you_trapped_us_pays_at_once() {
         .hand(US, &[Card::Junta])
         .action_round(1, US, &mut ch);
     assert_eq!(g.state().vp, -3);
-    ok(&mut g, US, Answer::Card(Card::Junta), &mut ch);
+    choose_card(&mut g, US, Card::Junta, &mut ch);
     assert_eq!(g.state().vp, -3);
 }
 
@@ -435,15 +406,13 @@ fn we_will_bury_you_us_ops_play_fires_and_scores_at_the_following_us_round() {
     let mut g = pos()
         .hand(US, &[Card::WeWillBuryYou, Card::AbmTreaty])
         .action_round(1, US, &mut ch);
-    for_ops(&mut g, US, Card::WeWillBuryYou, &mut ch);
-    ok(&mut g, US, Answer::YesNo(true), &mut ch);
+    ops_event_first(&mut g, US, Card::WeWillBuryYou, &mut ch);
     assert_eq!(g.state().defcon, 4);
-    ok(&mut g, US, Answer::Pass, &mut ch);
+    act(&mut g, US, Answer::Pass, &mut ch);
     assert_eq!(g.state().vp, 0);
     assert_eq!(g.state().effect_side(Card::WeWillBuryYou), Some(USSR));
-    for_ops(&mut g, USSR, Card::Fidel, &mut ch);
-    ok(&mut g, USSR, Answer::Pass, &mut ch);
-    for_ops(&mut g, US, Card::AbmTreaty, &mut ch);
+    ops_unspent(&mut g, USSR, Card::Fidel, &mut ch);
+    ops(&mut g, US, Card::AbmTreaty, &mut ch);
     assert_eq!(g.state().vp, -3);
 }
 
@@ -454,12 +423,10 @@ fn we_will_bury_you_grain_sales_defers_to_end_of_round() {
     let mut g = pos()
         .effect(Card::WeWillBuryYou, USSR, Duration::Lasting)
         .hand(USSR, &[])
-        .hand(US, &[Card::GrainSalesToSoviets, Card::DuckAndCover])
         .china(USSR, true)
-        .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::GrainSalesToSoviets, &mut ch);
+        .us_plays_event(Card::GrainSalesToSoviets, &mut ch);
     assert_eq!(g.state().vp, 0);
-    ok(&mut g, US, Answer::Pass, &mut ch);
+    act(&mut g, US, Answer::Pass, &mut ch);
     assert_eq!(g.state().vp, -3);
 }
 
@@ -482,15 +449,12 @@ fn brezhnev_adds_one_op_to_ussr_cards_max_4() {
         .action_round(1, USSR, &mut ch);
     event(&mut g, USSR, Card::BrezhnevDoctrine, &mut ch);
     assert!(removed(&g, Card::BrezhnevDoctrine));
-    for_ops(&mut g, US, Card::Summit, &mut ch);
-    ok(&mut g, US, Answer::Pass, &mut ch);
-    for_ops(&mut g, USSR, Card::Comecon, &mut ch);
+    ops_unspent(&mut g, US, Card::Summit, &mut ch);
+    ops(&mut g, USSR, Card::Comecon, &mut ch);
     assert!(matches!(owed(&g).1, PromptKind::Operations { ops: 4, .. }));
-    ok(&mut g, USSR, Answer::Pass, &mut ch);
-    for_ops(&mut g, US, Card::DuckAndCover, &mut ch);
-    ok(&mut g, US, Answer::Pass, &mut ch);
-    for_ops(&mut g, USSR, Card::MuslimRevolution, &mut ch);
-    ok(&mut g, USSR, Answer::Pass, &mut ch); // (its own event: no event for Ops)
+    act(&mut g, USSR, Answer::Pass, &mut ch);
+    ops_unspent(&mut g, US, Card::DuckAndCover, &mut ch);
+    ops_unspent(&mut g, USSR, Card::MuslimRevolution, &mut ch); // (its own event: no event for Ops)
     let _ = &g;
 }
 
@@ -500,20 +464,16 @@ fn brezhnev_depends_on_the_player_not_the_card() {
     let mut ch = dice(&[]);
     let mut g = pos()
         .effect(Card::BrezhnevDoctrine, USSR, Duration::Turn)
-        .hand(US, &[Card::Junta, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    for_ops(&mut g, US, Card::Junta, &mut ch);
+        .us_round(&[Card::Junta], &mut ch);
+    ops(&mut g, US, Card::Junta, &mut ch);
     assert!(matches!(owed(&g).1, PromptKind::Operations { ops: 2, .. }));
 }
 
 #[test]
 fn brezhnev_fires_for_ussr_from_us_ops_play() {
     let mut ch = dice(&[]);
-    let mut g = pos()
-        .hand(US, &[Card::BrezhnevDoctrine, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    for_ops(&mut g, US, Card::BrezhnevDoctrine, &mut ch);
-    ok(&mut g, US, Answer::YesNo(true), &mut ch);
+    let mut g = pos().us_round(&[Card::BrezhnevDoctrine], &mut ch);
+    ops_event_first(&mut g, US, Card::BrezhnevDoctrine, &mut ch);
     assert_eq!(g.state().effect_side(Card::BrezhnevDoctrine), Some(USSR));
     assert!(matches!(owed(&g).1, PromptKind::Operations { ops: 3, .. }));
 }
@@ -523,11 +483,9 @@ fn brezhnev_fires_for_ussr_from_us_ops_play() {
 #[test]
 fn portuguese_empire_crumbles_places_2_and_2() {
     let mut ch = dice(&[]);
-    let mut g = pos()
+    let g = pos()
         .influence(Country::Angola, US, 3)
-        .hand(USSR, &[Card::PortugueseEmpireCrumbles, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::PortugueseEmpireCrumbles, &mut ch);
+        .ussr_plays_event(Card::PortugueseEmpireCrumbles, &mut ch);
     assert_eq!(inf(&g, Country::SeAfricanStates, USSR), 2);
     assert_eq!(inf(&g, Country::Angola, USSR), 2);
     assert!(removed(&g, Card::PortugueseEmpireCrumbles));
@@ -536,12 +494,9 @@ fn portuguese_empire_crumbles_places_2_and_2() {
 #[test]
 fn portuguese_empire_crumbles_from_us_ops_play() {
     let mut ch = dice(&[]);
-    let mut g = pos()
-        .hand(US, &[Card::PortugueseEmpireCrumbles, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    for_ops(&mut g, US, Card::PortugueseEmpireCrumbles, &mut ch);
-    ok(&mut g, US, Answer::YesNo(false), &mut ch);
-    ok(&mut g, US, Answer::Pass, &mut ch);
+    let mut g = pos().us_round(&[Card::PortugueseEmpireCrumbles], &mut ch);
+    ops_first(&mut g, US, Card::PortugueseEmpireCrumbles, &mut ch);
+    act(&mut g, US, Answer::Pass, &mut ch);
     assert_eq!(inf(&g, Country::Angola, USSR), 2);
     assert!(removed(&g, Card::PortugueseEmpireCrumbles));
 }
@@ -551,11 +506,8 @@ fn portuguese_empire_crumbles_from_us_ops_play() {
 #[test]
 fn south_african_unrest_two_in_south_africa() {
     let mut ch = dice(&[]);
-    let mut g = pos()
-        .hand(USSR, &[Card::SouthAfricanUnrest, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::SouthAfricanUnrest, &mut ch);
-    ok(&mut g, USSR, Answer::Number(0), &mut ch);
+    let mut g = pos().ussr_plays_event(Card::SouthAfricanUnrest, &mut ch);
+    act(&mut g, USSR, Answer::Number(0), &mut ch);
     assert_eq!(inf(&g, Country::SouthAfrica, USSR), 2);
     assert!(discarded(&g, Card::SouthAfricanUnrest));
 }
@@ -564,13 +516,10 @@ fn south_african_unrest_two_in_south_africa() {
 fn south_african_unrest_one_plus_two_in_one_neighbour_ussr_chooses_on_us_play() {
     // FAQ F264 (one neighbour only), F063 (the USSR chooses on a US Ops play).
     let mut ch = dice(&[]);
-    let mut g = pos()
-        .hand(US, &[Card::SouthAfricanUnrest, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    for_ops(&mut g, US, Card::SouthAfricanUnrest, &mut ch);
-    ok(&mut g, US, Answer::YesNo(true), &mut ch);
+    let mut g = pos().us_round(&[Card::SouthAfricanUnrest], &mut ch);
+    ops_event_first(&mut g, US, Card::SouthAfricanUnrest, &mut ch);
     assert_eq!(owed(&g).0, USSR);
-    ok(&mut g, USSR, Answer::Number(1), &mut ch);
+    act(&mut g, USSR, Answer::Number(1), &mut ch);
     assert_eq!(
         owed(&g).1,
         PromptKind::ChooseCountry {
@@ -584,7 +533,7 @@ fn south_african_unrest_one_plus_two_in_one_neighbour_ussr_chooses_on_us_play() 
         Answer::Countries(vec![Country::Angola, Country::Botswana]),
         &mut ch,
     );
-    ok(&mut g, USSR, Answer::Country(Country::Botswana), &mut ch);
+    choose_country(&mut g, USSR, Country::Botswana, &mut ch);
     assert_eq!(inf(&g, Country::SouthAfrica, USSR), 1);
     assert_eq!(inf(&g, Country::Botswana, USSR), 2);
     assert_eq!(inf(&g, Country::Angola, USSR), 0);
@@ -595,10 +544,7 @@ fn south_african_unrest_one_plus_two_in_one_neighbour_ussr_chooses_on_us_play() 
 #[test]
 fn allende_two_in_chile() {
     let mut ch = dice(&[]);
-    let mut g = pos()
-        .hand(USSR, &[Card::Allende, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::Allende, &mut ch);
+    let g = pos().ussr_plays_event(Card::Allende, &mut ch);
     assert_eq!(inf(&g, Country::Chile, USSR), 2);
     assert!(removed(&g, Card::Allende));
 }
@@ -607,13 +553,10 @@ fn allende_two_in_chile() {
 fn allende_us_ops_event_first_then_coup_chile() {
     // FAQ F103, F058: 5 + 1 Op = 6 vs 6 fails... so roll 6: 7 vs 6, margin 1.
     let mut ch = dice(&[6]);
-    let mut g = pos()
-        .hand(US, &[Card::Allende, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    for_ops(&mut g, US, Card::Allende, &mut ch);
-    ok(&mut g, US, Answer::YesNo(true), &mut ch);
+    let mut g = pos().us_round(&[Card::Allende], &mut ch);
+    ops_event_first(&mut g, US, Card::Allende, &mut ch);
     assert_eq!(inf(&g, Country::Chile, USSR), 2);
-    ok(&mut g, US, Answer::Coup(Country::Chile), &mut ch);
+    coup(&mut g, US, Country::Chile, &mut ch);
     assert_eq!(inf(&g, Country::Chile, USSR), 1);
     assert_eq!(g.state().defcon, 4);
 }
@@ -635,10 +578,9 @@ fn willy_brandt_vp_influence_and_nato_exemption() {
     assert_eq!(inf(&g, Country::WestGermany, USSR), 1);
     assert!(removed(&g, Card::WillyBrandt));
     assert_eq!(g.state().effect_side(Card::WillyBrandt), Some(USSR));
-    for_ops(&mut g, US, Card::Summit, &mut ch);
-    ok(&mut g, US, Answer::Pass, &mut ch);
-    for_ops(&mut g, USSR, Card::Comecon, &mut ch);
-    ok(&mut g, USSR, Answer::Coup(Country::WestGermany), &mut ch);
+    ops_unspent(&mut g, US, Card::Summit, &mut ch);
+    ops(&mut g, USSR, Card::Comecon, &mut ch);
+    coup(&mut g, USSR, Country::WestGermany, &mut ch);
     // 6 + 3 = 9 vs 8: margin 1.
     assert_eq!(inf(&g, Country::WestGermany, US), 3);
 }
@@ -647,11 +589,9 @@ fn willy_brandt_vp_influence_and_nato_exemption() {
 fn willy_brandt_after_tear_down_this_wall_discarded_not_removed() {
     // FAQ F291, F066.
     let mut ch = dice(&[]);
-    let mut g = pos()
+    let g = pos()
         .effect(Card::TearDownThisWall, US, Duration::Lasting)
-        .hand(USSR, &[Card::WillyBrandt, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::WillyBrandt, &mut ch);
+        .ussr_plays_event(Card::WillyBrandt, &mut ch);
     assert_eq!(g.state().vp, 0);
     assert!(discarded(&g, Card::WillyBrandt));
     assert!(!removed(&g, Card::WillyBrandt));
@@ -660,11 +600,8 @@ fn willy_brandt_after_tear_down_this_wall_discarded_not_removed() {
 #[test]
 fn willy_brandt_from_us_ops_play() {
     let mut ch = dice(&[]);
-    let mut g = pos()
-        .hand(US, &[Card::WillyBrandt, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    for_ops(&mut g, US, Card::WillyBrandt, &mut ch);
-    ok(&mut g, US, Answer::YesNo(true), &mut ch);
+    let mut g = pos().us_round(&[Card::WillyBrandt], &mut ch);
+    ops_event_first(&mut g, US, Card::WillyBrandt, &mut ch);
     assert_eq!(g.state().vp, -1);
     assert_eq!(inf(&g, Country::WestGermany, USSR), 1);
 }
@@ -678,9 +615,7 @@ fn muslim_revolution_removes_all_us_influence_in_two_listed_countries() {
         .influence(Country::Iran, US, 3)
         .influence(Country::SaudiArabia, US, 2)
         .influence(Country::Israel, US, 2)
-        .hand(USSR, &[Card::MuslimRevolution, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::MuslimRevolution, &mut ch);
+        .ussr_plays_event(Card::MuslimRevolution, &mut ch);
     refused(
         &mut g,
         USSR,
@@ -693,10 +628,10 @@ fn muslim_revolution_removes_all_us_influence_in_two_listed_countries() {
         Answer::Countries(vec![Country::Iran]),
         &mut ch,
     );
-    ok(
+    choose_countries(
         &mut g,
         USSR,
-        Answer::Countries(vec![Country::Iran, Country::SaudiArabia]),
+        &[Country::Iran, Country::SaudiArabia],
         &mut ch,
     );
     assert_eq!(inf(&g, Country::Iran, US), 0);
@@ -713,9 +648,8 @@ fn muslim_revolution_blocked_by_awacs() {
     let mut g = pos()
         .influence(Country::Iran, US, 3)
         .effect(Card::AwacsSaleToSaudis, US, Duration::Lasting)
-        .hand(US, &[Card::MuslimRevolution, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    for_ops(&mut g, US, Card::MuslimRevolution, &mut ch);
+        .us_round(&[Card::MuslimRevolution], &mut ch);
+    ops(&mut g, US, Card::MuslimRevolution, &mut ch);
     // The event cannot occur: no event-first question (rules revision r4).
     assert!(matches!(owed(&g).1, PromptKind::Operations { ops: 4, .. }));
     assert_eq!(inf(&g, Country::Iran, US), 3);
@@ -728,17 +662,10 @@ fn muslim_revolution_ussr_chooses_on_us_ops_play() {
     let mut g = pos()
         .influence(Country::Iraq, US, 1)
         .influence(Country::Egypt, US, 1)
-        .hand(US, &[Card::MuslimRevolution, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    for_ops(&mut g, US, Card::MuslimRevolution, &mut ch);
-    ok(&mut g, US, Answer::YesNo(true), &mut ch);
+        .us_round(&[Card::MuslimRevolution], &mut ch);
+    ops_event_first(&mut g, US, Card::MuslimRevolution, &mut ch);
     assert_eq!(owed(&g).0, USSR);
-    ok(
-        &mut g,
-        USSR,
-        Answer::Countries(vec![Country::Iraq, Country::Egypt]),
-        &mut ch,
-    );
+    choose_countries(&mut g, USSR, &[Country::Iraq, Country::Egypt], &mut ch);
     // FAQ F085: Iraq no longer holds US Influence, so it is no placement base: Iraq is out
     // of reach for the US now.
     refused(
@@ -756,11 +683,7 @@ fn muslim_revolution_ussr_chooses_on_us_ops_play() {
 fn abm_treaty_improves_defcon_then_4_ops() {
     // FAQ F232.
     let mut ch = dice(&[]);
-    let mut g = pos()
-        .defcon(2)
-        .hand(USSR, &[Card::AbmTreaty, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::AbmTreaty, &mut ch);
+    let mut g = pos().defcon(2).ussr_plays_event(Card::AbmTreaty, &mut ch);
     assert_eq!(g.state().defcon, 3);
     let (side, kind, card) = owed(&g);
     assert_eq!((side, card), (USSR, Some(Card::AbmTreaty)));
@@ -773,12 +696,7 @@ fn abm_treaty_improves_defcon_then_4_ops() {
             realign: true
         }
     );
-    ok(
-        &mut g,
-        USSR,
-        Answer::Influence(vec![(Country::Finland, 4)]),
-        &mut ch,
-    );
+    influence(&mut g, USSR, &[(Country::Finland, 4)], &mut ch);
     assert_eq!(inf(&g, Country::Finland, USSR), 4);
     assert_eq!(action_round_of(&g), US);
 }
@@ -787,11 +705,9 @@ fn abm_treaty_improves_defcon_then_4_ops() {
 fn abm_treaty_at_defcon_5_still_gives_ops_red_scare_3() {
     // FAQ F142, F232 (Ops modifiers apply).
     let mut ch = dice(&[]);
-    let mut g = pos()
+    let g = pos()
         .effect(Card::RedScarePurge, US, Duration::Turn)
-        .hand(USSR, &[Card::AbmTreaty, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::AbmTreaty, &mut ch);
+        .ussr_plays_event(Card::AbmTreaty, &mut ch);
     assert_eq!(g.state().defcon, 5);
     assert!(matches!(owed(&g).1, PromptKind::Operations { ops: 3, .. }));
 }
@@ -804,11 +720,9 @@ fn abm_treaty_regional_limits_at_the_improved_level() {
         .defcon(3)
         .influence(Country::Japan, US, 1)
         .influence(Country::WestGermany, US, 1)
-        .hand(USSR, &[Card::AbmTreaty, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::AbmTreaty, &mut ch);
+        .ussr_plays_event(Card::AbmTreaty, &mut ch);
     refused(&mut g, USSR, Answer::Coup(Country::WestGermany), &mut ch);
-    ok(&mut g, USSR, Answer::Coup(Country::Japan), &mut ch);
+    coup(&mut g, USSR, Country::Japan, &mut ch);
     assert_eq!(g.state().milops.ussr, 4);
     assert_eq!(g.state().defcon, 3);
 }
@@ -817,12 +731,8 @@ fn abm_treaty_regional_limits_at_the_improved_level() {
 fn abm_treaty_for_ops_has_no_event() {
     // FAQ F056.
     let mut ch = dice(&[]);
-    let mut g = pos()
-        .defcon(3)
-        .hand(USSR, &[Card::AbmTreaty, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    for_ops(&mut g, USSR, Card::AbmTreaty, &mut ch);
-    ok(&mut g, USSR, Answer::Pass, &mut ch);
+    let mut g = pos().defcon(3).ussr_round(&[Card::AbmTreaty], &mut ch);
+    ops_unspent(&mut g, USSR, Card::AbmTreaty, &mut ch);
     assert_eq!(g.state().defcon, 3);
     assert_eq!(action_round_of(&g), US);
 }
@@ -833,12 +743,10 @@ fn abm_treaty_for_ops_has_no_event() {
 fn cultural_revolution_takes_the_china_card_face_up() {
     // FAQ F240, F160, F209 (Formosan Resolution stays).
     let mut ch = dice(&[]);
-    let mut g = pos()
+    let g = pos()
         .china(US, false)
         .effect(Card::FormosanResolution, US, Duration::Lasting)
-        .hand(USSR, &[Card::CulturalRevolution, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::CulturalRevolution, &mut ch);
+        .ussr_plays_event(Card::CulturalRevolution, &mut ch);
     assert_eq!(g.state().china.holder, Some(USSR));
     assert!(g.state().china.face_up);
     assert!(g.state().has_effect(Card::FormosanResolution));
@@ -850,11 +758,9 @@ fn cultural_revolution_takes_the_china_card_face_up() {
 fn cultural_revolution_ussr_holding_face_down_gains_1_vp() {
     // FAQ F240.
     let mut ch = dice(&[]);
-    let mut g = pos()
+    let g = pos()
         .china(USSR, false)
-        .hand(USSR, &[Card::CulturalRevolution, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::CulturalRevolution, &mut ch);
+        .ussr_plays_event(Card::CulturalRevolution, &mut ch);
     assert_eq!(g.state().vp, -1);
     assert!(!g.state().china.face_up);
 }
@@ -877,10 +783,8 @@ fn cultural_revolution_from_us_ops_play() {
     let mut ch = dice(&[]);
     let mut g = pos()
         .china(US, true)
-        .hand(US, &[Card::CulturalRevolution, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    for_ops(&mut g, US, Card::CulturalRevolution, &mut ch);
-    ok(&mut g, US, Answer::YesNo(true), &mut ch);
+        .us_round(&[Card::CulturalRevolution], &mut ch);
+    ops_event_first(&mut g, US, Card::CulturalRevolution, &mut ch);
     assert_eq!(g.state().china.holder, Some(USSR));
 }
 
@@ -899,7 +803,7 @@ fn envy(g: &mut Game, side: Side, ch: &mut RecordedChance) {
         ) = (&p.kind, p.card)
         {
             if candidates.len() == 1 {
-                ok(g, giver, Answer::Card(candidates[0]), ch);
+                act(g, giver, Answer::Card(candidates[0]), ch);
             }
         }
     }

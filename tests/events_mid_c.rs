@@ -1,5 +1,12 @@
 //! Mid War events 59–80, 107, 108: exact positions, forced dice, exact values.
 
+mod common;
+
+use common::moves::{
+    act, choose_card, choose_countries, choose_country, coup, event, influence, ops,
+    ops_event_first, ops_first, space_race,
+};
+
 include!("events_mid_common.rs.inc");
 
 use twilight_pbem::engine::cx::{Cx, Input};
@@ -11,15 +18,13 @@ fn flower_power_in_play_and_us_war_for_ops_gives_ussr_2() {
     // FAQ F242.
     let mut ch = dice(&[]);
     let mut g = pos()
-        .hand(USSR, &[Card::FlowerPower, Card::Fidel])
         .hand(US, &[Card::BrushWar, Card::DuckAndCover])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::FlowerPower, &mut ch);
+        .ussr_plays_event(Card::FlowerPower, &mut ch);
     assert_eq!(g.state().effect_side(Card::FlowerPower), Some(USSR));
     assert!(removed(&g, Card::FlowerPower));
-    for_ops(&mut g, US, Card::BrushWar, &mut ch);
+    ops(&mut g, US, Card::BrushWar, &mut ch);
     assert_eq!(g.state().vp, -2);
-    ok(&mut g, US, Answer::Pass, &mut ch);
+    act(&mut g, US, Answer::Pass, &mut ch);
     assert_eq!(g.state().vp, -2);
 }
 
@@ -29,17 +34,8 @@ fn flower_power_no_vp_for_the_space_race() {
     let mut ch = dice(&[6]);
     let mut g = pos()
         .effect(Card::FlowerPower, USSR, Duration::Lasting)
-        .hand(US, &[Card::BrushWar, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    ok(
-        &mut g,
-        US,
-        Answer::Play {
-            card: Card::BrushWar,
-            mode: CardUse::SpaceRace,
-        },
-        &mut ch,
-    );
+        .us_round(&[Card::BrushWar], &mut ch);
+    space_race(&mut g, US, Card::BrushWar, &mut ch);
     assert_eq!(g.state().vp, 0);
 }
 
@@ -50,28 +46,17 @@ fn flower_power_no_vp_for_arab_israeli_war_after_camp_david() {
     let mut g = pos()
         .effect(Card::FlowerPower, USSR, Duration::Lasting)
         .effect(Card::CampDavidAccords, US, Duration::Lasting)
-        .hand(US, &[Card::ArabIsraeliWar, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    ok(
-        &mut g,
-        US,
-        Answer::Play {
-            card: Card::ArabIsraeliWar,
-            mode: CardUse::Operations,
-        },
-        &mut ch,
-    );
+        .us_round(&[Card::ArabIsraeliWar], &mut ch);
+    ops(&mut g, US, Card::ArabIsraeliWar, &mut ch);
     assert_eq!(g.state().vp, 0);
 }
 
 #[test]
 fn flower_power_blocked_by_an_evil_empire() {
     let mut ch = dice(&[]);
-    let mut g = pos()
+    let g = pos()
         .effect(Card::AnEvilEmpire, US, Duration::Lasting)
-        .hand(USSR, &[Card::FlowerPower, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::FlowerPower, &mut ch);
+        .ussr_plays_event(Card::FlowerPower, &mut ch);
     assert!(!g.state().has_effect(Card::FlowerPower));
     assert!(discarded(&g, Card::FlowerPower));
 }
@@ -79,11 +64,8 @@ fn flower_power_blocked_by_an_evil_empire() {
 #[test]
 fn flower_power_from_us_ops_play() {
     let mut ch = dice(&[]);
-    let mut g = pos()
-        .hand(US, &[Card::FlowerPower, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    for_ops(&mut g, US, Card::FlowerPower, &mut ch);
-    ok(&mut g, US, Answer::YesNo(true), &mut ch);
+    let mut g = pos().us_round(&[Card::FlowerPower], &mut ch);
+    ops_event_first(&mut g, US, Card::FlowerPower, &mut ch);
     assert_eq!(g.state().effect_side(Card::FlowerPower), Some(USSR));
 }
 
@@ -92,10 +74,7 @@ fn flower_power_from_us_ops_play() {
 #[test]
 fn u2_incident_one_vp_and_turn_effect() {
     let mut ch = dice(&[]);
-    let mut g = pos()
-        .hand(USSR, &[Card::U2Incident, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::U2Incident, &mut ch);
+    let g = pos().ussr_plays_event(Card::U2Incident, &mut ch);
     assert_eq!(g.state().vp, -1);
     assert!(removed(&g, Card::U2Incident));
     assert!(g
@@ -124,12 +103,9 @@ fn u2_incident_un_bonus_pays_once() {
 #[test]
 fn u2_incident_from_us_ops_play() {
     let mut ch = dice(&[]);
-    let mut g = pos()
-        .hand(US, &[Card::U2Incident, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    for_ops(&mut g, US, Card::U2Incident, &mut ch);
-    ok(&mut g, US, Answer::YesNo(false), &mut ch);
-    ok(&mut g, US, Answer::Pass, &mut ch);
+    let mut g = pos().us_round(&[Card::U2Incident], &mut ch);
+    ops_first(&mut g, US, Card::U2Incident, &mut ch);
+    act(&mut g, US, Answer::Pass, &mut ch);
     assert_eq!(g.state().vp, -1);
     assert!(removed(&g, Card::U2Incident));
 }
@@ -139,15 +115,13 @@ fn u2_incident_from_us_ops_play() {
 #[test]
 fn opec_one_vp_per_controlled_listed_country() {
     let mut ch = dice(&[]);
-    let mut g = pos()
+    let g = pos()
         .influence(Country::Egypt, USSR, 2)
         .influence(Country::Iraq, USSR, 3)
         .influence(Country::Venezuela, USSR, 2)
         .influence(Country::Iran, USSR, 1)
         .influence(Country::Syria, USSR, 2)
-        .hand(USSR, &[Card::Opec, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::Opec, &mut ch);
+        .ussr_plays_event(Card::Opec, &mut ch);
     assert_eq!(g.state().vp, -3);
     assert!(discarded(&g, Card::Opec));
 }
@@ -155,12 +129,10 @@ fn opec_one_vp_per_controlled_listed_country() {
 #[test]
 fn opec_blocked_by_north_sea_oil() {
     let mut ch = dice(&[]);
-    let mut g = pos()
+    let g = pos()
         .influence(Country::Egypt, USSR, 2)
         .effect(Card::NorthSeaOil, US, Duration::Lasting)
-        .hand(USSR, &[Card::Opec, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::Opec, &mut ch);
+        .ussr_plays_event(Card::Opec, &mut ch);
     assert_eq!(g.state().vp, 0);
     assert!(discarded(&g, Card::Opec));
 }
@@ -170,10 +142,8 @@ fn opec_from_us_ops_play() {
     let mut ch = dice(&[]);
     let mut g = pos()
         .influence(Country::Libya, USSR, 2)
-        .hand(US, &[Card::Opec, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    for_ops(&mut g, US, Card::Opec, &mut ch);
-    ok(&mut g, US, Answer::YesNo(true), &mut ch);
+        .us_round(&[Card::Opec], &mut ch);
+    ops_event_first(&mut g, US, Card::Opec, &mut ch);
     assert_eq!(g.state().vp, -1);
 }
 
@@ -184,10 +154,8 @@ fn lone_gunman_reveals_hand_and_gives_ussr_1_op() {
     // FAQ F093, F121 (no Space Race in the Ops prompt).
     let mut ch = dice(&[]);
     let mut g = pos()
-        .hand(USSR, &[Card::LoneGunman, Card::Fidel])
         .hand(US, &[Card::Summit, Card::DuckAndCover])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::LoneGunman, &mut ch);
+        .ussr_plays_event(Card::LoneGunman, &mut ch);
     assert!(g
         .history()
         .any(|h| h.contains("Lone Gunman: the US hand is Duck and Cover, Summit.")));
@@ -208,12 +176,7 @@ fn lone_gunman_reveals_hand_and_gives_ussr_1_op() {
         Answer::Influence(vec![(Country::Mexico, 1)]),
         &mut ch,
     ); // reach
-    ok(
-        &mut g,
-        USSR,
-        Answer::Influence(vec![(Country::Finland, 1)]),
-        &mut ch,
-    );
+    influence(&mut g, USSR, &[(Country::Finland, 1)], &mut ch);
     assert_eq!(inf(&g, Country::Finland, USSR), 1);
     assert!(removed(&g, Card::LoneGunman));
 }
@@ -225,14 +188,12 @@ fn lone_gunman_us_ops_play_ussr_op_valued_as_ussr_and_coup_milops() {
     let mut g = pos()
         .influence(Country::Guatemala, US, 1)
         .effect(Card::BrezhnevDoctrine, USSR, Duration::Turn)
-        .hand(US, &[Card::LoneGunman, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    for_ops(&mut g, US, Card::LoneGunman, &mut ch);
-    ok(&mut g, US, Answer::YesNo(true), &mut ch);
+        .us_round(&[Card::LoneGunman], &mut ch);
+    ops_event_first(&mut g, US, Card::LoneGunman, &mut ch);
     let (side, kind, _) = owed(&g);
     assert_eq!(side, USSR);
     assert!(matches!(kind, PromptKind::Operations { ops: 2, .. }));
-    ok(&mut g, USSR, Answer::Coup(Country::Guatemala), &mut ch);
+    coup(&mut g, USSR, Country::Guatemala, &mut ch);
     // 1 + 2 = 3 vs 2: margin 1.
     assert_eq!(inf(&g, Country::Guatemala, US), 0);
     assert_eq!(g.state().milops.ussr, 2);
@@ -248,11 +209,9 @@ fn lone_gunman_ussr_coup_to_defcon_1_in_us_round_us_loses() {
         .defcon(2)
         .influence(Country::Panama, US, 1)
         .effect(Card::NuclearSubs, US, Duration::Turn)
-        .hand(US, &[Card::LoneGunman, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    for_ops(&mut g, US, Card::LoneGunman, &mut ch);
-    ok(&mut g, US, Answer::YesNo(true), &mut ch);
-    ok(&mut g, USSR, Answer::Coup(Country::Panama), &mut ch);
+        .us_round(&[Card::LoneGunman], &mut ch);
+    ops_event_first(&mut g, US, Card::LoneGunman, &mut ch);
+    coup(&mut g, USSR, Country::Panama, &mut ch);
     assert_eq!(g.outcome().unwrap().winner, Some(USSR));
 }
 
@@ -264,16 +223,11 @@ fn lone_gunman_headline_op_used_in_headline() {
         .hand(USSR, &[Card::LoneGunman, Card::Fidel])
         .hand(US, &[Card::PanamaCanalReturned, Card::DuckAndCover])
         .headline(&mut ch);
-    ok(&mut g, USSR, Answer::Card(Card::LoneGunman), &mut ch);
-    ok(&mut g, US, Answer::Card(Card::PanamaCanalReturned), &mut ch);
+    choose_card(&mut g, USSR, Card::LoneGunman, &mut ch);
+    choose_card(&mut g, US, Card::PanamaCanalReturned, &mut ch);
     assert_eq!(owed(&g).0, USSR);
     assert_eq!(g.state().action_round, 0);
-    ok(
-        &mut g,
-        USSR,
-        Answer::Influence(vec![(Country::Finland, 1)]),
-        &mut ch,
-    );
+    influence(&mut g, USSR, &[(Country::Finland, 1)], &mut ch);
     assert_eq!(inf(&g, Country::Finland, USSR), 1);
 }
 
@@ -285,9 +239,7 @@ fn colonial_rear_guards_four_countries_africa_and_southeast_asia() {
     let mut ch = dice(&[]);
     let mut g = pos()
         .influence(Country::Angola, USSR, 3)
-        .hand(US, &[Card::ColonialRearGuards, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::ColonialRearGuards, &mut ch);
+        .us_plays_event(Card::ColonialRearGuards, &mut ch);
     refused(
         &mut g,
         US,
@@ -305,15 +257,15 @@ fn colonial_rear_guards_four_countries_africa_and_southeast_asia() {
         ]),
         &mut ch,
     );
-    ok(
+    influence(
         &mut g,
         US,
-        Answer::Influence(vec![
+        &[
             (Country::Angola, 1),
             (Country::Kenya, 1),
             (Country::Thailand, 1),
             (Country::Vietnam, 1),
-        ]),
+        ],
         &mut ch,
     );
     assert_eq!(inf(&g, Country::Angola, US), 1);
@@ -324,21 +276,18 @@ fn colonial_rear_guards_four_countries_africa_and_southeast_asia() {
 #[test]
 fn colonial_rear_guards_us_chooses_on_ussr_ops_play() {
     let mut ch = dice(&[]);
-    let mut g = pos()
-        .hand(USSR, &[Card::ColonialRearGuards, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    for_ops(&mut g, USSR, Card::ColonialRearGuards, &mut ch);
-    ok(&mut g, USSR, Answer::YesNo(true), &mut ch);
+    let mut g = pos().ussr_round(&[Card::ColonialRearGuards], &mut ch);
+    ops_event_first(&mut g, USSR, Card::ColonialRearGuards, &mut ch);
     assert_eq!(owed(&g).0, US);
-    ok(
+    influence(
         &mut g,
         US,
-        Answer::Influence(vec![
+        &[
             (Country::Zaire, 1),
             (Country::Kenya, 1),
             (Country::Nigeria, 1),
             (Country::Somalia, 1),
-        ]),
+        ],
         &mut ch,
     );
     assert_eq!(inf(&g, Country::Somalia, US), 1);
@@ -350,15 +299,12 @@ fn colonial_rear_guards_us_chooses_on_ussr_ops_play() {
 #[test]
 fn panama_canal_returned_three_influence() {
     let mut ch = dice(&[]);
-    let mut g = pos()
-        .hand(USSR, &[Card::PanamaCanalReturned, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    for_ops(&mut g, USSR, Card::PanamaCanalReturned, &mut ch);
-    ok(&mut g, USSR, Answer::YesNo(true), &mut ch);
+    let mut g = pos().ussr_round(&[Card::PanamaCanalReturned], &mut ch);
+    ops_event_first(&mut g, USSR, Card::PanamaCanalReturned, &mut ch);
     assert_eq!(inf(&g, Country::Panama, US), 1);
     assert_eq!(inf(&g, Country::CostaRica, US), 1);
     assert_eq!(inf(&g, Country::Venezuela, US), 1);
-    ok(&mut g, USSR, Answer::Pass, &mut ch);
+    act(&mut g, USSR, Answer::Pass, &mut ch);
     assert!(removed(&g, Card::PanamaCanalReturned));
 }
 
@@ -367,10 +313,7 @@ fn panama_canal_returned_three_influence() {
 #[test]
 fn camp_david_accords_vp_influence_and_lasting_effect() {
     let mut ch = dice(&[]);
-    let mut g = pos()
-        .hand(US, &[Card::CampDavidAccords, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::CampDavidAccords, &mut ch);
+    let g = pos().us_plays_event(Card::CampDavidAccords, &mut ch);
     assert_eq!(g.state().vp, 1);
     for c in [Country::Israel, Country::Jordan, Country::Egypt] {
         assert_eq!(inf(&g, c, US), 1);
@@ -387,11 +330,8 @@ fn camp_david_accords_vp_influence_and_lasting_effect() {
 #[test]
 fn camp_david_accords_from_ussr_ops_play() {
     let mut ch = dice(&[]);
-    let mut g = pos()
-        .hand(USSR, &[Card::CampDavidAccords, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    for_ops(&mut g, USSR, Card::CampDavidAccords, &mut ch);
-    ok(&mut g, USSR, Answer::YesNo(true), &mut ch);
+    let mut g = pos().ussr_round(&[Card::CampDavidAccords], &mut ch);
+    ops_event_first(&mut g, USSR, Card::CampDavidAccords, &mut ch);
     assert_eq!(g.state().vp, 1);
     assert_eq!(g.state().effect_side(Card::CampDavidAccords), Some(US));
 }
@@ -404,9 +344,7 @@ fn puppet_governments_up_to_three_empty_countries() {
     let mut ch = dice(&[]);
     let mut g = pos()
         .influence(Country::Burma, USSR, 1)
-        .hand(US, &[Card::PuppetGovernments, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::PuppetGovernments, &mut ch);
+        .us_plays_event(Card::PuppetGovernments, &mut ch);
     refused(
         &mut g,
         US,
@@ -419,10 +357,10 @@ fn puppet_governments_up_to_three_empty_countries() {
         Answer::Influence(vec![(Country::Zaire, 2)]),
         &mut ch,
     );
-    ok(
+    influence(
         &mut g,
         US,
-        Answer::Influence(vec![(Country::LaosCambodia, 1), (Country::Zaire, 1)]),
+        &[(Country::LaosCambodia, 1), (Country::Zaire, 1)],
         &mut ch,
     );
     assert_eq!(inf(&g, Country::LaosCambodia, US), 1);
@@ -434,14 +372,11 @@ fn puppet_governments_up_to_three_empty_countries() {
 fn puppet_governments_placing_nothing_still_removes_the_card() {
     // FAQ F066.
     let mut ch = dice(&[]);
-    let mut g = pos()
-        .hand(USSR, &[Card::PuppetGovernments, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    for_ops(&mut g, USSR, Card::PuppetGovernments, &mut ch);
-    ok(&mut g, USSR, Answer::YesNo(true), &mut ch);
+    let mut g = pos().ussr_round(&[Card::PuppetGovernments], &mut ch);
+    ops_event_first(&mut g, USSR, Card::PuppetGovernments, &mut ch);
     assert_eq!(owed(&g).0, US);
-    ok(&mut g, US, Answer::Influence(vec![]), &mut ch);
-    ok(&mut g, USSR, Answer::Pass, &mut ch);
+    influence(&mut g, US, &[], &mut ch);
+    act(&mut g, USSR, Answer::Pass, &mut ch);
     assert!(removed(&g, Card::PuppetGovernments));
 }
 
@@ -453,9 +388,7 @@ fn grain_sales_play_drawn_ussr_card_for_ops_event_fires_for_ussr() {
     let mut ch = RecordedChance::new([ChanceOutcome::Card(Card::Allende)]);
     let mut g = pos()
         .hand(USSR, &[Card::Allende, Card::Fidel])
-        .hand(US, &[Card::GrainSalesToSoviets, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::GrainSalesToSoviets, &mut ch);
+        .us_plays_event(Card::GrainSalesToSoviets, &mut ch);
     let (side, kind, _) = owed(&g);
     assert_eq!(side, US);
     assert_eq!(
@@ -467,11 +400,11 @@ fn grain_sales_play_drawn_ussr_card_for_ops_event_fires_for_ussr() {
             ]
         }
     );
-    ok(&mut g, US, Answer::Number(0), &mut ch);
-    ok(&mut g, US, Answer::YesNo(true), &mut ch);
+    act(&mut g, US, Answer::Number(0), &mut ch);
+    act(&mut g, US, Answer::YesNo(true), &mut ch);
     assert_eq!(inf(&g, Country::Chile, USSR), 2);
     assert!(matches!(owed(&g).1, PromptKind::Operations { ops: 1, .. }));
-    ok(&mut g, US, Answer::Pass, &mut ch);
+    act(&mut g, US, Answer::Pass, &mut ch);
     assert!(removed(&g, Card::Allende));
     assert!(discarded(&g, Card::GrainSalesToSoviets));
     assert_eq!(g.state().cards.hands.ussr, vec![Card::Fidel]);
@@ -483,19 +416,12 @@ fn grain_sales_return_card_and_use_2_ops() {
     let mut ch = RecordedChance::new([ChanceOutcome::Card(Card::Allende)]);
     let mut g = pos()
         .hand(USSR, &[Card::Allende, Card::Fidel])
-        .hand(US, &[Card::GrainSalesToSoviets, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::GrainSalesToSoviets, &mut ch);
-    ok(&mut g, US, Answer::Number(1), &mut ch);
+        .us_plays_event(Card::GrainSalesToSoviets, &mut ch);
+    act(&mut g, US, Answer::Number(1), &mut ch);
     let (side, kind, card) = owed(&g);
     assert_eq!((side, card), (US, Some(Card::GrainSalesToSoviets)));
     assert!(matches!(kind, PromptKind::Operations { ops: 2, .. }));
-    ok(
-        &mut g,
-        US,
-        Answer::Influence(vec![(Country::Mexico, 2)]),
-        &mut ch,
-    );
+    influence(&mut g, US, &[(Country::Mexico, 2)], &mut ch);
     assert_eq!(inf(&g, Country::Mexico, US), 2);
     assert_eq!(g.state().cards.hands.ussr, vec![Card::Fidel, Card::Allende]);
 }
@@ -504,12 +430,10 @@ fn grain_sales_return_card_and_use_2_ops() {
 fn grain_sales_empty_ussr_hand_uses_2_ops() {
     // FAQ F246, F148 (the China Card is never taken).
     let mut ch = dice(&[]);
-    let mut g = pos()
+    let g = pos()
         .china(USSR, true)
         .hand(USSR, &[])
-        .hand(US, &[Card::GrainSalesToSoviets, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::GrainSalesToSoviets, &mut ch);
+        .us_plays_event(Card::GrainSalesToSoviets, &mut ch);
     assert!(matches!(owed(&g).1, PromptKind::Operations { ops: 2, .. }));
     assert_eq!(g.state().china.holder, Some(USSR));
 }
@@ -522,12 +446,11 @@ fn grain_sales_ussr_ops_play_us_choices_ussr_phasing_red_scare_applies() {
         .effect(Card::RedScarePurge, USSR, Duration::Turn)
         .hand(USSR, &[Card::GrainSalesToSoviets, Card::Comecon])
         .action_round(1, USSR, &mut ch);
-    for_ops(&mut g, USSR, Card::GrainSalesToSoviets, &mut ch);
-    ok(&mut g, USSR, Answer::YesNo(true), &mut ch);
+    ops_event_first(&mut g, USSR, Card::GrainSalesToSoviets, &mut ch);
     assert_eq!(owed(&g).0, US);
     assert_eq!(g.state().phasing, USSR);
     // Options: Operations, Space Race (2 Ops after Red Scare), return.
-    ok(&mut g, US, Answer::Number(2), &mut ch);
+    act(&mut g, US, Answer::Number(2), &mut ch);
     assert!(matches!(owed(&g).1, PromptKind::Operations { ops: 1, .. }));
     assert_eq!(owed(&g).0, US);
 }
@@ -538,10 +461,8 @@ fn grain_sales_drawn_card_may_go_to_the_space_race() {
     let mut ch = RecordedChance::new([ChanceOutcome::Card(Card::Comecon), ChanceOutcome::Die(1)]);
     let mut g = pos()
         .hand(USSR, &[Card::Comecon, Card::Fidel])
-        .hand(US, &[Card::GrainSalesToSoviets, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::GrainSalesToSoviets, &mut ch);
-    ok(&mut g, US, Answer::Number(1), &mut ch); // Operations, Space Race, return
+        .us_plays_event(Card::GrainSalesToSoviets, &mut ch);
+    act(&mut g, US, Answer::Number(1), &mut ch); // Operations, Space Race, return
     assert_eq!(g.state().space.us, 1);
     assert_eq!(g.state().vp, 2);
     assert!(discarded(&g, Card::Comecon));
@@ -554,12 +475,10 @@ fn grain_sales_ussr_ops_play_us_coup_to_defcon_1_ussr_loses() {
     let mut g = pos()
         .defcon(2)
         .influence(Country::Panama, USSR, 1)
-        .hand(USSR, &[Card::GrainSalesToSoviets, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    for_ops(&mut g, USSR, Card::GrainSalesToSoviets, &mut ch);
-    ok(&mut g, USSR, Answer::YesNo(true), &mut ch);
-    ok(&mut g, US, Answer::Number(2), &mut ch); // Ops, Space Race, return: return Fidel
-    ok(&mut g, US, Answer::Coup(Country::Panama), &mut ch);
+        .ussr_round(&[Card::GrainSalesToSoviets], &mut ch);
+    ops_event_first(&mut g, USSR, Card::GrainSalesToSoviets, &mut ch);
+    act(&mut g, US, Answer::Number(2), &mut ch); // Ops, Space Race, return: return Fidel
+    coup(&mut g, US, Country::Panama, &mut ch);
     assert_eq!(g.outcome().unwrap().winner, Some(US));
 }
 
@@ -568,11 +487,9 @@ fn grain_sales_ussr_ops_play_us_coup_to_defcon_1_ussr_loses() {
 #[test]
 fn john_paul_ii_poland_and_lasting_effect() {
     let mut ch = dice(&[]);
-    let mut g = pos()
+    let g = pos()
         .influence(Country::Poland, USSR, 3)
-        .hand(US, &[Card::JohnPaulIIElectedPope, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::JohnPaulIIElectedPope, &mut ch);
+        .us_plays_event(Card::JohnPaulIIElectedPope, &mut ch);
     assert_eq!(inf(&g, Country::Poland, USSR), 1);
     assert_eq!(inf(&g, Country::Poland, US), 1);
     assert_eq!(g.state().effect_side(Card::JohnPaulIIElectedPope), Some(US));
@@ -585,10 +502,8 @@ fn john_paul_ii_removes_only_what_exists_on_ussr_ops_play() {
     let mut ch = dice(&[]);
     let mut g = pos()
         .influence(Country::Poland, USSR, 1)
-        .hand(USSR, &[Card::JohnPaulIIElectedPope, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    for_ops(&mut g, USSR, Card::JohnPaulIIElectedPope, &mut ch);
-    ok(&mut g, USSR, Answer::YesNo(true), &mut ch);
+        .ussr_round(&[Card::JohnPaulIIElectedPope], &mut ch);
+    ops_event_first(&mut g, USSR, Card::JohnPaulIIElectedPope, &mut ch);
     assert_eq!(inf(&g, Country::Poland, USSR), 0);
     assert_eq!(inf(&g, Country::Poland, US), 1);
 }
@@ -613,13 +528,13 @@ fn death_squads_plus_one_own_minus_one_opponent_in_latin_america() {
     );
     assert!(discarded(&g, Card::LatinAmericanDeathSquads));
     // US coup in Honduras (Stability 2): 1 + 1 Op - 1 = 1 vs 4: fails.
-    for_ops(&mut g, US, Card::Summit, &mut ch);
-    ok(&mut g, US, Answer::Coup(Country::Honduras), &mut ch);
+    ops(&mut g, US, Card::Summit, &mut ch);
+    coup(&mut g, US, Country::Honduras, &mut ch);
     assert_eq!(inf(&g, Country::Honduras, USSR), 1);
     assert_eq!(g.state().milops.us, 1);
     // USSR coup in Guatemala (Stability 1): 3 + 2 Ops + 1 = 6 vs 2: margin 4.
-    for_ops(&mut g, USSR, Card::Fidel, &mut ch);
-    ok(&mut g, USSR, Answer::Coup(Country::Guatemala), &mut ch);
+    ops(&mut g, USSR, Card::Fidel, &mut ch);
+    coup(&mut g, USSR, Country::Guatemala, &mut ch);
     assert_eq!(inf(&g, Country::Guatemala, USSR), 3);
     assert_eq!(g.state().milops.ussr, 2);
 }
@@ -631,10 +546,9 @@ fn death_squads_no_effect_outside_latin_america() {
     let mut g = pos()
         .influence(Country::Egypt, US, 2)
         .effect(Card::LatinAmericanDeathSquads, USSR, Duration::Turn)
-        .hand(USSR, &[Card::Comecon, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    for_ops(&mut g, USSR, Card::Comecon, &mut ch);
-    ok(&mut g, USSR, Answer::Coup(Country::Egypt), &mut ch);
+        .ussr_round(&[Card::Comecon], &mut ch);
+    ops(&mut g, USSR, Card::Comecon, &mut ch);
+    coup(&mut g, USSR, Country::Egypt, &mut ch);
     assert_eq!(inf(&g, Country::Egypt, US), 1);
 }
 
@@ -644,10 +558,7 @@ fn death_squads_no_effect_outside_latin_america() {
 fn oas_founded_two_in_total_one_country_allowed() {
     // FAQ F260.
     let mut ch = dice(&[]);
-    let mut g = pos()
-        .hand(US, &[Card::OasFounded, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::OasFounded, &mut ch);
+    let mut g = pos().us_plays_event(Card::OasFounded, &mut ch);
     refused(
         &mut g,
         US,
@@ -660,12 +571,7 @@ fn oas_founded_two_in_total_one_country_allowed() {
         Answer::Influence(vec![(Country::Cuba, 1)]),
         &mut ch,
     );
-    ok(
-        &mut g,
-        US,
-        Answer::Influence(vec![(Country::Cuba, 2)]),
-        &mut ch,
-    );
+    influence(&mut g, US, &[(Country::Cuba, 2)], &mut ch);
     assert_eq!(inf(&g, Country::Cuba, US), 2);
     assert!(removed(&g, Card::OasFounded));
 }
@@ -673,16 +579,13 @@ fn oas_founded_two_in_total_one_country_allowed() {
 #[test]
 fn oas_founded_us_chooses_on_ussr_ops_play() {
     let mut ch = dice(&[]);
-    let mut g = pos()
-        .hand(USSR, &[Card::OasFounded, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    for_ops(&mut g, USSR, Card::OasFounded, &mut ch);
-    ok(&mut g, USSR, Answer::YesNo(true), &mut ch);
+    let mut g = pos().ussr_round(&[Card::OasFounded], &mut ch);
+    ops_event_first(&mut g, USSR, Card::OasFounded, &mut ch);
     assert_eq!(owed(&g).0, US);
-    ok(
+    influence(
         &mut g,
         US,
-        Answer::Influence(vec![(Country::Brazil, 1), (Country::Panama, 1)]),
+        &[(Country::Brazil, 1), (Country::Panama, 1)],
         &mut ch,
     );
     assert_eq!(inf(&g, Country::Brazil, US), 1);
@@ -694,11 +597,9 @@ fn oas_founded_us_chooses_on_ussr_ops_play() {
 fn nixon_takes_the_china_card_face_down() {
     // FAQ F259, F160.
     let mut ch = dice(&[]);
-    let mut g = pos()
+    let g = pos()
         .china(USSR, true)
-        .hand(US, &[Card::NixonPlaysTheChinaCard, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::NixonPlaysTheChinaCard, &mut ch);
+        .us_plays_event(Card::NixonPlaysTheChinaCard, &mut ch);
     assert_eq!(g.state().china.holder, Some(US));
     assert!(!g.state().china.face_up);
     assert_eq!(g.state().vp, 0);
@@ -711,10 +612,8 @@ fn nixon_us_holding_face_down_gains_2_vp_on_ussr_ops_play() {
     let mut ch = dice(&[]);
     let mut g = pos()
         .china(US, false)
-        .hand(USSR, &[Card::NixonPlaysTheChinaCard, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    for_ops(&mut g, USSR, Card::NixonPlaysTheChinaCard, &mut ch);
-    ok(&mut g, USSR, Answer::YesNo(true), &mut ch);
+        .ussr_round(&[Card::NixonPlaysTheChinaCard], &mut ch);
+    ops_event_first(&mut g, USSR, Card::NixonPlaysTheChinaCard, &mut ch);
     assert_eq!(g.state().vp, 2);
 }
 
@@ -738,13 +637,11 @@ fn sadat_expels_soviets_on_ussr_ops_play() {
     let mut ch = dice(&[]);
     let mut g = pos()
         .influence(Country::Egypt, USSR, 3)
-        .hand(USSR, &[Card::SadatExpelsSoviets, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    for_ops(&mut g, USSR, Card::SadatExpelsSoviets, &mut ch);
-    ok(&mut g, USSR, Answer::YesNo(true), &mut ch);
+        .ussr_round(&[Card::SadatExpelsSoviets], &mut ch);
+    ops_event_first(&mut g, USSR, Card::SadatExpelsSoviets, &mut ch);
     assert_eq!(inf(&g, Country::Egypt, USSR), 0);
     assert_eq!(inf(&g, Country::Egypt, US), 1);
-    ok(&mut g, USSR, Answer::Pass, &mut ch);
+    act(&mut g, USSR, Answer::Pass, &mut ch);
     assert!(removed(&g, Card::SadatExpelsSoviets));
 }
 
@@ -757,16 +654,14 @@ fn shuttle_diplomacy_stays_in_play_then_discarded_at_middle_east_scoring() {
     let mut g = pos()
         .influence(Country::Iraq, USSR, 3)
         .influence(Country::Iran, USSR, 2)
-        .hand(US, &[Card::ShuttleDiplomacy, Card::DuckAndCover])
         .hand(USSR, &[Card::MiddleEastScoring, Card::Fidel])
-        .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::ShuttleDiplomacy, &mut ch);
+        .us_plays_event(Card::ShuttleDiplomacy, &mut ch);
     assert!(!discarded(&g, Card::ShuttleDiplomacy));
     assert!(!removed(&g, Card::ShuttleDiplomacy));
     assert_eq!(g.state().effect_side(Card::ShuttleDiplomacy), Some(US));
     event(&mut g, USSR, Card::MiddleEastScoring, &mut ch);
     assert_eq!(owed(&g).0, US);
-    ok(&mut g, US, Answer::Country(Country::Iraq), &mut ch);
+    choose_country(&mut g, US, Country::Iraq, &mut ch);
     // USSR: Iran only: Presence 3 + 1 Battleground = 4.
     assert_eq!(g.state().vp, -4);
     assert!(discarded(&g, Card::ShuttleDiplomacy));
@@ -776,12 +671,9 @@ fn shuttle_diplomacy_stays_in_play_then_discarded_at_middle_east_scoring() {
 #[test]
 fn shuttle_diplomacy_from_ussr_ops_play() {
     let mut ch = dice(&[]);
-    let mut g = pos()
-        .hand(USSR, &[Card::ShuttleDiplomacy, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    for_ops(&mut g, USSR, Card::ShuttleDiplomacy, &mut ch);
-    ok(&mut g, USSR, Answer::YesNo(true), &mut ch);
-    ok(&mut g, USSR, Answer::Pass, &mut ch);
+    let mut g = pos().ussr_round(&[Card::ShuttleDiplomacy], &mut ch);
+    ops_event_first(&mut g, USSR, Card::ShuttleDiplomacy, &mut ch);
+    act(&mut g, USSR, Answer::Pass, &mut ch);
     assert_eq!(g.state().effect_side(Card::ShuttleDiplomacy), Some(US));
     assert!(!discarded(&g, Card::ShuttleDiplomacy));
 }
@@ -796,9 +688,7 @@ fn voice_of_america_removes_4_max_2_each_outside_europe() {
         .influence(Country::Angola, USSR, 1)
         .influence(Country::Cuba, USSR, 2)
         .influence(Country::Poland, USSR, 2)
-        .hand(US, &[Card::TheVoiceOfAmerica, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::TheVoiceOfAmerica, &mut ch);
+        .us_plays_event(Card::TheVoiceOfAmerica, &mut ch);
     refused(
         &mut g,
         US,
@@ -817,14 +707,10 @@ fn voice_of_america_removes_4_max_2_each_outside_europe() {
         Answer::Influence(vec![(Country::Iraq, 2)]),
         &mut ch,
     ); // must remove 4
-    ok(
+    influence(
         &mut g,
         US,
-        Answer::Influence(vec![
-            (Country::Iraq, 2),
-            (Country::Angola, 1),
-            (Country::Cuba, 1),
-        ]),
+        &[(Country::Iraq, 2), (Country::Angola, 1), (Country::Cuba, 1)],
         &mut ch,
     );
     assert_eq!(inf(&g, Country::Iraq, USSR), 1);
@@ -840,18 +726,11 @@ fn voice_of_america_on_cuba_does_not_cancel_cuban_missile_crisis_us_chooses() {
     let mut g = pos()
         .influence(Country::Cuba, USSR, 2)
         .effect(Card::CubanMissileCrisis, US, Duration::Turn)
-        .hand(USSR, &[Card::TheVoiceOfAmerica, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    ok(&mut g, USSR, Answer::Pass, &mut ch); // declines the cancel offer
-    for_ops(&mut g, USSR, Card::TheVoiceOfAmerica, &mut ch);
-    ok(&mut g, USSR, Answer::YesNo(true), &mut ch);
+        .ussr_round(&[Card::TheVoiceOfAmerica], &mut ch);
+    act(&mut g, USSR, Answer::Pass, &mut ch); // declines the cancel offer
+    ops_event_first(&mut g, USSR, Card::TheVoiceOfAmerica, &mut ch);
     assert_eq!(owed(&g).0, US);
-    ok(
-        &mut g,
-        US,
-        Answer::Influence(vec![(Country::Cuba, 2)]),
-        &mut ch,
-    );
+    influence(&mut g, US, &[(Country::Cuba, 2)], &mut ch);
     assert_eq!(inf(&g, Country::Cuba, USSR), 0);
     assert_eq!(g.state().effect_side(Card::CubanMissileCrisis), Some(US));
 }
@@ -861,10 +740,7 @@ fn voice_of_america_on_cuba_does_not_cancel_cuban_missile_crisis_us_chooses() {
 #[test]
 fn liberation_theology_three_in_central_america_max_two() {
     let mut ch = dice(&[]);
-    let mut g = pos()
-        .hand(USSR, &[Card::LiberationTheology, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::LiberationTheology, &mut ch);
+    let mut g = pos().ussr_plays_event(Card::LiberationTheology, &mut ch);
     refused(
         &mut g,
         USSR,
@@ -877,10 +753,10 @@ fn liberation_theology_three_in_central_america_max_two() {
         Answer::Influence(vec![(Country::Nicaragua, 2), (Country::Chile, 1)]),
         &mut ch,
     );
-    ok(
+    influence(
         &mut g,
         USSR,
-        Answer::Influence(vec![(Country::Nicaragua, 2), (Country::Cuba, 1)]),
+        &[(Country::Nicaragua, 2), (Country::Cuba, 1)],
         &mut ch,
     );
     assert_eq!(inf(&g, Country::Nicaragua, USSR), 2);
@@ -890,16 +766,13 @@ fn liberation_theology_three_in_central_america_max_two() {
 #[test]
 fn liberation_theology_ussr_chooses_on_us_ops_play() {
     let mut ch = dice(&[]);
-    let mut g = pos()
-        .hand(US, &[Card::LiberationTheology, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    for_ops(&mut g, US, Card::LiberationTheology, &mut ch);
-    ok(&mut g, US, Answer::YesNo(true), &mut ch);
+    let mut g = pos().us_round(&[Card::LiberationTheology], &mut ch);
+    ops_event_first(&mut g, US, Card::LiberationTheology, &mut ch);
     assert_eq!(owed(&g).0, USSR);
-    ok(
+    influence(
         &mut g,
         USSR,
-        Answer::Influence(vec![(Country::Haiti, 1), (Country::Honduras, 2)]),
+        &[(Country::Haiti, 1), (Country::Honduras, 2)],
         &mut ch,
     );
     assert_eq!(inf(&g, Country::Honduras, USSR), 2);
@@ -912,11 +785,9 @@ fn liberation_theology_ussr_chooses_on_us_ops_play() {
 fn ussuri_takes_the_china_card_face_up_playable_this_turn() {
     // FAQ F160.
     let mut ch = dice(&[]);
-    let mut g = pos()
+    let g = pos()
         .china(USSR, false)
-        .hand(US, &[Card::UssuriRiverSkirmish, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::UssuriRiverSkirmish, &mut ch);
+        .us_plays_event(Card::UssuriRiverSkirmish, &mut ch);
     assert_eq!(g.state().china.holder, Some(US));
     assert!(g.state().china.face_up);
     assert!(g.state().can_play_china(US));
@@ -929,10 +800,8 @@ fn ussuri_us_holding_face_down_places_4_in_asia_on_ussr_ops_play() {
     let mut ch = dice(&[]);
     let mut g = pos()
         .china(US, false)
-        .hand(USSR, &[Card::UssuriRiverSkirmish, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    for_ops(&mut g, USSR, Card::UssuriRiverSkirmish, &mut ch);
-    ok(&mut g, USSR, Answer::YesNo(true), &mut ch);
+        .ussr_round(&[Card::UssuriRiverSkirmish], &mut ch);
+    ops_event_first(&mut g, USSR, Card::UssuriRiverSkirmish, &mut ch);
     assert_eq!(owed(&g).0, US);
     refused(
         &mut g,
@@ -940,10 +809,10 @@ fn ussuri_us_holding_face_down_places_4_in_asia_on_ussr_ops_play() {
         Answer::Influence(vec![(Country::Japan, 3), (Country::India, 1)]),
         &mut ch,
     );
-    ok(
+    influence(
         &mut g,
         US,
-        Answer::Influence(vec![(Country::Japan, 2), (Country::Thailand, 2)]),
+        &[(Country::Japan, 2), (Country::Thailand, 2)],
         &mut ch,
     );
     assert_eq!(inf(&g, Country::Thailand, US), 2);
@@ -978,18 +847,16 @@ fn ask_not_discard_then_draw_as_many() {
     let mut g = pos()
         .influence(Country::Iran, USSR, 2)
         .deck(&[Card::Junta, Card::Summit, Card::Opec])
-        .hand(
-            US,
+        .us_round(
             &[
                 Card::AskNotWhatYourCountryCanDoForYou,
                 Card::MiddleEastScoring,
                 Card::Allende,
-                Card::DuckAndCover,
             ],
-        )
-        .action_round(1, US, &mut ch);
+            &mut ch,
+        );
     event(&mut g, US, Card::AskNotWhatYourCountryCanDoForYou, &mut ch);
-    ok(
+    act(
         &mut g,
         US,
         Answer::Cards(vec![Card::MiddleEastScoring, Card::Allende]),
@@ -1014,13 +881,8 @@ fn ask_not_zero_cards_allowed() {
     let mut ch = dice(&[]);
     let mut g = pos()
         .deck(&[Card::Junta])
-        .hand(
-            US,
-            &[Card::AskNotWhatYourCountryCanDoForYou, Card::DuckAndCover],
-        )
-        .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::AskNotWhatYourCountryCanDoForYou, &mut ch);
-    ok(&mut g, US, Answer::Cards(vec![]), &mut ch);
+        .us_plays_event(Card::AskNotWhatYourCountryCanDoForYou, &mut ch);
+    act(&mut g, US, Answer::Cards(vec![]), &mut ch);
     assert_eq!(g.state().cards.hands.us, vec![Card::DuckAndCover]);
     assert_eq!(g.state().cards.deck, vec![Card::Junta]);
 }
@@ -1034,21 +896,16 @@ fn ask_not_reshuffles_including_the_new_discards() {
         Card::Opec,
         Card::Junta,
     ])]);
-    let mut g = pos()
-        .deck(&[Card::Summit])
-        .discard(&[Card::Opec])
-        .hand(
-            US,
-            &[
-                Card::AskNotWhatYourCountryCanDoForYou,
-                Card::Allende,
-                Card::Junta,
-                Card::DuckAndCover,
-            ],
-        )
-        .action_round(1, US, &mut ch);
+    let mut g = pos().deck(&[Card::Summit]).discard(&[Card::Opec]).us_round(
+        &[
+            Card::AskNotWhatYourCountryCanDoForYou,
+            Card::Allende,
+            Card::Junta,
+        ],
+        &mut ch,
+    );
     event(&mut g, US, Card::AskNotWhatYourCountryCanDoForYou, &mut ch);
-    ok(
+    act(
         &mut g,
         US,
         Answer::Cards(vec![Card::Allende, Card::Junta]),
@@ -1072,12 +929,10 @@ fn alliance_for_progress_vp_per_latin_battleground() {
         .influence(Country::Panama, US, 2)
         .influence(Country::Chile, US, 3)
         .influence(Country::Colombia, US, 1)
-        .hand(USSR, &[Card::AllianceForProgress, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    for_ops(&mut g, USSR, Card::AllianceForProgress, &mut ch);
-    ok(&mut g, USSR, Answer::YesNo(true), &mut ch);
+        .ussr_round(&[Card::AllianceForProgress], &mut ch);
+    ops_event_first(&mut g, USSR, Card::AllianceForProgress, &mut ch);
     assert_eq!(g.state().vp, 3);
-    ok(&mut g, USSR, Answer::Pass, &mut ch);
+    act(&mut g, USSR, Answer::Pass, &mut ch);
     assert!(removed(&g, Card::AllianceForProgress));
 }
 
@@ -1085,10 +940,7 @@ fn alliance_for_progress_vp_per_latin_battleground() {
 fn alliance_for_progress_zero_vp_still_removed() {
     // FAQ F066.
     let mut ch = dice(&[]);
-    let mut g = pos()
-        .hand(US, &[Card::AllianceForProgress, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::AllianceForProgress, &mut ch);
+    let g = pos().us_plays_event(Card::AllianceForProgress, &mut ch);
     assert_eq!(g.state().vp, 0);
     assert!(removed(&g, Card::AllianceForProgress));
 }
@@ -1100,11 +952,9 @@ fn one_small_step_two_boxes_only_landing_box_scores_ability_gained() {
     // FAQ F119, F118: box 1 (1 VP for second) passed without VP; box 2 reached first; no
     // Space Race attempt used.
     let mut ch = dice(&[]);
-    let mut g = pos()
+    let g = pos()
         .space(US, 1)
-        .hand(USSR, &[Card::OneSmallStep, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::OneSmallStep, &mut ch);
+        .ussr_plays_event(Card::OneSmallStep, &mut ch);
     assert_eq!(g.state().space.ussr, 2);
     assert_eq!(g.state().vp, 0);
     assert!(g.state().has_space_ability(USSR, 2));
@@ -1116,12 +966,10 @@ fn one_small_step_two_boxes_only_landing_box_scores_ability_gained() {
 fn one_small_step_landing_box_second_value() {
     // FAQ F119: from 5 to 7 behind a US at 7: Space Shuttle second = 2 VP.
     let mut ch = dice(&[]);
-    let mut g = pos()
+    let g = pos()
         .space(US, 7)
         .space(USSR, 5)
-        .hand(USSR, &[Card::OneSmallStep, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::OneSmallStep, &mut ch);
+        .ussr_plays_event(Card::OneSmallStep, &mut ch);
     assert_eq!(g.state().space.ussr, 7);
     assert_eq!(g.state().vp, -2);
 }
@@ -1130,12 +978,10 @@ fn one_small_step_landing_box_second_value() {
 fn one_small_step_one_box_left() {
     // FAQ F261.
     let mut ch = dice(&[]);
-    let mut g = pos()
+    let g = pos()
         .space(US, 8)
         .space(USSR, 7)
-        .hand(USSR, &[Card::OneSmallStep, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::OneSmallStep, &mut ch);
+        .ussr_plays_event(Card::OneSmallStep, &mut ch);
     assert_eq!(g.state().space.ussr, 8);
     assert_eq!(g.state().vp, 0);
 }
@@ -1143,12 +989,10 @@ fn one_small_step_one_box_left() {
 #[test]
 fn one_small_step_not_behind_does_not_occur() {
     let mut ch = dice(&[]);
-    let mut g = pos()
+    let g = pos()
         .space(US, 2)
         .space(USSR, 2)
-        .hand(US, &[Card::OneSmallStep, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::OneSmallStep, &mut ch);
+        .us_plays_event(Card::OneSmallStep, &mut ch);
     assert_eq!(g.state().space.us, 2);
     assert!(discarded(&g, Card::OneSmallStep));
 }
@@ -1164,9 +1008,7 @@ fn che_two_coups_not_free() {
         .influence(Country::Guatemala, US, 1)
         .influence(Country::Honduras, US, 1)
         .influence(Country::Panama, US, 1)
-        .hand(USSR, &[Card::Che, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::Che, &mut ch);
+        .ussr_plays_event(Card::Che, &mut ch);
     assert_eq!(
         owed(&g).1,
         PromptKind::ChooseCountry {
@@ -1175,7 +1017,7 @@ fn che_two_coups_not_free() {
         }
     );
     refused(&mut g, USSR, Answer::Country(Country::Panama), &mut ch);
-    ok(&mut g, USSR, Answer::Country(Country::Guatemala), &mut ch);
+    choose_country(&mut g, USSR, Country::Guatemala, &mut ch);
     // 2 + 3 = 5 vs 2: margin 3: 1 US removed, 2 USSR added.
     assert_eq!(inf(&g, Country::Guatemala, USSR), 2);
     assert_eq!(
@@ -1185,7 +1027,7 @@ fn che_two_coups_not_free() {
             optional: true
         }
     );
-    ok(&mut g, USSR, Answer::Country(Country::Honduras), &mut ch);
+    choose_country(&mut g, USSR, Country::Honduras, &mut ch);
     // 1 + 3 = 4 vs 4: fails.
     assert_eq!(inf(&g, Country::Honduras, US), 1);
     assert_eq!(g.state().milops.ussr, 5);
@@ -1200,10 +1042,8 @@ fn che_no_second_coup_if_first_removed_nothing() {
     let mut g = pos()
         .influence(Country::Honduras, US, 1)
         .influence(Country::Guatemala, US, 1)
-        .hand(USSR, &[Card::Che, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    event(&mut g, USSR, Card::Che, &mut ch);
-    ok(&mut g, USSR, Answer::Country(Country::Honduras), &mut ch);
+        .ussr_plays_event(Card::Che, &mut ch);
+    choose_country(&mut g, USSR, Country::Honduras, &mut ch);
     assert_eq!(action_round_of(&g), US);
     assert_eq!(g.state().milops.ussr, 3);
 }
@@ -1216,12 +1056,10 @@ fn che_us_ops_play_purged_us_does_not_reduce_ussr_coup() {
     let mut g = pos()
         .influence(Country::Guatemala, US, 1)
         .effect(Card::RedScarePurge, USSR, Duration::Turn)
-        .hand(US, &[Card::Che, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    for_ops(&mut g, US, Card::Che, &mut ch);
-    ok(&mut g, US, Answer::YesNo(true), &mut ch);
+        .us_round(&[Card::Che], &mut ch);
+    ops_event_first(&mut g, US, Card::Che, &mut ch);
     assert_eq!(owed(&g).0, USSR);
-    ok(&mut g, USSR, Answer::Country(Country::Guatemala), &mut ch);
+    choose_country(&mut g, USSR, Country::Guatemala, &mut ch);
     // 1 + 3 = 4 vs 2: margin 2.
     assert_eq!(inf(&g, Country::Guatemala, USSR), 1);
     assert_eq!(g.state().milops.ussr, 3);
@@ -1249,9 +1087,7 @@ fn our_man_in_tehran_draw_5_discard_some_return_and_shuffle() {
             Card::Che,
             Card::ArmsRace,
         ])
-        .hand(US, &[Card::OurManInTehran, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::OurManInTehran, &mut ch);
+        .us_plays_event(Card::OurManInTehran, &mut ch);
     let (side, kind, _) = owed(&g);
     assert_eq!(side, US);
     assert_eq!(
@@ -1269,7 +1105,7 @@ fn our_man_in_tehran_draw_5_discard_some_return_and_shuffle() {
         }
     );
     refused(&mut g, US, Answer::Cards(vec![Card::Summit]), &mut ch);
-    ok(
+    act(
         &mut g,
         US,
         Answer::Cards(vec![Card::Che, Card::ArmsRace]),
@@ -1295,9 +1131,7 @@ fn our_man_in_tehran_fewer_than_5_reshuffles_discards() {
         .influence(Country::Iran, US, 2)
         .deck(&[Card::Summit, Card::Junta, Card::Allende])
         .discard(&[Card::Che, Card::Opec])
-        .hand(US, &[Card::OurManInTehran, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    event(&mut g, US, Card::OurManInTehran, &mut ch);
+        .us_plays_event(Card::OurManInTehran, &mut ch);
     assert_eq!(
         owed(&g).1,
         PromptKind::ChooseCards {
@@ -1312,7 +1146,7 @@ fn our_man_in_tehran_fewer_than_5_reshuffles_discards() {
             max: 5
         }
     );
-    ok(&mut g, US, Answer::Cards(vec![Card::Opec]), &mut ch);
+    act(&mut g, US, Answer::Cards(vec![Card::Opec]), &mut ch);
     assert_eq!(g.state().cards.discard, vec![Card::Opec]);
     assert_eq!(g.state().cards.deck.len(), 4);
 }
@@ -1324,11 +1158,9 @@ fn our_man_in_tehran_no_middle_east_control_discarded_not_removed() {
     let mut g = pos()
         .influence(Country::Iran, US, 1)
         .deck(&[Card::Summit])
-        .hand(USSR, &[Card::OurManInTehran, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    for_ops(&mut g, USSR, Card::OurManInTehran, &mut ch);
-    ok(&mut g, USSR, Answer::YesNo(true), &mut ch);
-    ok(&mut g, USSR, Answer::Pass, &mut ch);
+        .ussr_round(&[Card::OurManInTehran], &mut ch);
+    ops_event_first(&mut g, USSR, Card::OurManInTehran, &mut ch);
+    act(&mut g, USSR, Answer::Pass, &mut ch);
     assert!(discarded(&g, Card::OurManInTehran));
     assert!(!removed(&g, Card::OurManInTehran));
     assert_eq!(g.state().cards.deck, vec![Card::Summit]);
@@ -1340,14 +1172,12 @@ fn our_man_in_tehran_us_chooses_on_ussr_ops_play() {
     let mut g = pos()
         .influence(Country::Iran, US, 2)
         .deck(&[Card::Summit])
-        .hand(USSR, &[Card::OurManInTehran, Card::Fidel])
-        .action_round(1, USSR, &mut ch);
-    for_ops(&mut g, USSR, Card::OurManInTehran, &mut ch);
-    ok(&mut g, USSR, Answer::YesNo(true), &mut ch);
+        .ussr_round(&[Card::OurManInTehran], &mut ch);
+    ops_event_first(&mut g, USSR, Card::OurManInTehran, &mut ch);
     assert_eq!(owed(&g).0, US);
-    ok(&mut g, US, Answer::Cards(vec![]), &mut ch);
+    act(&mut g, US, Answer::Cards(vec![]), &mut ch);
     assert_eq!(g.state().cards.deck, vec![Card::Summit]);
-    ok(&mut g, USSR, Answer::Pass, &mut ch);
+    act(&mut g, USSR, Answer::Pass, &mut ch);
     assert!(removed(&g, Card::OurManInTehran));
 }
 
@@ -1372,8 +1202,7 @@ fn our_man_in_tehran_drawn_cards_stay_secret_only_discards_are_public() {
             Card::Che,
             Card::ArmsRace,
         ])
-        .hand(US, &[Card::OurManInTehran, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
+        .us_round(&[Card::OurManInTehran], &mut ch);
     let drawn = g
         .apply(
             US,
@@ -1505,7 +1334,7 @@ fn our_man_in_tehran_public_information_fewer_than_5_reshuffles_discards() {
         }
     );
     assert_eq!(g.state().cards.discard, vec![]);
-    ok(&mut g, US, Answer::Cards(vec![Card::Opec]), &mut ch);
+    act(&mut g, US, Answer::Cards(vec![Card::Opec]), &mut ch);
     assert_eq!(g.state().cards.discard, vec![Card::Opec]);
     assert_eq!(g.state().cards.deck.len(), 4);
     assert_eq!(g.state().cards.draw_pile_size(), 4);
@@ -1523,14 +1352,9 @@ fn our_man_in_tehran_headline_condition_lost_to_other_headline() {
         .hand(US, &[Card::OurManInTehran, Card::DuckAndCover])
         .hand(USSR, &[Card::MuslimRevolution, Card::Fidel])
         .headline(&mut ch);
-    ok(&mut g, USSR, Answer::Card(Card::MuslimRevolution), &mut ch);
-    ok(&mut g, US, Answer::Card(Card::OurManInTehran), &mut ch);
-    ok(
-        &mut g,
-        USSR,
-        Answer::Countries(vec![Country::Iran, Country::Iraq]),
-        &mut ch,
-    );
+    choose_card(&mut g, USSR, Card::MuslimRevolution, &mut ch);
+    choose_card(&mut g, US, Card::OurManInTehran, &mut ch);
+    choose_countries(&mut g, USSR, &[Country::Iran, Country::Iraq], &mut ch);
     assert_eq!(inf(&g, Country::Iran, US), 0);
     assert!(discarded(&g, Card::OurManInTehran));
     assert!(!removed(&g, Card::OurManInTehran));
@@ -1543,9 +1367,8 @@ fn we_will_bury_you_un_intervention_for_ops_does_not_stop_it() {
     let mut ch = dice(&[]);
     let mut g = pos()
         .effect(Card::WeWillBuryYou, USSR, Duration::Lasting)
-        .hand(US, &[Card::UnIntervention, Card::DuckAndCover])
-        .action_round(1, US, &mut ch);
-    for_ops(&mut g, US, Card::UnIntervention, &mut ch);
+        .us_round(&[Card::UnIntervention], &mut ch);
+    ops(&mut g, US, Card::UnIntervention, &mut ch);
     assert_eq!(g.state().vp, -3);
     assert!(!g.state().has_effect(Card::WeWillBuryYou));
 }
@@ -1559,7 +1382,7 @@ fn bear_trap_no_eligible_card_passes_still_trapped() {
         .hand(USSR, &[Card::Allende, Card::LoneGunman])
         .action_round(2, USSR, &mut ch);
     // Asked, the hand not being empty (rules revision r4); only the pass answers.
-    ok(&mut g, USSR, Answer::Pass, &mut ch);
+    act(&mut g, USSR, Answer::Pass, &mut ch);
     assert_eq!(action_round_of(&g), US);
     assert_eq!(
         g.state().cards.hands.ussr,

@@ -7,6 +7,10 @@
 
 #![allow(dead_code)] // the shared helpers are not all used here
 
+mod common;
+
+use common::moves::{act as ok, event, ops as for_ops};
+
 include!("events_mid_common.rs.inc");
 
 /// Turn 4 with Flower Power in effect (VP positive toward the US).

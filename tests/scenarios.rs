@@ -1,30 +1,27 @@
 //! The rules scenarios of `shared/scenarios/examples.yaml`, one test per scenario, named after
-//! its id. Each builds the stated position with `Position`, forces every die and random card
-//! with `RecordedChance`, plays the stated moves through `Game::apply` and asserts every value
-//! the scenario's `expect` gives: Influence, DEFCON, VP, Military Operations, Space Race, where
-//! each card went, the effects in play, the next decision owed and the game's outcome.
+//! its id. Each builds the stated position (`positions::stated` and the `Position` builder),
+//! forces every die and random card with `RecordedChance`, plays the stated moves through
+//! `Game::apply` (the `moves` of `tests/common`) and asserts every value the scenario's
+//! `expect` gives: Influence, DEFCON, VP, Military Operations, Space Race, where each card
+//! went, the effects in play, the next decision owed and the game's outcome.
 //!
 //! A "refused" step is applied and must fail with the state and the prompts unchanged and the
 //! same player still to decide (FAQ F079). A step that is one order made of several answers
 //! (S020: "1 Influence in Egypt, then a coup") is applied as a whole to a copy of the game:
 //! the order is refused when one of its answers is, and the game itself is left untouched.
 
+mod common;
+
+use common::moves::{act, choose_card, choose_country, coup, event, influence, ops, realign};
+use common::positions::stated;
 use twilight_pbem::data::{Card, Country, Side, ALL_COUNTRIES};
 use twilight_pbem::engine::events::late;
-use twilight_pbem::engine::position::Position;
 use twilight_pbem::engine::state::{Duration, Effect};
 use twilight_pbem::engine::{
     Answer, CardUse, ChanceOutcome, Game, PromptKind, RecordedChance, RuleError, VictoryReason,
 };
 
 // ---- helpers --------------------------------------------------------------------------------
-
-/// Applies an answer that must be accepted.
-fn ok(game: &mut Game, side: Side, answer: Answer, chance: &mut RecordedChance) {
-    if let Err(e) = game.apply(side, answer.clone(), chance) {
-        panic!("{side} {answer:?} must be accepted, got {e:?}");
-    }
-}
 
 /// Applies an answer that must be refused: the state and the prompts are unchanged, no die
 /// is rolled, and the same player decides again (FAQ F079). Returns the refusal's message.
@@ -140,11 +137,7 @@ fn all_used(chance: &RecordedChance) {
 #[test]
 fn s004_ortega_declined_under_cuban_missile_crisis() {
     let mut chance = RecordedChance::default();
-    let mut game = Position::new()
-        .turn(8)
-        .defcon(2)
-        .vp(0)
-        .china(Side::Ussr, true)
+    let mut game = stated(8, 2)
         .effect(Card::CubanMissileCrisis, Side::Us, Duration::Turn)
         .influence(Country::Nicaragua, Side::Us, 2)
         .influence(Country::CostaRica, Side::Us, 1)
@@ -166,11 +159,11 @@ fn s004_ortega_declined_under_cuban_missile_crisis() {
             optional: true
         }
     );
-    ok(&mut game, Side::Ussr, Answer::Pass, &mut chance);
-    ok(
+    act(&mut game, Side::Ussr, Answer::Pass, &mut chance);
+    event(
         &mut game,
         Side::Ussr,
-        play(Card::OrtegaElectedInNicaragua, CardUse::Event),
+        Card::OrtegaElectedInNicaragua,
         &mut chance,
     );
     // The engine offers the decline ("may"): an optional choice of the free coup's target.
@@ -191,7 +184,7 @@ fn s004_ortega_declined_under_cuban_missile_crisis() {
     expected.sort();
     assert_eq!(candidates, expected);
     assert!(optional, "the free coup may be declined (FAQ F143)");
-    ok(&mut game, Side::Ussr, Answer::Pass, &mut chance);
+    act(&mut game, Side::Ussr, Answer::Pass, &mut chance);
 
     assert_eq!(inf(&game, Country::Nicaragua), (0, 0));
     assert_eq!(inf(&game, Country::CostaRica), (1, 0));
@@ -224,11 +217,7 @@ fn s004_ortega_declined_under_cuban_missile_crisis() {
 #[test]
 fn s013_norad_only_when_defcon_moves_to_2() {
     let mut chance = RecordedChance::dice(&[4]);
-    let mut game = Position::new()
-        .turn(6)
-        .defcon(3)
-        .vp(0)
-        .china(Side::Ussr, true)
+    let mut game = stated(6, 3)
         .effect(Card::Norad, Side::Us, Duration::Lasting)
         .removed(&[Card::Norad])
         .influence(Country::Canada, Side::Us, 4)
@@ -239,18 +228,8 @@ fn s013_norad_only_when_defcon_moves_to_2() {
         .action_round(2, Side::Us, &mut chance);
 
     // 1. US AR2: Shuttle Diplomacy for Operations, coup in Iraq, die 4.
-    ok(
-        &mut game,
-        Side::Us,
-        play(Card::ShuttleDiplomacy, CardUse::Operations),
-        &mut chance,
-    );
-    ok(
-        &mut game,
-        Side::Us,
-        Answer::Coup(Country::Iraq),
-        &mut chance,
-    );
+    ops(&mut game, Side::Us, Card::ShuttleDiplomacy, &mut chance);
+    coup(&mut game, Side::Us, Country::Iraq, &mut chance);
     // 4 + 3 = 7 against 6, margin 1: the USSR loses 1.
     assert_eq!(inf(&game, Country::Iraq), (0, 1));
     assert_eq!(game.state().defcon, 2);
@@ -264,26 +243,21 @@ fn s013_norad_only_when_defcon_moves_to_2() {
         p.kind,
         PromptKind::PlaceInfluence { count: 1, .. }
     ));
-    ok(
+    influence(
         &mut game,
         Side::Us,
-        Answer::Influence(vec![(Country::WestGermany, 1)]),
+        &[(Country::WestGermany, 1)],
         &mut chance,
     );
     assert_eq!(inf(&game, Country::WestGermany), (5, 0));
     next_action_round(&game, 3, Side::Ussr);
 
     // 2. USSR AR3: Liberation Theology as its event.
-    ok(
+    event(&mut game, Side::Ussr, Card::LiberationTheology, &mut chance);
+    influence(
         &mut game,
         Side::Ussr,
-        play(Card::LiberationTheology, CardUse::Event),
-        &mut chance,
-    );
-    ok(
-        &mut game,
-        Side::Ussr,
-        Answer::Influence(vec![(Country::Nicaragua, 2), (Country::Guatemala, 1)]),
+        &[(Country::Nicaragua, 2), (Country::Guatemala, 1)],
         &mut chance,
     );
     assert_eq!(inf(&game, Country::Nicaragua), (0, 2));
@@ -294,18 +268,8 @@ fn s013_norad_only_when_defcon_moves_to_2() {
     assert_eq!(inf(&game, Country::WestGermany), (5, 0));
 
     // 3. US AR3: Puppet Governments for Operations, 2 in Canada.
-    ok(
-        &mut game,
-        Side::Us,
-        play(Card::PuppetGovernments, CardUse::Operations),
-        &mut chance,
-    );
-    ok(
-        &mut game,
-        Side::Us,
-        Answer::Influence(vec![(Country::Canada, 2)]),
-        &mut chance,
-    );
+    ops(&mut game, Side::Us, Card::PuppetGovernments, &mut chance);
+    influence(&mut game, Side::Us, &[(Country::Canada, 2)], &mut chance);
     assert_eq!(inf(&game, Country::Canada), (6, 0));
     assert!(game
         .state()
@@ -333,23 +297,14 @@ fn s013_norad_only_when_defcon_moves_to_2() {
 #[test]
 fn s020_one_card_one_kind_of_action() {
     let mut chance = RecordedChance::dice(&[3]);
-    let mut game = Position::new()
-        .turn(4)
-        .defcon(4)
-        .vp(0)
-        .china(Side::Ussr, true)
+    let mut game = stated(4, 4)
         .influence(Country::Iran, Side::Us, 1)
         .influence(Country::Iraq, Side::Us, 1)
         .influence(Country::Libya, Side::Ussr, 1)
         .hand(Side::Ussr, &[Card::SuezCrisis, Card::Comecon])
         .hand(Side::Us, &[Card::Containment])
         .action_round(1, Side::Ussr, &mut chance);
-    ok(
-        &mut game,
-        Side::Ussr,
-        play(Card::SuezCrisis, CardUse::Operations),
-        &mut chance,
-    );
+    ops(&mut game, Side::Ussr, Card::SuezCrisis, &mut chance);
     assert!(matches!(
         prompt_kind(&game, Side::Ussr),
         PromptKind::Operations { ops: 3, .. }
@@ -387,12 +342,7 @@ fn s020_one_card_one_kind_of_action() {
     assert_eq!(game.prompts(), &prompts[..]);
 
     // Step 3: one coup in Iran with the 3 Ops, die 3.
-    ok(
-        &mut game,
-        Side::Ussr,
-        Answer::Coup(Country::Iran),
-        &mut chance,
-    );
+    coup(&mut game, Side::Ussr, Country::Iran, &mut chance);
     // 3 + 3 = 6 against 4, margin 2: remove the 1 US, add 1 USSR (FAQ F101).
     assert_eq!(inf(&game, Country::Iran), (0, 1));
     assert_eq!(inf(&game, Country::Iraq), (1, 0));
@@ -413,22 +363,13 @@ fn s020_one_card_one_kind_of_action() {
 #[test]
 fn s021_tear_down_this_wall_free_coup_in_europe() {
     let mut chance = RecordedChance::dice(&[5]);
-    let mut game = Position::new()
-        .turn(9)
-        .defcon(3)
-        .vp(0)
-        .china(Side::Ussr, true)
+    let mut game = stated(9, 3)
         .influence(Country::EastGermany, Side::Ussr, 4)
         .influence(Country::Cuba, Side::Ussr, 3)
         .hand(Side::Us, &[Card::TearDownThisWall, Card::ReaganBombsLibya])
         .hand(Side::Ussr, &[Card::Glasnost])
         .action_round(1, Side::Us, &mut chance);
-    ok(
-        &mut game,
-        Side::Us,
-        play(Card::TearDownThisWall, CardUse::Event),
-        &mut chance,
-    );
+    event(&mut game, Side::Us, Card::TearDownThisWall, &mut chance);
     assert_eq!(inf(&game, Country::EastGermany), (3, 4));
     let p = game.prompt_for(Side::Us).expect("the free coup").clone();
     assert_eq!(p.card, Some(Card::TearDownThisWall));
@@ -439,12 +380,7 @@ fn s021_tear_down_this_wall_free_coup_in_europe() {
     assert_eq!(inf(&game, Country::EastGermany), (3, 4));
 
     // Step 2: the free coup in East Germany, die 5, allowed at DEFCON 3.
-    ok(
-        &mut game,
-        Side::Us,
-        Answer::Coup(Country::EastGermany),
-        &mut chance,
-    );
+    coup(&mut game, Side::Us, Country::EastGermany, &mut chance);
     // 5 + 3 = 8 against 2 x 3 = 6, margin 2: remove 2 USSR.
     assert_eq!(inf(&game, Country::EastGermany), (3, 2));
     assert_eq!(inf(&game, Country::Cuba), (0, 3));
@@ -471,23 +407,14 @@ fn s021_tear_down_this_wall_free_coup_in_europe() {
 #[test]
 fn s030_failed_korean_war() {
     let mut chance = RecordedChance::dice(&[4]);
-    let mut game = Position::new()
-        .turn(2)
-        .defcon(4)
-        .vp(0)
-        .china(Side::Ussr, true)
+    let mut game = stated(2, 4)
         .influence(Country::SouthKorea, Side::Us, 2)
         .influence(Country::Japan, Side::Us, 4)
         .influence(Country::NorthKorea, Side::Ussr, 3)
         .hand(Side::Ussr, &[Card::KoreanWar, Card::Comecon])
         .hand(Side::Us, &[Card::Containment])
         .action_round(2, Side::Ussr, &mut chance);
-    ok(
-        &mut game,
-        Side::Ussr,
-        play(Card::KoreanWar, CardUse::Event),
-        &mut chance,
-    );
+    event(&mut game, Side::Ussr, Card::KoreanWar, &mut chance);
     // 4 - 1 (US controls Japan) = 3: the war fails.
     assert_eq!(inf(&game, Country::SouthKorea), (2, 0));
     assert_eq!(inf(&game, Country::Taiwan), (0, 0));
@@ -509,11 +436,7 @@ fn s030_failed_korean_war() {
 #[test]
 fn s044_we_will_bury_you_stopped_by_un_intervention_from_grain_sales() {
     let mut chance = RecordedChance::new([ChanceOutcome::Card(Card::UnIntervention)]);
-    let mut game = Position::new()
-        .turn(6)
-        .defcon(4)
-        .vp(0)
-        .china(Side::Ussr, true)
+    let mut game = stated(6, 4)
         .influence(Country::Japan, Side::Us, 1)
         .hand(Side::Ussr, &[Card::WeWillBuryYou, Card::UnIntervention])
         .hand(
@@ -527,12 +450,7 @@ fn s044_we_will_bury_you_stopped_by_un_intervention_from_grain_sales() {
         .action_round(2, Side::Ussr, &mut chance);
 
     // 1. USSR AR2: We Will Bury You.
-    ok(
-        &mut game,
-        Side::Ussr,
-        play(Card::WeWillBuryYou, CardUse::Event),
-        &mut chance,
-    );
+    event(&mut game, Side::Ussr, Card::WeWillBuryYou, &mut chance);
     assert_eq!(game.state().defcon, 3);
     assert!(game.state().cards.removed.contains(&Card::WeWillBuryYou));
     assert_eq!(game.state().vp, 0, "the 3 VP are pending");
@@ -541,12 +459,7 @@ fn s044_we_will_bury_you_stopped_by_un_intervention_from_grain_sales() {
 
     // 2. US AR2: Grain Sales, draws UN Intervention, plays it at once as its event with
     // Brezhnev Doctrine: 3 Influence in Japan.
-    ok(
-        &mut game,
-        Side::Us,
-        play(Card::GrainSalesToSoviets, CardUse::Event),
-        &mut chance,
-    );
+    event(&mut game, Side::Us, Card::GrainSalesToSoviets, &mut chance);
     let PromptKind::ChooseOption { options } = prompt_kind(&game, Side::Us) else {
         panic!("Grain Sales: play the drawn card or return it");
     };
@@ -554,7 +467,7 @@ fn s044_we_will_bury_you_stopped_by_un_intervention_from_grain_sales() {
         .iter()
         .position(|o| o.contains("as an event"))
         .expect("UN Intervention may be played as an event");
-    ok(
+    act(
         &mut game,
         Side::Us,
         Answer::Number(event as u8),
@@ -567,22 +480,12 @@ fn s044_we_will_bury_you_stopped_by_un_intervention_from_grain_sales() {
             optional: false
         }
     );
-    ok(
-        &mut game,
-        Side::Us,
-        Answer::Card(Card::BrezhnevDoctrine),
-        &mut chance,
-    );
+    choose_card(&mut game, Side::Us, Card::BrezhnevDoctrine, &mut chance);
     assert!(matches!(
         prompt_kind(&game, Side::Us),
         PromptKind::Operations { ops: 3, .. }
     ));
-    ok(
-        &mut game,
-        Side::Us,
-        Answer::Influence(vec![(Country::Japan, 3)]),
-        &mut chance,
-    );
+    influence(&mut game, Side::Us, &[(Country::Japan, 3)], &mut chance);
 
     let s = game.state();
     assert_eq!(s.vp, 0, "the USSR never gains the 3 VP");
@@ -614,11 +517,7 @@ fn s044_we_will_bury_you_stopped_by_un_intervention_from_grain_sales() {
 #[test]
 fn s047_headline_duck_and_cover_after_kal007_ussr_loses() {
     let mut chance = RecordedChance::default();
-    let mut game = Position::new()
-        .turn(8)
-        .defcon(3)
-        .vp(0)
-        .china(Side::Ussr, true)
+    let mut game = stated(8, 3)
         .influence(Country::SouthKorea, Side::Us, 1)
         .hand(
             Side::Us,
@@ -626,18 +525,13 @@ fn s047_headline_duck_and_cover_after_kal007_ussr_loses() {
         )
         .hand(Side::Ussr, &[Card::DuckAndCover, Card::Glasnost])
         .headline(&mut chance);
-    ok(
+    choose_card(
         &mut game,
         Side::Us,
-        Answer::Card(Card::SovietsShootDownKal007),
+        Card::SovietsShootDownKal007,
         &mut chance,
     );
-    ok(
-        &mut game,
-        Side::Ussr,
-        Answer::Card(Card::DuckAndCover),
-        &mut chance,
-    );
+    choose_card(&mut game, Side::Ussr, Card::DuckAndCover, &mut chance);
 
     let s = game.state();
     // KAL-007 first: DEFCON 3 -> 2, +2 VP, no Operations (South Korea not US-controlled).
@@ -661,22 +555,13 @@ fn s047_headline_duck_and_cover_after_kal007_ussr_loses() {
 #[test]
 fn s061_nato_headlined_without_prerequisite() {
     let mut chance = RecordedChance::dice(&[3]);
-    let mut game = Position::new()
-        .turn(3)
-        .defcon(5)
-        .vp(0)
-        .china(Side::Ussr, true)
+    let mut game = stated(3, 5)
         .influence(Country::Italy, Side::Us, 2)
         .hand(Side::Us, &[Card::Nato, Card::Containment])
         .hand(Side::Ussr, &[Card::Decolonization, Card::VietnamRevolts])
         .headline(&mut chance);
-    ok(&mut game, Side::Us, Answer::Card(Card::Nato), &mut chance);
-    ok(
-        &mut game,
-        Side::Ussr,
-        Answer::Card(Card::Decolonization),
-        &mut chance,
-    );
+    choose_card(&mut game, Side::Us, Card::Nato, &mut chance);
+    choose_card(&mut game, Side::Ussr, Card::Decolonization, &mut chance);
     // NATO (4 Ops) first: its event cannot occur; discarded, not removed, not in effect.
     assert!(game.state().cards.discard.contains(&Card::Nato));
     assert!(!game.state().cards.removed.contains(&Card::Nato));
@@ -685,15 +570,15 @@ fn s061_nato_headlined_without_prerequisite() {
     // Then Decolonization.
     let p = game.prompt_for(Side::Ussr).expect("Decolonization").clone();
     assert_eq!(p.card, Some(Card::Decolonization));
-    ok(
+    influence(
         &mut game,
         Side::Ussr,
-        Answer::Influence(vec![
+        &[
             (Country::Zaire, 1),
             (Country::Angola, 1),
             (Country::Nigeria, 1),
             (Country::Sudan, 1),
-        ]),
+        ],
         &mut chance,
     );
     for c in [
@@ -707,18 +592,8 @@ fn s061_nato_headlined_without_prerequisite() {
     next_action_round(&game, 1, Side::Ussr);
 
     // 2. USSR AR1: Vietnam Revolts for Operations: coup in Italy, die 3 — legal.
-    ok(
-        &mut game,
-        Side::Ussr,
-        play(Card::VietnamRevolts, CardUse::Operations),
-        &mut chance,
-    );
-    ok(
-        &mut game,
-        Side::Ussr,
-        Answer::Coup(Country::Italy),
-        &mut chance,
-    );
+    ops(&mut game, Side::Ussr, Card::VietnamRevolts, &mut chance);
+    coup(&mut game, Side::Ussr, Country::Italy, &mut chance);
     // 3 + 2 = 5 against 4, margin 1.
     assert_eq!(inf(&game, Country::Italy), (1, 0));
     let s = game.state();
@@ -739,26 +614,12 @@ fn s061_nato_headlined_without_prerequisite() {
 #[test]
 fn s064_defectors_cancels_we_will_bury_you() {
     let mut chance = RecordedChance::default();
-    let mut game = Position::new()
-        .turn(5)
-        .defcon(3)
-        .vp(0)
-        .china(Side::Ussr, true)
+    let mut game = stated(5, 3)
         .hand(Side::Us, &[Card::Defectors, Card::Containment])
         .hand(Side::Ussr, &[Card::WeWillBuryYou, Card::Comecon])
         .headline(&mut chance);
-    ok(
-        &mut game,
-        Side::Us,
-        Answer::Card(Card::Defectors),
-        &mut chance,
-    );
-    ok(
-        &mut game,
-        Side::Ussr,
-        Answer::Card(Card::WeWillBuryYou),
-        &mut chance,
-    );
+    choose_card(&mut game, Side::Us, Card::Defectors, &mut chance);
+    choose_card(&mut game, Side::Ussr, Card::WeWillBuryYou, &mut chance);
     let s = game.state();
     assert_eq!(s.defcon, 3);
     assert_eq!(s.vp, 0);
@@ -779,30 +640,21 @@ fn s064_defectors_cancels_we_will_bury_you() {
 #[test]
 fn s072_iron_lady_argentina_not_a_base_for_ops() {
     let mut chance = RecordedChance::default();
-    let mut game = Position::new()
-        .turn(8)
-        .defcon(4)
-        .vp(0)
-        .china(Side::Ussr, true)
+    let mut game = stated(8, 4)
         .influence(Country::Uk, Side::Us, 5)
         .influence(Country::Uk, Side::Ussr, 1)
         .influence(Country::EastGermany, Side::Ussr, 3)
         .hand(Side::Ussr, &[Card::TheIronLady, Card::Glasnost])
         .hand(Side::Us, &[Card::ReaganBombsLibya])
         .action_round(2, Side::Ussr, &mut chance);
-    ok(
-        &mut game,
-        Side::Ussr,
-        play(Card::TheIronLady, CardUse::Operations),
-        &mut chance,
-    );
+    ops(&mut game, Side::Ussr, Card::TheIronLady, &mut chance);
     assert_eq!(
         prompt_kind(&game, Side::Ussr),
         PromptKind::EventFirst {
             card: Card::TheIronLady
         }
     );
-    ok(&mut game, Side::Ussr, Answer::YesNo(true), &mut chance);
+    act(&mut game, Side::Ussr, Answer::YesNo(true), &mut chance);
     // After 1: VP +1, Argentina 0/1, UK 5/0; Socialist Governments blocked.
     assert_eq!(game.state().vp, 1);
     assert_eq!(inf(&game, Country::Argentina), (0, 1));
@@ -833,10 +685,10 @@ fn s072_iron_lady_argentina_not_a_base_for_ops() {
     assert!(m.contains("Chile is out of reach"), "{m}");
 
     // Step 3: 3 in East Germany.
-    ok(
+    influence(
         &mut game,
         Side::Ussr,
-        Answer::Influence(vec![(Country::EastGermany, 3)]),
+        &[(Country::EastGermany, 3)],
         &mut chance,
     );
     assert_eq!(inf(&game, Country::EastGermany), (0, 6));
@@ -857,11 +709,7 @@ fn s072_iron_lady_argentina_not_a_base_for_ops() {
 #[test]
 fn s074_independent_reds_removed_kitchen_debates_discarded() {
     let mut chance = RecordedChance::default();
-    let mut game = Position::new()
-        .turn(5)
-        .defcon(4)
-        .vp(0)
-        .china(Side::Ussr, true)
+    let mut game = stated(5, 4)
         .influence(Country::Japan, Side::Us, 4)
         .influence(Country::NorthKorea, Side::Ussr, 3)
         .influence(Country::Iraq, Side::Ussr, 3)
@@ -870,23 +718,18 @@ fn s074_independent_reds_removed_kitchen_debates_discarded() {
         .action_round(2, Side::Ussr, &mut chance);
 
     // 1. USSR AR2: Independent Reds for Operations: 2 in North Korea.
-    ok(
-        &mut game,
-        Side::Ussr,
-        play(Card::IndependentReds, CardUse::Operations),
-        &mut chance,
-    );
+    ops(&mut game, Side::Ussr, Card::IndependentReds, &mut chance);
     assert_eq!(
         prompt_kind(&game, Side::Ussr),
         PromptKind::EventFirst {
             card: Card::IndependentReds
         }
     );
-    ok(&mut game, Side::Ussr, Answer::YesNo(false), &mut chance);
-    ok(
+    act(&mut game, Side::Ussr, Answer::YesNo(false), &mut chance);
+    influence(
         &mut game,
         Side::Ussr,
-        Answer::Influence(vec![(Country::NorthKorea, 2)]),
+        &[(Country::NorthKorea, 2)],
         &mut chance,
     );
     assert_eq!(inf(&game, Country::NorthKorea), (0, 5));
@@ -904,12 +747,7 @@ fn s074_independent_reds_removed_kitchen_debates_discarded() {
     next_action_round(&game, 2, Side::Us);
 
     // 2. US AR2: Kitchen Debates: 1 Battleground against 2, the condition fails.
-    ok(
-        &mut game,
-        Side::Us,
-        play(Card::KitchenDebates, CardUse::Event),
-        &mut chance,
-    );
+    event(&mut game, Side::Us, Card::KitchenDebates, &mut chance);
     let s = game.state();
     assert_eq!(s.vp, 0);
     assert!(s.cards.discard.contains(&Card::KitchenDebates));
@@ -925,11 +763,7 @@ fn s074_independent_reds_removed_kitchen_debates_discarded() {
 #[test]
 fn s082_brezhnev_and_vietnam_revolts_make_5() {
     let mut chance = RecordedChance::dice(&[1]);
-    let mut game = Position::new()
-        .turn(5)
-        .defcon(4)
-        .vp(0)
-        .china(Side::Ussr, true)
+    let mut game = stated(5, 4)
         .effect(Card::VietnamRevolts, Side::Ussr, Duration::Turn)
         .effect(Card::BrezhnevDoctrine, Side::Ussr, Duration::Turn)
         .influence(Country::LaosCambodia, Side::Us, 2)
@@ -939,24 +773,14 @@ fn s082_brezhnev_and_vietnam_revolts_make_5() {
         // Both asterisked events occurred earlier this turn: their cards are out of the game.
         .removed(&[Card::VietnamRevolts, Card::BrezhnevDoctrine])
         .action_round(3, Side::Ussr, &mut chance);
-    ok(
-        &mut game,
-        Side::Ussr,
-        play(Card::Opec, CardUse::Operations),
-        &mut chance,
-    );
+    ops(&mut game, Side::Ussr, Card::Opec, &mut chance);
     // 3 + 1 (Brezhnev Doctrine, within 4); Vietnam Revolts' +1 is added for a coup in
     // Southeast Asia.
     assert!(matches!(
         prompt_kind(&game, Side::Ussr),
         PromptKind::Operations { ops: 4, .. }
     ));
-    ok(
-        &mut game,
-        Side::Ussr,
-        Answer::Coup(Country::LaosCambodia),
-        &mut chance,
-    );
+    coup(&mut game, Side::Ussr, Country::LaosCambodia, &mut chance);
     // 1 + 5 = 6 against 2, margin 4: remove the 2 US, add 2 USSR.
     assert_eq!(inf(&game, Country::LaosCambodia), (0, 2));
     let s = game.state();
@@ -977,23 +801,14 @@ fn s082_brezhnev_and_vietnam_revolts_make_5() {
 fn s087_realignment_targets_and_cuba() {
     // Realignment dice: the USSR die first, then the US die (`ops::realignment_roll`).
     let mut chance = RecordedChance::dice(&[2, 4]);
-    let mut game = Position::new()
-        .turn(5)
-        .defcon(3)
-        .vp(0)
-        .china(Side::Ussr, true)
+    let mut game = stated(5, 3)
         .influence(Country::Mexico, Side::Us, 2)
         .influence(Country::NorthKorea, Side::Ussr, 3)
         .influence(Country::Cuba, Side::Ussr, 3)
         .hand(Side::Us, &[Card::PanamaCanalReturned, Card::Containment])
         .hand(Side::Ussr, &[Card::Comecon])
         .action_round(2, Side::Us, &mut chance);
-    ok(
-        &mut game,
-        Side::Us,
-        play(Card::PanamaCanalReturned, CardUse::Operations),
-        &mut chance,
-    );
+    ops(&mut game, Side::Us, Card::PanamaCanalReturned, &mut chance);
     assert!(matches!(
         prompt_kind(&game, Side::Us),
         PromptKind::Operations { ops: 1, .. }
@@ -1005,12 +820,7 @@ fn s087_realignment_targets_and_cuba() {
     let m = refused(&mut game, Side::Us, Answer::Realign(Country::NorthKorea));
     assert!(m.contains("F130"), "{m}");
     // Step 3: Cuba, US 4, USSR 2.
-    ok(
-        &mut game,
-        Side::Us,
-        Answer::Realign(Country::Cuba),
-        &mut chance,
-    );
+    realign(&mut game, Side::Us, Country::Cuba, &mut chance);
     // US 4 + 1 (USA adjacent) = 5; USSR 2 + 1 (more Influence) = 3: US by 2.
     assert_eq!(inf(&game, Country::Cuba), (0, 1));
     assert_eq!(inf(&game, Country::Mexico), (2, 0));
@@ -1058,10 +868,7 @@ const DECK_17: [Card; 17] = [
 #[test]
 fn s091_eagle_has_landed_discards_one_card() {
     let mut chance = RecordedChance::default();
-    let mut game = Position::new()
-        .turn(6)
-        .defcon(3)
-        .vp(0)
+    let mut game = stated(6, 3)
         .milops(Side::Us, 3)
         .milops(Side::Ussr, 3)
         .space(Side::Us, 6)
@@ -1108,12 +915,7 @@ fn s091_eagle_has_landed_discards_one_card() {
     );
     assert_eq!(m, "this decision needs a card");
     // Step 2: Shuttle Diplomacy.
-    ok(
-        &mut game,
-        Side::Us,
-        Answer::Card(Card::ShuttleDiplomacy),
-        &mut chance,
-    );
+    choose_card(&mut game, Side::Us, Card::ShuttleDiplomacy, &mut chance);
 
     let s = game.state();
     assert!(s.cards.discard.contains(&Card::ShuttleDiplomacy));
@@ -1148,11 +950,7 @@ fn s091_eagle_has_landed_discards_one_card() {
 #[test]
 fn s100_china_card_refused_with_scoring_card_on_last_round() {
     let mut chance = RecordedChance::default();
-    let mut game = Position::new()
-        .turn(5)
-        .defcon(4)
-        .vp(0)
-        .china(Side::Ussr, true)
+    let mut game = stated(5, 4)
         .hand(Side::Ussr, &[Card::AfricaScoring])
         .hand(Side::Us, &[Card::Containment])
         .action_round(7, Side::Ussr, &mut chance);
@@ -1164,12 +962,7 @@ fn s100_china_card_refused_with_scoring_card_on_last_round() {
     );
     assert!(m.contains("F158"), "{m}");
     // Step 2: Africa Scoring: nobody controls an African country.
-    ok(
-        &mut game,
-        Side::Ussr,
-        play(Card::AfricaScoring, CardUse::Event),
-        &mut chance,
-    );
+    event(&mut game, Side::Ussr, Card::AfricaScoring, &mut chance);
     let s = game.state();
     assert_eq!(s.vp, 0);
     assert!(s.cards.discard.contains(&Card::AfricaScoring));
@@ -1188,11 +981,7 @@ fn s100_china_card_refused_with_scoring_card_on_last_round() {
 #[test]
 fn s108_southeast_asia_scoring() {
     let mut chance = RecordedChance::default();
-    let mut game = Position::new()
-        .turn(5)
-        .defcon(4)
-        .vp(0)
-        .china(Side::Ussr, true)
+    let mut game = stated(5, 4)
         .influence(Country::Vietnam, Side::Ussr, 1)
         .influence(Country::LaosCambodia, Side::Ussr, 1)
         .influence(Country::Burma, Side::Ussr, 2)
@@ -1202,10 +991,10 @@ fn s108_southeast_asia_scoring() {
         .hand(Side::Ussr, &[Card::SoutheastAsiaScoring, Card::Comecon])
         .hand(Side::Us, &[Card::Containment])
         .action_round(2, Side::Ussr, &mut chance);
-    ok(
+    event(
         &mut game,
         Side::Ussr,
-        play(Card::SoutheastAsiaScoring, CardUse::Event),
+        Card::SoutheastAsiaScoring,
         &mut chance,
     );
     // USSR 3, US 2 + 1 + 1 = 4: net +1.
@@ -1224,9 +1013,7 @@ fn s108_southeast_asia_scoring() {
 #[test]
 fn s111_final_scoring_is_aggregated() {
     let mut chance = RecordedChance::default();
-    let game = Position::new()
-        .turn(10)
-        .defcon(4)
+    let game = stated(10, 4)
         .vp(18)
         .milops(Side::Us, 4)
         .milops(Side::Ussr, 4)
@@ -1262,9 +1049,7 @@ fn s111_final_scoring_is_aggregated() {
 #[test]
 fn s115_held_scoring_card_before_milops() {
     let mut chance = RecordedChance::default();
-    let game = Position::new()
-        .turn(6)
-        .defcon(3)
+    let game = stated(6, 3)
         .vp(-19)
         .milops(Side::Us, 1)
         .milops(Side::Ussr, 3)
@@ -1289,10 +1074,7 @@ fn s115_held_scoring_card_before_milops() {
 #[test]
 fn s118_space_discard_cannot_save_a_held_scoring_card() {
     let mut chance = RecordedChance::default();
-    let mut game = Position::new()
-        .turn(6)
-        .defcon(4)
-        .vp(0)
+    let mut game = stated(6, 4)
         .milops(Side::Us, 4)
         .milops(Side::Ussr, 4)
         .space(Side::Us, 6)
@@ -1334,25 +1116,18 @@ fn s118_space_discard_cannot_save_a_held_scoring_card() {
 #[test]
 fn s131_wargames_ussr_still_ahead() {
     let mut chance = RecordedChance::default();
-    let mut game = Position::new()
-        .turn(9)
-        .defcon(2)
+    let mut game = stated(9, 2)
         .vp(-15)
         .china(Side::Us, true)
         .hand(Side::Ussr, &[Card::Wargames, Card::Glasnost])
         .hand(Side::Us, &[Card::ReaganBombsLibya])
         .action_round(4, Side::Ussr, &mut chance);
-    ok(
-        &mut game,
-        Side::Ussr,
-        play(Card::Wargames, CardUse::Event),
-        &mut chance,
-    );
+    event(&mut game, Side::Ussr, Card::Wargames, &mut chance);
     assert!(matches!(
         prompt_kind(&game, Side::Ussr),
         PromptKind::YesNo { .. }
     ));
-    ok(&mut game, Side::Ussr, Answer::YesNo(true), &mut chance);
+    act(&mut game, Side::Ussr, Answer::YesNo(true), &mut chance);
     let s = game.state();
     // -15 + 6 = -9; no Final Scoring (the China Card's VP is not awarded).
     assert_eq!(s.vp, -9);
@@ -1372,11 +1147,7 @@ fn s131_wargames_ussr_still_ahead() {
 #[test]
 fn s138_brush_war_nato_and_mexico() {
     let mut chance = RecordedChance::dice(&[4]);
-    let mut game = Position::new()
-        .turn(5)
-        .defcon(4)
-        .vp(0)
-        .china(Side::Ussr, true)
+    let mut game = stated(5, 4)
         .effect(Card::Nato, Side::Us, Duration::Lasting)
         .removed(&[Card::Nato])
         .influence(Country::Italy, Side::Us, 2)
@@ -1384,12 +1155,7 @@ fn s138_brush_war_nato_and_mexico() {
         .hand(Side::Ussr, &[Card::BrushWar, Card::Comecon])
         .hand(Side::Us, &[Card::Containment])
         .action_round(2, Side::Ussr, &mut chance);
-    ok(
-        &mut game,
-        Side::Ussr,
-        play(Card::BrushWar, CardUse::Event),
-        &mut chance,
-    );
+    event(&mut game, Side::Ussr, Card::BrushWar, &mut chance);
     // Step 1: Italy refused (NATO).
     let PromptKind::ChooseCountry { candidates, .. } = prompt_kind(&game, Side::Ussr) else {
         panic!("Brush War's target");
@@ -1399,12 +1165,7 @@ fn s138_brush_war_nato_and_mexico() {
     let m = refused(&mut game, Side::Ussr, Answer::Country(Country::Italy));
     assert!(m.contains("Italy"), "{m}");
     // Step 2: Mexico, die 4: 4 - 1 = 3, victory.
-    ok(
-        &mut game,
-        Side::Ussr,
-        Answer::Country(Country::Mexico),
-        &mut chance,
-    );
+    choose_country(&mut game, Side::Ussr, Country::Mexico, &mut chance);
     let s = game.state();
     assert_eq!(s.vp, -1);
     assert_eq!(inf(&game, Country::Mexico), (0, 2));
@@ -1424,20 +1185,11 @@ fn s138_brush_war_nato_and_mexico() {
 #[test]
 fn s139_nuclear_test_ban_at_defcon_4() {
     let mut chance = RecordedChance::default();
-    let mut game = Position::new()
-        .turn(2)
-        .defcon(4)
-        .vp(0)
-        .china(Side::Ussr, true)
+    let mut game = stated(2, 4)
         .hand(Side::Ussr, &[Card::NuclearTestBan, Card::Comecon])
         .hand(Side::Us, &[Card::Containment])
         .action_round(2, Side::Ussr, &mut chance);
-    ok(
-        &mut game,
-        Side::Ussr,
-        play(Card::NuclearTestBan, CardUse::Event),
-        &mut chance,
-    );
+    event(&mut game, Side::Ussr, Card::NuclearTestBan, &mut chance);
     let s = game.state();
     assert_eq!(s.vp, -2);
     assert_eq!(s.defcon, 5);
@@ -1454,22 +1206,14 @@ fn s139_nuclear_test_ban_at_defcon_4() {
 #[test]
 fn s146_blockade_without_a_3_ops_card() {
     let mut chance = RecordedChance::default();
-    let mut game = Position::new()
-        .turn(2)
-        .defcon(5)
-        .vp(0)
+    let mut game = stated(2, 5)
         .china(Side::Us, true)
         .influence(Country::WestGermany, Side::Us, 5)
         .influence(Country::WestGermany, Side::Ussr, 1)
         .hand(Side::Us, &[Card::CiaCreated, Card::IndependentReds])
         .hand(Side::Ussr, &[Card::Blockade, Card::Comecon])
         .action_round(3, Side::Ussr, &mut chance);
-    ok(
-        &mut game,
-        Side::Ussr,
-        play(Card::Blockade, CardUse::Event),
-        &mut chance,
-    );
+    event(&mut game, Side::Ussr, Card::Blockade, &mut chance);
     // The offer is owed (the hand is not empty, rules revision r4); the US passes.
     game.apply(Side::Us, Answer::Pass, &mut chance).unwrap();
     let s = game.state();
@@ -1492,31 +1236,17 @@ fn s146_blockade_without_a_3_ops_card() {
 #[test]
 fn s149_grain_sales_against_an_empty_hand() {
     let mut chance = RecordedChance::default();
-    let mut game = Position::new()
-        .turn(6)
-        .defcon(4)
-        .vp(0)
-        .china(Side::Ussr, true)
+    let mut game = stated(6, 4)
         .influence(Country::Japan, Side::Us, 1)
         .hand(Side::Us, &[Card::GrainSalesToSoviets, Card::Containment])
         .hand(Side::Ussr, &[])
         .action_round(5, Side::Us, &mut chance);
-    ok(
-        &mut game,
-        Side::Us,
-        play(Card::GrainSalesToSoviets, CardUse::Event),
-        &mut chance,
-    );
+    event(&mut game, Side::Us, Card::GrainSalesToSoviets, &mut chance);
     assert!(matches!(
         prompt_kind(&game, Side::Us),
         PromptKind::Operations { ops: 2, .. }
     ));
-    ok(
-        &mut game,
-        Side::Us,
-        Answer::Influence(vec![(Country::Japan, 2)]),
-        &mut chance,
-    );
+    influence(&mut game, Side::Us, &[(Country::Japan, 2)], &mut chance);
     let s = game.state();
     assert_eq!(inf(&game, Country::Japan), (3, 0));
     assert!(s.cards.discard.contains(&Card::GrainSalesToSoviets));
@@ -1536,10 +1266,7 @@ fn s149_grain_sales_against_an_empty_hand() {
 #[test]
 fn s151_star_wars_picks_truman_doctrine() {
     let mut chance = RecordedChance::default();
-    let mut game = Position::new()
-        .turn(8)
-        .defcon(4)
-        .vp(0)
+    let mut game = stated(8, 4)
         .space(Side::Us, 5)
         .space(Side::Ussr, 3)
         .china(Side::Ussr, true)
@@ -1550,12 +1277,7 @@ fn s151_star_wars_picks_truman_doctrine() {
         .hand(Side::Us, &[Card::StarWars, Card::ReaganBombsLibya])
         .hand(Side::Ussr, &[Card::Glasnost])
         .action_round(2, Side::Us, &mut chance);
-    ok(
-        &mut game,
-        Side::Us,
-        play(Card::StarWars, CardUse::Event),
-        &mut chance,
-    );
+    event(&mut game, Side::Us, Card::StarWars, &mut chance);
     // (a) a removed card is not in the discard pile; (b) no Scoring card.
     assert_eq!(
         prompt_kind(&game, Side::Us),
@@ -1569,12 +1291,7 @@ fn s151_star_wars_picks_truman_doctrine() {
     let m = refused(&mut game, Side::Us, Answer::Card(Card::EuropeScoring));
     assert!(m.contains("Europe Scoring"), "{m}");
     // (c) Truman Doctrine, naming Greece.
-    ok(
-        &mut game,
-        Side::Us,
-        Answer::Card(Card::TrumanDoctrine),
-        &mut chance,
-    );
+    choose_card(&mut game, Side::Us, Card::TrumanDoctrine, &mut chance);
     // Truman Doctrine's event, for the US: the only uncontrolled European country with USSR
     // Influence is Greece.
     let p = game
@@ -1589,12 +1306,7 @@ fn s151_star_wars_picks_truman_doctrine() {
             optional: false
         }
     );
-    ok(
-        &mut game,
-        Side::Us,
-        Answer::Country(Country::Greece),
-        &mut chance,
-    );
+    choose_country(&mut game, Side::Us, Country::Greece, &mut chance);
     let s = game.state();
     assert_eq!(inf(&game, Country::Greece), (1, 0));
     assert!(s.cards.removed.contains(&Card::TrumanDoctrine));

@@ -1,7 +1,13 @@
-//! A generated example log shared by the log tests: a short sealed game with every payload
-//! kind, awkward strings, and the seed revealed at the end.
+//! Fixtures shared by the integration tests. The card tests start from [`positions`] and play
+//! with [`moves`]; the log tests use the generated example log at this level: a short sealed
+//! game with every payload kind, awkward strings, and the seed revealed at the end.
+//!
+//! Each test file compiles this module on its own and uses only a part of it.
 
 #![allow(dead_code)]
+
+pub mod moves;
+pub mod positions;
 
 use std::path::{Path, PathBuf};
 
