@@ -1,40 +1,29 @@
-//! `view --format svg|png` and `export --html` (issue 16): the command-line side of
-//! `twilight_pbem::picture`.
+//! `twilight export --html`: a self-contained HTML replay of a game from its public log; on a
+//! folder of games, one page per game and an index page with the standings
+//! (`twilight_pbem::picture::replay`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 
-use twilight_pbem::data::Country;
-use twilight_pbem::picture::{changed_countries, replay};
-use twilight_pbem::session::{ReplayStep, Session};
+use twilight_pbem::picture::replay;
+use twilight_pbem::session::Session;
 
-/// The countries the last step changed and that step as text (`USSR: play 27 ops ...`).
-pub fn last_move(steps: &[ReplayStep]) -> (Vec<Country>, Option<String>) {
-    match steps {
-        [.., a, b] => (
-            changed_countries(&a.view, &b.view),
-            Some(format!(
-                "{}{}",
-                b.side.map_or(String::new(), |s| format!("{}: ", s.name())),
-                b.notation
-            )),
-        ),
-        _ => (Vec::new(), None),
-    }
+/// The arguments of `twilight export`.
+#[derive(clap::Args)]
+pub struct ExportArgs {
+    /// A game folder, or a folder of game folders.
+    path: PathBuf,
+    /// The HTML file to write (for a folder: the index page; game pages go beside it).
+    #[arg(long)]
+    html: PathBuf,
 }
 
-/// The PNG of an SVG at scale 1, or a clear error when the binary was built without `png`.
-pub fn png(svg: &str) -> Result<Vec<u8>> {
-    #[cfg(feature = "png")]
-    {
-        Ok(twilight_pbem::picture::svg_to_png(svg, 1.0)?)
-    }
-    #[cfg(not(feature = "png"))]
-    {
-        let _ = svg;
-        bail!("this binary was built without the `png` feature; use --format svg")
-    }
+/// `twilight export`.
+pub fn exec(args: ExportArgs) -> Result<ExitCode> {
+    export(&args.path, &args.html)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn page_of(dir: &Path) -> Result<(replay::GamePage, (String, String))> {
@@ -70,7 +59,7 @@ fn write(path: &Path, text: &str) -> Result<()> {
 
 /// Writes the replay page of the game in `path`, or, when `path` holds game folders, one page
 /// per game beside `out` and the index page with the standings at `out`.
-pub fn export(path: &Path, out: &Path) -> Result<()> {
+fn export(path: &Path, out: &Path) -> Result<()> {
     if path.join("log.yaml").is_file() {
         let (page, _) = page_of(path)?;
         write(out, &page.html)?;

@@ -1,0 +1,167 @@
+//! `twilight inbox`: the moderator's mail loop. Reads replies from Maildirs or `.eml` files,
+//! applies their moves, answers, and mails the next prompts (`twilight_pbem::mail::inbound`);
+//! the exit code is the first refused mail's (`inbound::EXIT_*`).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Result;
+
+use twilight_pbem::mail::inbound;
+use twilight_pbem::session::correspondence::now;
+use twilight_pbem::text::wording;
+
+use super::output::print_mailed;
+
+/// The arguments of `twilight inbox`.
+#[derive(clap::Args)]
+pub struct InboxArgs {
+    /// The folder holding the game folders [default: $TWILIGHT_GAMES, else `games:` of
+    /// ~/.config/twilight/config.yaml, else ./games].
+    #[arg(long = "games")]
+    games_dir: Option<PathBuf>,
+    /// Maildir folders (their new/ messages) or .eml files.
+    #[arg(required = true)]
+    sources: Vec<PathBuf>,
+    /// Write mails to outbox folders even if TWILIGHT_SMTP_URL is set.
+    #[arg(long)]
+    outbox: bool,
+}
+
+/// `twilight inbox`.
+pub fn exec(args: InboxArgs) -> Result<ExitCode> {
+    let InboxArgs {
+        games_dir,
+        sources,
+        outbox,
+    } = args;
+    let start = Instant::now();
+    let (games_dir, _) =
+        twilight_pbem::mail::moderator::games_dir(games_dir, &|k| std::env::var(k).ok())
+            .map_err(|e| anyhow::anyhow!(e))?;
+    let opts = inbound::InboxOptions {
+        games_dir,
+        force_outbox: outbox,
+        now: now(),
+    };
+    let report = inbound::run(&opts, &sources)?;
+    print_report(&report);
+    print_totals(&report, start);
+    Ok(ExitCode::from(report.exit_code()))
+}
+
+/// Prints what `inbox` did with each mail and where every mail it wrote went.
+fn print_report(report: &inbound::InboxReport) {
+    for p in &report.processed {
+        print_verdict(&p.source.display().to_string(), &p.verdict);
+    }
+    for f in &report.skipped {
+        println!("{}: already processed, skipped", f.display());
+    }
+    for r in &report.receipts {
+        println!("{r}");
+    }
+    for o in &report.sent {
+        print_mailed(o);
+    }
+    for n in &report.recovered {
+        eprintln!("note: {n}");
+    }
+    for n in &report.deferred {
+        eprintln!("waiting: {n}");
+    }
+    for e in &report.send_errors {
+        eprintln!("error: {e}");
+    }
+}
+
+/// What became of the mail `f`.
+fn print_verdict(f: &str, verdict: &inbound::Verdict) {
+    match verdict {
+        inbound::Verdict::Accepted {
+            game,
+            side,
+            applied,
+            ignored,
+        } => {
+            match side {
+                Some(side) => {
+                    println!(
+                        "{f}: applied to {game} for the {side}: {}",
+                        applied.join(" | ")
+                    )
+                }
+                // A seat's sealed bid: its side is not decided (nor public) yet.
+                None => println!("{f}: applied to {game}: {}", applied.join(" | ")),
+            }
+            for l in ignored {
+                println!("  ignored (not a move): {l}");
+            }
+        }
+        inbound::Verdict::Refused {
+            game,
+            refusal,
+            answered,
+            ..
+        } => {
+            println!(
+                "{f}: refused ({}, exit {}): {}",
+                refusal.kind(),
+                refusal.exit_code(),
+                refusal.explain(game.as_deref())
+            );
+            match answered {
+                Some(w) => println!("  refusal mailed to the player: {w}"),
+                // Refusals go only to a game's players: either no game could be told
+                // from the mail (no headers, too large to read, no tag), or its sender is
+                // no player of the game it names.
+                None => match game {
+                    Some(g) => println!("  not answered (the sender is no player of {g})"),
+                    None => println!(
+                        "  not answered (the mail names no game here, so no player to answer)"
+                    ),
+                },
+            }
+        }
+        inbound::Verdict::Filed { game, side, seq } => println!(
+            "{f}: already applied to {game} for the {side} (log entry {seq}) by an earlier \
+             run that could not file it; filed now, nothing applied or mailed again"
+        ),
+        inbound::Verdict::Held { game, refusal } => println!(
+            "{f}: held for the moderator, left unfiled ({}): {}",
+            refusal.kind(),
+            refusal.explain(game.as_deref())
+        ),
+        inbound::Verdict::Failed { reason } => eprintln!(
+            "error: {f}: failed, filed as failed ({} in its Maildir, or a .failed note): {reason}",
+            inbound::FAILED_FOLDER
+        ),
+    }
+}
+
+/// The last line: how many mails came, what became of them, how many were sent, how long.
+fn print_totals(report: &inbound::InboxReport, start: Instant) {
+    println!(
+        "inbox: {}, {} applied, {} refused, {} held, {} failed, {} sent, {} ms",
+        wording::count(report.processed.len() as u64, "message", "messages"),
+        report.count(|v| matches!(v, inbound::Verdict::Accepted { .. })),
+        report.count(|v| matches!(v, inbound::Verdict::Refused { .. })),
+        report.count(|v| matches!(v, inbound::Verdict::Held { .. })),
+        report.count(|v| matches!(v, inbound::Verdict::Failed { .. })),
+        wording::count(
+            (report.sent.len()
+                + report.receipts.len()
+                + report.count(|v| matches!(
+                    v,
+                    inbound::Verdict::Refused {
+                        answered: Some(_),
+                        ..
+                    }
+                ))) as u64,
+            "mail",
+            "mails"
+        ),
+        start.elapsed().as_millis()
+    );
+}
