@@ -30,9 +30,9 @@ pub enum Format {
     Text,
     Yaml,
     Json,
-    /// The board picture as SVG (issue 16).
+    /// The board picture as SVG.
     Svg,
-    /// The board picture as PNG (issue 16; feature `png`).
+    /// The board picture as PNG (feature `png`).
     Png,
 }
 
