@@ -24,7 +24,7 @@ impl From<SideArg> for Side {
 
 /// `--format` of `status`, `view`, `moves` and `verify`.
 // The docstrings of `Svg` and `Png` are the help of those values, printed by `--help` and
-// written into the completion scripts: they stay as the user has always seen them.
+// written into the completion scripts.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     Text,
