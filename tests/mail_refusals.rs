@@ -1,12 +1,17 @@
-//! The mail loop's refusals (issue 8 scope 4), the first accepted reply, threading, the
-//! no-leak property of every mail, and the time `inbox` takes for one reply (outbox transport,
-//! so no SMTP round trip).
+//! The mail loop's refusals (design §5), the first accepted reply, threading, the no-leak
+//! property of every mail, and the time `inbox` takes for one reply (outbox transport, so no
+//! SMTP round trip); what `inbox` says of a missing Maildir or mail file, of a mail it does not
+//! answer, and to a late reply to a game that is over.
 
+mod game_common;
 mod mail_common;
+mod output_common;
 
 use std::time::Instant;
 
+use game_common::{new_game, run};
 use mail_common::*;
+use output_common::text;
 use twilight_pbem::data::{Card, Side};
 use twilight_pbem::session::Session;
 
@@ -763,6 +768,41 @@ fn inbox_on_a_missing_maildir_names_it_and_how_to_make_it() {
     assert!(stdout(&o).contains("inbox: 0 messages"), "{}", stdout(&o));
 }
 
+/// `inbox` on a missing `reply.eml` names it as a missing mail file (exit 2), not as a Maildir
+/// to make with `mkdir -p reply.eml/new reply.eml/cur reply.eml/tmp`; a missing folder still
+/// gets the Maildir advice.
+#[test]
+fn a_missing_eml_file_is_named_as_such_not_as_a_maildir_to_make() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    let eml = tmp.path().join("reply.eml");
+    let o = run(&[
+        "inbox",
+        "--games",
+        games.to_str().unwrap(),
+        eml.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("no such .eml file"), "{}", text(&o));
+    assert!(!err.contains("mkdir"), "{}", text(&o));
+
+    let md = tmp.path().join("Maildir");
+    let o = run(&[
+        "inbox",
+        "--games",
+        games.to_str().unwrap(),
+        md.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("mkdir -p"),
+        "{}",
+        text(&o)
+    );
+}
+
 #[test]
 fn a_mail_with_cr_only_line_ends_is_read_like_any_other() {
     // Old Mac mail clients end lines with a bare CR; a new-user trial got a misleading
@@ -927,4 +967,162 @@ fn inbox_given_a_game_folder_as_the_games_folder_says_so() {
     );
     assert_eq!(t.log_bytes(), before);
     assert!(f.exists(), "left in new/");
+}
+
+// ---- A late reply to a game that is over (a resignation here; DEFCON 1 ends one alike) or
+// closed with `reveal --force` is told the game is over, and how it ended, or closed: never
+// that a prompt mail will come.
+
+/// Mails `body` from `from` to game `g1` in a fresh Maildir under `root`, runs `inbox`, and
+/// returns the text of the refusal mailed back.
+fn refusal_after(root: &std::path::Path, games: &std::path::Path, from: &str) -> String {
+    let md = root.join("md");
+    for d in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(md.join(d)).unwrap();
+    }
+    std::fs::write(
+        md.join("new/late"),
+        format!(
+            "From: {from}\r\nTo: referee@ts.test\r\nSubject: Re: [TS g1] your move\r\n\
+             Message-ID: <late@ts.test>\r\nContent-Type: text/plain\r\n\r\npass\r\n"
+        ),
+    )
+    .unwrap();
+    let o = run(&[
+        "inbox",
+        "--games",
+        games.to_str().unwrap(),
+        md.to_str().unwrap(),
+        "--outbox",
+    ]);
+    assert_eq!(o.status.code(), Some(13), "missing token: {}", text(&o));
+    let refusals: Vec<(String, String)> = mail_common::texts_to(&games.join("g1/outbox"), from)
+        .into_iter()
+        .filter(|(s, _)| s.contains("Refused"))
+        .collect();
+    assert_eq!(refusals.len(), 1, "{}", text(&o));
+    refusals[0].1.clone()
+}
+
+#[test]
+fn a_late_reply_to_a_resigned_game_is_told_the_game_is_over() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    let dir = new_game(&games, "g1", 11);
+    let o = run(&[
+        "play",
+        dir.to_str().unwrap(),
+        "--as",
+        "us",
+        "resign",
+        "--no-mail",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let r = refusal_after(tmp.path(), &games, "ussr-g1@ts.test");
+    assert!(!r.contains("your next prompt mail will come"), "{r}");
+    assert!(
+        r.contains("Game g1 is over: USSR wins by resignation"),
+        "{r}"
+    );
+}
+
+#[test]
+fn a_late_reply_to_a_closed_game_is_told_it_is_closed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    let dir = new_game(&games, "g1", 12);
+    let o = run(&["reveal", dir.to_str().unwrap(), "--force"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let r = refusal_after(tmp.path(), &games, "us-g1@ts.test");
+    assert!(!r.contains("your next prompt mail will come"), "{r}");
+    assert!(r.contains("Game g1 is closed"), "{r}");
+}
+
+// ---- The `not answered` line of `inbox` gives the reason that holds: the mail names no game
+// here (also a mail with no headers at all, and a player's too-large mail that names no game),
+// or its sender is no player of the game it names.
+
+/// A games folder with one started game `g1` (players `us-g1@ts.test`, `ussr-g1@ts.test`) and
+/// an empty Maildir.
+fn one_game_and_a_maildir() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    new_game(&games, "g1", 9);
+    let md = tmp.path().join("md");
+    for d in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(md.join(d)).unwrap();
+    }
+    (tmp, games, md)
+}
+
+fn inbox_to_outbox(games: &std::path::Path, md: &std::path::Path) -> std::process::Output {
+    run(&[
+        "inbox",
+        "--games",
+        games.to_str().unwrap(),
+        md.to_str().unwrap(),
+        "--outbox",
+    ])
+}
+
+#[test]
+fn a_players_too_large_mail_naming_no_game_is_not_called_a_strangers() {
+    let (_tmp, games, md) = one_game_and_a_maildir();
+    let mut mail = String::from(
+        "From: ussr-g1@ts.test\r\nTo: referee@ts.test\r\nSubject: Re: hello\r\n\
+         Content-Type: text/plain\r\n\r\n",
+    );
+    for _ in 0..3000 {
+        mail.push_str(&"A".repeat(1000));
+        mail.push_str("\r\n");
+    }
+    std::fs::write(md.join("new/huge"), mail).unwrap();
+    let o = inbox_to_outbox(&games, &md);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("too-large"), "{}", text(&o));
+    assert!(
+        !out.contains("no player of a game here"),
+        "the sender plays g1: {}",
+        text(&o)
+    );
+    assert!(
+        out.contains("not answered (the mail names no game here"),
+        "{}",
+        text(&o)
+    );
+}
+
+#[test]
+fn a_mail_with_no_headers_is_not_said_to_have_a_sender() {
+    let (_tmp, games, md) = one_game_and_a_maildir();
+    std::fs::write(md.join("new/empty"), b"").unwrap();
+    let o = inbox_to_outbox(&games, &md);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("malformed-mime"), "{}", text(&o));
+    assert!(!out.contains("the sender is no player"), "{}", text(&o));
+    assert!(
+        out.contains("not answered (the mail names no game here"),
+        "{}",
+        text(&o)
+    );
+}
+
+#[test]
+fn a_strangers_mail_for_a_game_says_whose_player_he_is_not() {
+    let (_tmp, games, md) = one_game_and_a_maildir();
+    std::fs::write(
+        md.join("new/stranger"),
+        "From: nobody@ts.test\r\nTo: referee@ts.test\r\nSubject: Re: [TS g1] your move\r\n\
+         Content-Type: text/plain\r\n\r\npass\r\n",
+    )
+    .unwrap();
+    let o = inbox_to_outbox(&games, &md);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("not-a-player"), "{}", text(&o));
+    assert!(
+        out.contains("not answered (the sender is no player of g1)"),
+        "{}",
+        text(&o)
+    );
 }
