@@ -1,4 +1,4 @@
-//! The command line's conventions (issue 13 §8): shell completions and a manual page.
+//! The command line's conventions: shell completions and a manual page.
 
 use assert_cmd::Command;
 

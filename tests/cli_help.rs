@@ -1,6 +1,5 @@
-//! The help, completions and usage errors of the command line, which must not change when
-//! clap builds a subcommand's arguments only on entering it (issue 15 target 3, `Deferred` in
-//! src/main.rs).
+//! The help, completions and usage errors of the command line, which must not change when clap
+//! builds a subcommand's arguments only on entering it (`Deferred` in src/main.rs).
 
 use assert_cmd::Command;
 

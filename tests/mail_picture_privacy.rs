@@ -1,8 +1,7 @@
-//! The mail's picture is the public picture (issue 15 attack): at many points of
-//! `games/example-complete`, the picture both players' mails carry is byte for byte the
-//! picture drawn afresh from the PUBLIC replay of the log (which holds no hand, no deck order),
-//! so it can show nothing of either hand; and `board_png`'s kept picture is never a stale one
-//! of an earlier point.
+//! The mail's picture is the public picture: at many points of `games/example-complete`, the
+//! picture both players' mails carry is byte for byte the picture drawn afresh from the PUBLIC
+//! replay of the log (which holds no hand, no deck order), so it can show nothing of either
+//! hand; and `board_png`'s kept picture is never a stale one of an earlier point.
 #![cfg(feature = "png")]
 
 use std::path::{Path, PathBuf};

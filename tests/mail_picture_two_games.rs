@@ -1,4 +1,4 @@
-//! One `inbox` run answering two games (issue 15 attack on `board_png`'s kept picture): each
+//! One `inbox` run answering two games (`board_png` keeps the last picture it drew): each
 //! game's mails carry that game's own public picture, drawn afresh here, never the picture the
 //! process drew last for the other game.
 #![cfg(feature = "png")]

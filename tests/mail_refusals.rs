@@ -452,7 +452,7 @@ fn an_accepted_reply_moves_the_game_and_mails_the_next_prompt_in_thread() {
     );
     assert_eq!(ussr[1].references, vec![ussr[0].message_id.clone()]);
     // Nothing is owed: no prompt token, only the game token, good for game-level moves only
-    // (resign, draws, leave, takebacks, standing orders; issue 17).
+    // (resign, draws, leave, takebacks, standing orders; `schemas/NOTATION.md`).
     let s = twilight_pbem::session::Session::open(&t.dir).unwrap();
     assert_eq!(
         ussr[1].token(),
@@ -738,9 +738,9 @@ fn one_bad_mail_never_stops_the_loop() {
 
 #[test]
 fn inbox_on_a_missing_maildir_names_it_and_how_to_make_it() {
-    // A new-user trial ran the README's `inbox --games games ~/Maildir` before any Maildir
-    // existed and read only "no such file or folder". Nothing is made: a mistyped path must
-    // not become an empty Maildir that no fetcher fills.
+    // The README's `inbox --games games ~/Maildir` run before any Maildir exists says more
+    // than "no such file or folder". Nothing is made: a mistyped path must not become an empty
+    // Maildir that no fetcher fills.
     let (t, _) = table("r-nomaildir");
     let g = t.games.to_string_lossy().into_owned();
     let missing = t.tmp.path().join("Maildir");
@@ -805,7 +805,7 @@ fn a_missing_eml_file_is_named_as_such_not_as_a_maildir_to_make() {
 
 #[test]
 fn a_mail_with_cr_only_line_ends_is_read_like_any_other() {
-    // Old Mac mail clients end lines with a bare CR; a new-user trial got a misleading
+    // Old Mac mail clients end lines with a bare CR, which must not bring a misleading
     // refusal. The mail is read with LF line ends and its move applied.
     let (mut t, m) = table("r-cr");
     let mut raw = format!(
@@ -824,9 +824,9 @@ fn a_mail_with_cr_only_line_ends_is_read_like_any_other() {
 
 #[test]
 fn a_wrong_typed_token_is_refused_though_the_quoted_prompt_holds_the_right_one() {
-    // A new-user trial typed a wrong `Token:` line above the quoted prompt, whose token is
-    // right: the mail was accepted on the quoted token. What the player typed is what they
-    // meant: refused, and the refusal names the typed token.
+    // A wrong `Token:` line typed above the quoted prompt, whose token is right: the mail is
+    // not accepted on the quoted token. What the player typed is what they meant: refused, and
+    // the refusal names the typed token.
     let (mut t, m) = table("r-typed");
     let token = m.token().unwrap();
     let quoted: String = m.text.lines().map(|l| format!("> {l}\n")).collect();
@@ -855,8 +855,8 @@ fn a_wrong_typed_token_is_refused_though_the_quoted_prompt_holds_the_right_one()
 
 /// A subject tag in another letter case (`[TS R-CASE]`, `[ts r-case]`: a mail program or a
 /// player retyping the subject) names the game whose folder matches it but for case, when
-/// only one does: a player expects the reply to count, not to be held as for no game
-/// (session 10 trial). The move is logged once, the game named by its folder's name.
+/// only one does: a player expects the reply to count, not to be held as for no game. The move
+/// is logged once, the game named by its folder's name.
 #[test]
 fn a_subject_tag_in_another_letter_case_names_the_game() {
     let (mut t, m) = table("r-case");
@@ -884,10 +884,9 @@ fn a_subject_tag_in_another_letter_case_names_the_game() {
 }
 
 /// A move sent twice in one mail (typed, then pasted again): the second copy finds the
-/// decision passed to the opponent. The refusal said only "it is not the USSR's decision
-/// now", above "Your decision (still owed)" — the player could not tell which line was meant.
-/// It now names the line as a repeat of the one before, and that nothing was applied
-/// (session 10 trial).
+/// decision passed to the opponent. The refusal names the line as a repeat of the one before,
+/// and that nothing was applied: "it is not the USSR's decision now" alone, above "Your
+/// decision (still owed)", would not tell the player which line was meant.
 #[test]
 fn a_move_sent_twice_in_one_mail_is_refused_naming_the_repeat() {
     let (mut t, m) = table("r-twice");
@@ -938,9 +937,9 @@ fn a_later_line_refused_names_the_lines_before_it() {
     );
 }
 
-/// `inbox --games GAMES/g1` (one game's folder, not the folder of games) held every mail as
-/// "There is no game `g1` here", worded for a player, exit 11 (session 10 trial). It is now a
-/// usage error, exit 2, naming the folder to give; nothing is read or moved.
+/// `inbox --games GAMES/g1` (one game's folder, not the folder of games) is a usage error, exit
+/// 2, naming the folder to give, not every mail held as "There is no game `g1` here", worded
+/// for a player, exit 11; nothing is read or moved.
 #[test]
 fn inbox_given_a_game_folder_as_the_games_folder_says_so() {
     let (mut t, m) = table("r-gamesdir");

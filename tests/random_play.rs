@@ -1,5 +1,5 @@
-//! Random legal play from the standard setup with the optional cards (issue 5): every game
-//! ends by a rules result, with no engine error, for both self-play policies.
+//! Random legal play from the standard setup with the optional cards: every game ends by a
+//! rules result, with no engine error, for both self-play policies.
 
 use twilight_pbem::engine::selfplay::{play_many, play_one_with, Policy};
 use twilight_pbem::engine::Options;

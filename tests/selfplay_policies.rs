@@ -1,5 +1,5 @@
-//! Self-play for speed (issue 15): the Scoring policy, the game-turn counts `selfplay`
-//! reports, and a game that keeps no history playing exactly as one that does.
+//! Self-play for speed: the Scoring policy, the game-turn counts `selfplay` reports, and a game
+//! that keeps no history playing exactly as one that does.
 
 use twilight_pbem::engine::legal::random_answer;
 use twilight_pbem::engine::selfplay::{play_many, Policy};
