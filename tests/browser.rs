@@ -1,9 +1,8 @@
-//! The replay page as a person sees it (issue 16 point 5): `export --html` of a complete
-//! bundled game opened in headless Chromium (Debian's `chromium`; `.ci/run` installs it),
-//! screenshotted, stepped with the Right arrow key, screenshotted again; the board must change
-//! and no script or console error may be logged. The driver is `tools/browser_check.py`
-//! (DevTools protocol over a pipe, no network port). The screenshots are kept in
-//! `target/browser-check/` to look at.
+//! The replay page as a person sees it: `export --html` of a complete bundled game opened in
+//! headless Chromium (Debian's `chromium`; `.ci/run` installs it), screenshotted, stepped with
+//! the Right arrow key, screenshotted again; the board must change and no script or console
+//! error may be logged. The driver is `tools/browser_check.py` (DevTools protocol over a pipe,
+//! no network port). The screenshots are kept in `target/browser-check/` to look at.
 
 use std::path::PathBuf;
 use std::process::Command;

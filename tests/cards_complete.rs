@@ -1,6 +1,6 @@
-//! Every event of cards 1–110 is implemented (issues 3–5): no card of the base game and its
-//! optional cards is left to fail with "not implemented". The China Card has no event (FAQ
-//! F150); the promo cards (117–124) have theirs too.
+//! Every event of cards 1–110 is implemented: no card of the base game and its optional cards
+//! is left to fail with "not implemented". The China Card has no event (FAQ F150); the promo
+//! cards (117–124) have theirs too.
 
 use twilight_pbem::data::{Card, ALL_CARDS};
 use twilight_pbem::engine::events::event_fn;
@@ -19,7 +19,7 @@ fn every_base_and_optional_card_has_an_event() {
 
 #[test]
 fn every_promo_card_has_an_event() {
-    // Issue 18: the eight promo cards of packs 1 and 2 (promos.yaml) are played.
+    // The eight promo cards of packs 1 and 2 (promos.yaml) are played.
     let promos: Vec<Card> = ALL_CARDS.into_iter().filter(|c| c.info().promo).collect();
     assert_eq!(promos.len(), 8);
     let missing: Vec<&str> = promos

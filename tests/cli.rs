@@ -77,8 +77,8 @@ fn setup_moves_are_accepted_and_verify() {
         .stdout(predicate::str::contains(
             "accepted: influence Poland 4, East Germany 1, Hungary 1",
         ));
-    // The text board names the setup and who owes it, not a phasing player (a new-user
-    // trial read "Setup · phasing USSR" while the US owed its placement).
+    // The text board names the setup and who owes it, not a phasing player ("Setup · phasing
+    // USSR" while the US owes its placement would mislead).
     twilight()
         .args(["view", d, "--as", "public"])
         .assert()
@@ -487,7 +487,7 @@ fn verify_shows_a_sealed_first_headline() {
 }
 
 /// `verify` says where a game stands as `status` does: during the setup placements it is the
-/// setup, not the headline phase (found by a new-user trial).
+/// setup, not the headline phase.
 #[test]
 fn verify_calls_the_setup_the_setup_as_status_does() {
     let tmp = tempfile::tempdir().unwrap();
@@ -515,8 +515,8 @@ fn verify_calls_the_setup_the_setup_as_status_does() {
     assert!(!v.contains("headline phase"), "{v}");
 }
 
-/// `play` with an empty move is a usage error that says so, and writes nothing (found by a
-/// new-user trial: it exited 0 and printed the status).
+/// `play` with an empty move is a usage error that says so, and writes nothing (not an exit 0
+/// that prints the status).
 #[test]
 fn play_with_an_empty_move_says_no_move_was_given() {
     let tmp = tempfile::tempdir().unwrap();
@@ -579,7 +579,7 @@ fn mail_names_the_outbox_file_of_each_mail_it_writes() {
 }
 
 /// A folder of games holding one game gets its standings table; the game folder named alone
-/// does not (found by a new-user trial: a league folder's first game showed no standings).
+/// does not (a league folder's first game shows its standings).
 #[test]
 fn verify_of_a_folder_with_one_game_prints_its_standings() {
     let tmp = tempfile::tempdir().unwrap();
@@ -603,8 +603,8 @@ fn verify_of_a_folder_with_one_game_prints_its_standings() {
     assert!(!String::from_utf8(out.stdout).unwrap().contains("Standings"));
 }
 
-/// `--as` in the letter case the mails write the sides in (`you are the USSR`): `--as USSR`
-/// was refused by the command line ("invalid value 'USSR'", session 10 trial).
+/// `--as` in the letter case the mails write the sides in (`you are the USSR`): `--as USSR` is
+/// read, not refused by the command line ("invalid value 'USSR'").
 #[test]
 fn the_side_is_read_in_any_letter_case() {
     let tmp = tempfile::tempdir().unwrap();
@@ -634,9 +634,9 @@ fn the_side_is_read_in_any_letter_case() {
 }
 
 /// A game named as `.` from inside its folder (or `..` from below it) is the folder's game:
-/// the id was the path's last part, empty for `.`, so `status .` printed " · turn 1 …" and
-/// `mail .` sent prompts tagged `[TS ]`, whose replies no `inbox` could route (session 10
-/// trial).
+/// its id is the folder's name, not the path's last part (empty for `.`, so `status .` would
+/// print " · turn 1 …" and `mail .` send prompts tagged `[TS ]`, whose replies no `inbox`
+/// could route).
 #[test]
 fn a_game_named_as_dot_from_inside_its_folder_keeps_its_id() {
     let tmp = tempfile::tempdir().unwrap();

@@ -1,7 +1,7 @@
 //! The README's exit codes for refused moves that are not decisions of the game (a takeback,
 //! a leave, a standing order: 1, like any refused move; 2 stays for usage and file errors),
-//! and a refused move inside a line of several named as the move refused (found by a
-//! new-user trial: the refusal named the whole line, or an earlier move of it).
+//! and a refused move inside a line of several named as the move refused (not the whole line,
+//! nor an earlier move of it).
 
 use std::path::Path;
 
@@ -105,7 +105,7 @@ fn a_refused_move_in_a_line_of_several_is_named() {
 }
 
 /// A move on a finished game is a refused move (exit 1, as the same line by mail is refused
-/// as illegal), not a usage error: found by a new-user trial (it exited 2).
+/// as illegal), not a usage error (exit 2).
 #[test]
 fn a_move_on_a_finished_game_is_refused_with_exit_1() {
     let tmp = tempfile::tempdir().unwrap();
@@ -122,10 +122,10 @@ fn a_move_on_a_finished_game_is_refused_with_exit_1() {
     );
 }
 
-/// `verify --head HASH` names one game's receipt head: given a folder of games, every other
-/// game was reported with a finding ("receipt head not in the log: … the entry the receipt
-/// named was changed"), as if tampered with, and `verify` exited 1 (session 10 trial). Over
-/// more than one game it is now a usage error (exit 2) that says to name the one game.
+/// `verify --head HASH` names one game's receipt head: over more than one game it is a usage
+/// error (exit 2) that says to name the one game, rather than every other game of the folder
+/// reported with a finding ("receipt head not in the log: … the entry the receipt named was
+/// changed"), as if tampered with, and `verify` exiting 1.
 #[test]
 fn verify_head_over_several_games_is_a_usage_error() {
     let tmp = tempfile::tempdir().unwrap();

@@ -1,6 +1,6 @@
-//! A complete game through the binary only (issue 7): `new`, `join`, then `moves` and `play`
-//! for whichever side is owed a decision, each move picked from the `moves` listing, until the
-//! game ends; then `reveal` and a full `verify`.
+//! A complete game through the binary only: `new`, `join`, then `moves` and `play` for
+//! whichever side is owed a decision, each move picked from the `moves` listing, until the game
+//! ends; then `reveal` and a full `verify`.
 
 use std::path::Path;
 

@@ -1,5 +1,5 @@
-//! The help, completions and usage errors of the command line, which must not change when
-//! clap builds a subcommand's arguments only on entering it (issue 15 target 3, `Deferred` in
+//! The help, completions, manual page and usage errors of the command line, which must not
+//! change when clap builds a subcommand's arguments only on entering it (`Deferred` in
 //! src/main.rs).
 
 use assert_cmd::Command;
@@ -149,5 +149,33 @@ fn completions_cover_the_nested_help_commands() {
         "--days-per-move=[Time control\\: each decision",
     ] {
         assert!(out.contains(c), "zsh completions lack {c}");
+    }
+}
+
+/// Shell completions and a manual page that cover every command.
+#[test]
+fn completions_and_the_man_page_cover_every_command() {
+    for shell in ["bash", "zsh", "fish"] {
+        let o = Command::cargo_bin("twilight")
+            .unwrap()
+            .args(["completions", shell])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{shell}");
+        let s = String::from_utf8_lossy(&o.stdout);
+        for c in ["inbox", "verify", "moves", "completions"] {
+            assert!(s.contains(c), "{shell} completion lacks {c}");
+        }
+    }
+    let o = Command::cargo_bin("twilight")
+        .unwrap()
+        .arg("man")
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(s.contains(".TH twilight 1"), "{s}");
+    for c in ["inbox", "verify", "selfplay"] {
+        assert!(s.contains(c), "the man page lacks {c}");
     }
 }

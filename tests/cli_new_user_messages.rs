@@ -1,10 +1,14 @@
-//! What the `twilight` binary says to a new user who does something slightly wrong (an outside
-//! attack, session 9): each case names what is wrong and what to do instead, with the exit
-//! status of an error, and writes nothing to the game.
+//! What the `twilight` binary says to a new user who does something slightly wrong: each case
+//! names what is wrong and what to do instead, with the exit status of an error, and writes
+//! nothing to the game; and the words of `verify` and `export` on a folder of games.
 
 use std::path::Path;
 
 use assert_cmd::Command;
+
+mod game_common;
+mod output_common;
+use output_common::text;
 
 fn twilight() -> Command {
     let mut c = Command::cargo_bin("twilight").unwrap();
@@ -52,9 +56,9 @@ fn log_bytes(dir: &Path) -> Vec<u8> {
     std::fs::read(dir.join("log.yaml")).unwrap()
 }
 
-/// Break 4: `verify DIR` where DIR holds a sub-folder without a log.yaml, or one whose log.yaml
-/// is a folder: each is named with what is wrong, the games that are there are verified, and
-/// the exit status says failure.
+/// `verify DIR` where DIR holds a sub-folder without a log.yaml, or one whose log.yaml is a
+/// folder: each is named with what is wrong, the games that are there are verified, and the
+/// exit status says failure.
 #[test]
 fn verify_names_a_sub_folder_without_a_log_and_a_log_that_is_a_folder() {
     let tmp = tempfile::tempdir().unwrap();
@@ -107,8 +111,32 @@ fn verify_names_a_sub_folder_without_a_log_and_a_log_that_is_a_folder() {
     assert!(!out.contains("not verified"), "{out}");
 }
 
-/// Break 5: `status` after one of the two players joined names who is awaited: the side and
-/// its address, not "both players".
+/// The note `verify` gives a folder that is no game.
+const NOTE: &str = "no log.yaml in this folder: not a game folder (a game whose log is missing, \
+                    or a folder that does not belong among the games)";
+
+/// `verify` on a folder of games holding a folder that is no game (a Maildir kept beside the
+/// games, an empty folder) names it in one sentence, in text and JSON, with no source line's
+/// indentation inside the message.
+#[test]
+fn a_folder_that_is_no_game_is_named_in_one_clean_sentence() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    game_common::new_game(&games, "g1", 3);
+    std::fs::create_dir_all(games.join("Maildir/new")).unwrap();
+    let g = games.to_str().unwrap();
+    let o = game_common::run(&["verify", g]);
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(out.contains(NOTE), "{}", text(&o));
+    assert!(!out.contains("  or a folder"), "{}", text(&o));
+    let o = game_common::run(&["verify", g, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let s = v["not_verified"].to_string();
+    assert!(s.contains(NOTE), "{s}");
+}
+
+/// `status` after one of the two players joined names who is awaited: the side and its address,
+/// not "both players".
 #[test]
 fn status_names_the_side_and_address_still_awaited() {
     let tmp = tempfile::tempdir().unwrap();
@@ -146,8 +174,7 @@ fn status_names_the_side_and_address_still_awaited() {
     );
 }
 
-/// Break 6: an empty move names the side given and what a move looks like; exit 2; the log
-/// is unchanged.
+/// An empty move names the side given and what a move looks like; exit 2; the log is unchanged.
 #[test]
 fn an_empty_move_names_the_side_and_what_a_move_looks_like() {
     let tmp = tempfile::tempdir().unwrap();
@@ -171,8 +198,8 @@ fn an_empty_move_names_the_side_and_what_a_move_looks_like() {
     }
 }
 
-/// Break 7: `peer …` on an ordinary moderated game folder says it is not a peer game and
-/// which command to use instead; exit 2, no raw error, nothing written.
+/// `peer …` on an ordinary moderated game folder says it is not a peer game and which command
+/// to use instead; exit 2, no raw error, nothing written.
 #[test]
 fn peer_commands_on_a_moderated_game_name_the_command_to_use() {
     let tmp = tempfile::tempdir().unwrap();
@@ -214,4 +241,33 @@ fn peer_commands_on_a_moderated_game_name_the_command_to_use() {
     let (code, _, err) = run(&["peer", "status", empty.to_str().unwrap()]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("is not a peer game folder"), "{err}");
+}
+
+/// `export GAMES --html OUT.html` counts the game pages it writes beside the index in words:
+/// "1 game page", "2 game pages".
+#[test]
+fn export_of_one_game_says_one_game_page() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    game_common::new_game(&games, "g1", 4);
+    let out = tmp.path().join("site/index.html");
+    let o = game_common::run(&[
+        "export",
+        games.to_str().unwrap(),
+        "--html",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(s.contains("and 1 game page beside it."), "{}", text(&o));
+    game_common::new_game(&games, "g2", 5);
+    let o = game_common::run(&[
+        "export",
+        games.to_str().unwrap(),
+        "--html",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(s.contains("and 2 game pages beside it."), "{}", text(&o));
 }

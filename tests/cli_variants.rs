@@ -1,6 +1,5 @@
-//! The variant flags end to end (issue 18): `new` records them in entry 0, `status` and
-//! `view` show them, play follows them, `verify` replays under them; `selfplay --record`
-//! takes the same flags.
+//! The variant flags end to end: `new` records them in entry 0, `status` and `view` show them,
+//! play follows them, `verify` replays under them; `selfplay --record` takes the same flags.
 
 use std::path::Path;
 

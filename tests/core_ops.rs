@@ -1,7 +1,7 @@
-//! Core rules of issue 2, the Operations side: card-play modes, Influence placement, Ops
-//! modifiers, coups, realignment, the Space Race, DEFCON, Military Operations and the China
-//! Card. The list of F-numbers covered (and why the others are left to card issues) is at the
-//! top of `tests/core_rules.rs`.
+//! The core rules, the Operations side: card-play modes, Influence placement, Ops modifiers,
+//! coups, realignment, the Space Race, DEFCON, Military Operations and the China Card. The list
+//! of F-numbers covered (and why the others are left to the card-event tests) is at the top of
+//! `tests/core_rules.rs`.
 //!
 //! Realignment dice are forced USSR die first, then US die, whoever realigns.
 
@@ -158,7 +158,7 @@ fn own_card_for_operations_skips_its_event() {
 
 #[test]
 fn a_one_ops_card_asks_for_one_operations_point() {
-    // The prompt says "1 Operations point", not "1 Operations points" (a new-user trial).
+    // The prompt says "1 Operations point", not "1 Operations points".
     let mut g = base()
         .hand(Side::Us, &[Card::CapturedNaziScientist, Card::DuckAndCover])
         .action_round(1, Side::Us, &mut no_chance());

@@ -1,4 +1,4 @@
-//! Core rules of issue 2, ruling by ruling: setup, Control, the map, held cards, headlines,
+//! The core rules, ruling by ruling: setup, Control, the map, held cards, headlines,
 //! dealing and reshuffles, scoring, Final Scoring and victory. The Operations side of the
 //! core (card-play modes, placement, Ops modifiers, coups, realignment, the Space Race, DEFCON,
 //! Military Operations, the China Card) is in `tests/core_ops.rs`.
@@ -37,36 +37,35 @@
 //! * Scoring: F164, F165, F166, F167, F168, F169, F170, F171, F172.
 //! * Final Scoring and victory: F173, F176, F177, F178, F180, F181, F182, F183, F184.
 //!
-//! Not covered here, and why (each needs a particular card's event, or is no engine rule):
+//! Not covered here, and why (each needs a particular card's event, tested with the card in
+//! `tests/events_early.rs`, `tests/events_mid_*.rs` or `tests/events_late.rs`, or is no
+//! engine rule):
 //!
 //! * F026, F027, F028: editions of the map, the rulebook's example of play, solo play — no rule
 //!   for the engine.
-//! * F040 Red Scare/Purge #31 headline (issue 3); F041 an opponent's event headlined (needs
-//!   that card's event, issues 3–5); F042 NATO #21 / Solidarity #101 prerequisites (issues 3,
-//!   5); F044 CIA Created #26, Junta #47, Olympic Games #20 (issues 3, 4), Lone Gunman #62
-//!   (issue 4).
+//! * F040 Red Scare/Purge #31 headline; F041 an opponent's event headlined (needs that card's
+//!   event); F042 NATO #21 / Solidarity #101 prerequisites; F044 CIA Created #26, Junta #47,
+//!   Olympic Games #20, Lone Gunman #62.
 //! * F057, F062, F063, F064: an opponent's event firing from an Operations play, its owner
-//!   choosing, a starred one removed — need some opponent-event card's event (issues 3–5); the
-//!   core part (the phasing player is asked event-or-Ops-first before any Ops, F058) is here.
-//! * F066 Star Wars #85 (issue 5), Kitchen Debates #48 (issue 4), Our Man in Tehran #108
-//!   (issue 4); F068, F069, F070, F071, F072, F073: event-placed Influence, card text over
-//!   rules, discard events, underlined and starred NATO (issues 3–5); F078 who rolls a war:
-//!   the war cards' events (Korean War #11, Arab-Israeli War #13, Indo-Pakistani War #24
-//!   issue 3; Brush War #36 issue 4; Iran-Iraq War #102 issue 5); F081 "If" events and NORAD
-//!   #106 (issue 3).
-//! * F103 Allende #54 then a coup in Chile (issue 4).
-//! * F126 Missile Envy #49 / Five Year Plan #5 (issues 3, 4), F127 Olympic Games #20 (issue 3),
-//!   F128 Duck and Cover #4 (issue 3) / Soviets Shoot Down KAL-007 #89 (issue 5), F140 Che
-//!   #107, F141 Nuclear Subs #41, F143, F144, F145 Cuban Missile Crisis #40, F146 How I
-//!   Learned to Stop Worrying #46 (issue 4), F142 Nuclear Test Ban #34 (issue 3).
-//! * F160 Nixon Plays the China Card #71, Cultural Revolution #58, Ussuri River Skirmish #76
-//!   (issue 4); F162 UN Intervention #32 (issue 3); F163 the Chinese Civil War variant's card
-//!   interactions (Red Scare/Purge, Korean War, Formosan Resolution issue 3; Cultural
-//!   Revolution, Nixon, Ussuri issue 4).
-//! * F174 Missile Envy / Quagmire #42 / Bear Trap #44 (issue 4); F175 Ask Not #77, Grain Sales
-//!   #67 (issue 4), Five Year Plan #5 (issue 3); F179 We Will Bury You #50 (issue 4).
-//! * F186: the Late War scenario — not part of the engine yet (no card issue; a scenario
-//!   option for a later issue).
+//!   choosing, a starred one removed — need some opponent-event card's event; the core part
+//!   (the phasing player is asked event-or-Ops-first before any Ops, F058) is here.
+//! * F066 Star Wars #85, Kitchen Debates #48, Our Man in Tehran #108; F068, F069, F070, F071,
+//!   F072, F073: event-placed Influence, card text over rules, discard events, underlined and
+//!   starred NATO; F078 who rolls a war: the war cards' events (Korean War #11, Arab-Israeli
+//!   War #13, Indo-Pakistani War #24, Brush War #36, Iran-Iraq War #102); F081 "If" events and
+//!   NORAD #106.
+//! * F103 Allende #54 then a coup in Chile.
+//! * F126 Missile Envy #49 / Five Year Plan #5, F127 Olympic Games #20, F128 Duck and Cover #4
+//!   / Soviets Shoot Down KAL-007 #89, F140 Che #107, F141 Nuclear Subs #41, F143, F144, F145
+//!   Cuban Missile Crisis #40, F146 How I Learned to Stop Worrying #46, F142 Nuclear Test Ban
+//!   #34.
+//! * F160 Nixon Plays the China Card #71, Cultural Revolution #58, Ussuri River Skirmish #76;
+//!   F162 UN Intervention #32; F163 the Chinese Civil War variant's card interactions (Red
+//!   Scare/Purge, Korean War, Formosan Resolution, Cultural Revolution, Nixon, Ussuri).
+//! * F174 Missile Envy / Quagmire #42 / Bear Trap #44; F175 Ask Not #77, Grain Sales #67, Five
+//!   Year Plan #5; F179 We Will Bury You #50.
+//! * F186: the Late War scenario, a scenario option rather than a core rule
+//!   (`tests/variant_late_war.rs`).
 
 use twilight_pbem::data::{BySide, Card, Country, Region, Side, Subregion, ALL_COUNTRIES};
 use twilight_pbem::engine::cx::{Cx, Input};

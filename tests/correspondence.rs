@@ -1,6 +1,6 @@
-//! Correspondence play (issue 17 points 1, 2, 3, 6): time control, leave, resignation and
-//! draws, timeouts and adjudication, and the player's record — through the session, with
-//! time passing only through the `now` arguments (never by sleeping).
+//! Correspondence play (`schemas/NOTATION.md` "Correspondence moves"): time control, leave,
+//! resignation and draws, timeouts and adjudication, and the player's record — through the
+//! session, with time passing only through the `now` arguments (never by sleeping).
 
 mod mail_common;
 
@@ -695,7 +695,7 @@ fn cli_time_control_leave_remind_and_verify() {
 }
 
 /// A game without a leave allowance says so when a leave is asked for, instead of counting it
-/// against "an allowance of 0" (found by a new-user trial); the log is left as it was.
+/// against "an allowance of 0"; the log is left as it was.
 #[test]
 fn a_leave_in_a_game_without_an_allowance_says_the_game_allows_none() {
     let tmp = tempfile::tempdir().unwrap();

@@ -1,7 +1,7 @@
-//! Issue 17 "done when": one game by mail — through the binary, the outbox and the inbox
-//! Maildir, time passing only through `TWILIGHT_NOW` — that uses a deadline (time control), a
-//! leave, a takeback and a standing order; and the game token, with which a player who owes
-//! no decision sends game-level moves (a draw offer, a standing order) by mail.
+//! Correspondence play by mail end to end: one game — through the binary, the outbox and the
+//! inbox Maildir, time passing only through `TWILIGHT_NOW` — that uses a deadline (time
+//! control), a leave, a takeback and a standing order; and the game token, with which a player
+//! who owes no decision sends game-level moves (a draw offer, a standing order) by mail.
 
 mod mail_common;
 
@@ -294,7 +294,7 @@ fn the_game_token_carries_game_level_moves_only() {
     assert!(s.standing_order_lines(Side::Ussr).is_empty());
 }
 
-/// Attacks on the game token: the USSR's token sent from the US's address, and the token with
+/// The game token misused: the USSR's token sent from the US's address, and the token with
 /// a game-level line plus a decision line, are refused as a wrong token (exit 14), nothing
 /// written; the same mail sent again after it was handled is not handled twice.
 #[test]

@@ -1,6 +1,6 @@
-//! Issue 12: a game is never lost, doubled or bricked. These tests attack the write path
-//! through the binary: concurrent `play` and `inbox` runs of the same move, `kill -9` at
-//! random moments, a crash injected at every write boundary of a move
+//! A game is never lost, doubled or bricked (design §9: nothing lost after a commit). These
+//! tests attack the write path through the binary: concurrent `play` and `inbox` runs of the
+//! same move, `kill -9` at random moments, a crash injected at every write boundary of a move
 //! (`TWILIGHT_CRASH_AT`, the test-only hook of `twilight_pbem::gamefs::crash_point`), symbolic
 //! links, file modes and closed pipes. After each attack the game must verify, hold each move
 //! exactly once, and stay playable.
@@ -73,8 +73,8 @@ fn run(args: &[&str]) -> Output {
 /// Full verification, as the moderator's `play` and `moves` require it: the hash chain, and a
 /// replay with the secret that re-derives every roll, deal and commitment and compares them
 /// with the log. (`twilight verify` replays on public information, which trips over an
-/// engine divergence unrelated to writing — see the issue 12 report — so the tests check the
-/// chain and the full replay directly, and `twilight verify`'s exit where no such move came.)
+/// engine divergence unrelated to writing, so the tests check the chain and the full replay
+/// directly, and `twilight verify`'s exit where no such move came.)
 fn verify(dir: &Path) -> Output {
     let bytes = std::fs::read(dir.join("log.yaml")).unwrap();
     let chain = twilight_pbem::log::verify_chain(&bytes, None);

@@ -1,7 +1,7 @@
-//! Issue 12, found by attack: one game whose files are damaged (a hand-edited or torn
-//! `mail-state.yaml`, `secret.yaml` or `log.yaml`) must stop only its own mail. Before the fix
-//! such a game made every `inbox` run exit 2 before any other game's mail was read — one bad
-//! game bricked the mail loop of every game on the host.
+//! One game whose files are damaged (a hand-edited or torn `mail-state.yaml`, `secret.yaml` or
+//! `log.yaml`) stops only its own mail (design §9: a busy or broken game never holds up
+//! another): an `inbox` run that exited 2 before any other game's mail was read would let one
+//! bad game brick the mail loop of every game on the host.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -108,7 +108,7 @@ fn a_game_with_damaged_files_fails_only_its_own_mail() {
 
         let out = inbox(&games, &maildir);
         let stderr = String::from_utf8_lossy(&out.stderr);
-        // Filed as failed (issue 12 §4: never retried forever), named with its reason.
+        // Filed as failed (never retried forever), named with its reason.
         assert_eq!(out.status.code(), Some(19), "{what}: {stderr}");
         assert!(
             stderr.contains("to-bad") && stderr.contains(what),

@@ -1,4 +1,4 @@
-//! Chance nobody can steer and dice anyone can check each turn (issue 20; FAIRNESS.md §2–3).
+//! Chance nobody can steer and dice anyone can check each turn (FAIRNESS.md §2–3).
 
 use chrono::{TimeZone, Utc};
 use twilight_pbem::archive;
@@ -35,7 +35,7 @@ fn payloads(dir: &std::path::Path) -> Vec<String> {
 fn two_recordings_of_one_seeded_game_have_identical_chance_records() {
     // The same seed, nonces and decisions, recorded at two different times (different
     // timestamps, so different entry hashes): every die, deal, commitment and dice key is the
-    // same, byte for byte (issue 20 point 1).
+    // same, byte for byte (FAIRNESS.md §3: the timestamps feed nothing).
     let tmp = tempfile::tempdir().unwrap();
     let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
     let seed = Some(fairness::test_seed(5));
@@ -214,7 +214,7 @@ fn new_takes_a_real_seed_and_commits_the_dice_chain() {
 fn a_swapped_pending_headline_in_secret_yaml_is_refused() {
     // The moderator edits the sealed first headline in secret.yaml to another card of that
     // hand: the card no longer matches the commitment logged for it, and the game refuses to
-    // go on rather than resolve the swapped card (issue 20).
+    // go on rather than resolve the swapped card (FAIRNESS.md §9).
     use twilight_pbem::data::Side;
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("g");
@@ -333,7 +333,7 @@ fn the_engine_deals_as_the_spec_says() {
 
 #[test]
 fn a_prompt_carries_the_players_hand_commitment_digest_salt_and_seq() {
-    // Issue 20 point 5: from the prompt alone, the player checks SHA-256(salt ‖ hand) equals
+    // FAIRNESS.md §9: from the prompt alone, the player checks SHA-256(salt ‖ hand) equals
     // the digest, and that the digest is the one logged at that seq.
     use twilight_pbem::data::Side;
     let tmp = tempfile::tempdir().unwrap();
@@ -399,9 +399,9 @@ fn rechain(text: &str) -> String {
 
 #[test]
 fn re_stamping_the_bundled_complete_game_changes_no_roll() {
-    // The attack of issue 20: re-stamp entries (and re-chain the hashes after them) to move a
-    // roll. Under FAIRNESS v2 the timestamps feed nothing: the re-stamped log still verifies in
-    // full, with exactly the same chance records — the host gained no choice.
+    // A host's try at steering chance: re-stamp entries (and re-chain the hashes after them) to
+    // move a roll. Under FAIRNESS v2 the timestamps feed nothing: the re-stamped log still
+    // verifies in full, with exactly the same chance records — the host gained no choice.
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("games/example-complete");
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("example-complete");

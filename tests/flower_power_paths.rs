@@ -1,9 +1,8 @@
-//! Flower Power on every path by which the US plays a card (issue 14 class 7): the USSR gains
-//! 2 VP whenever the US plays a War card as an event or for Operations, never on the Space
-//! Race (FAQ F242), Grain Sales' drawn card included (FAQ F245) and Missile Envy's (FAQ F244);
-//! not for a War card whose event another event cancels (FAQ F243); a US war nets the award
-//! with the war's own VP before the 20 VP check (FAQ F178). Every path goes through
-//! `engine::play::card_played`.
+//! Flower Power on every path by which the US plays a card: the USSR gains 2 VP whenever the US
+//! plays a War card as an event or for Operations, never on the Space Race (FAQ F242), Grain
+//! Sales' drawn card included (FAQ F245) and Missile Envy's (FAQ F244); not for a War card
+//! whose event another event cancels (FAQ F243); a US war nets the award with the war's own VP
+//! before the 20 VP check (FAQ F178). Every path goes through `engine::play::card_played`.
 
 #![allow(dead_code)] // the shared helpers are not all used here
 
@@ -110,7 +109,7 @@ fn grain_sales(drawn: Card, option: u8, dice: &[u8]) -> (Game, RecordedChance) {
 
 #[test]
 fn grain_sales_drawn_war_card_for_operations_scores_2() {
-    // The issue's bug: the drawn card skipped the award.
+    // The drawn card must not skip the award.
     let (g, _) = grain_sales(Card::BrushWar, 1, &[]);
     assert!(matches!(owed(&g).1, PromptKind::Operations { ops: 3, .. }));
     assert_eq!(g.state().vp, -2);

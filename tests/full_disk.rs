@@ -1,10 +1,10 @@
-//! Issue 12, found by attack: a disk that fills up during a move or a mail. A file-size limit
-//! (`RLIMIT_FSIZE`, with `SIGXFSZ` ignored, so a write past it fails with `EFBIG` as a full
-//! disk fails with `ENOSPC`) stops each write of `twilight play` at a chosen size. Before the
-//! fix the outbox was written by lettre's `FileTransport` (a plain `fs::write`, then a chmod):
-//! a full disk left a cut `.eml`, mode 0644, holding a live reply token, for an outbox sender to
-//! mail. After every attempt the log is the old one or the new one, the game verifies and
-//! plays on, and every outbox mail is whole and private.
+//! A disk that fills up during a move or a mail (design §9: nothing lost after a commit). A
+//! file-size limit (`RLIMIT_FSIZE`, with `SIGXFSZ` ignored, so a write past it fails with
+//! `EFBIG` as a full disk fails with `ENOSPC`) stops each write of `twilight play` at a chosen
+//! size. After every attempt the log is the old one or the new one, the game verifies and plays
+//! on, and every outbox mail is whole and private: an outbox written by a plain `fs::write`
+//! then a chmod (lettre's `FileTransport`) would leave a cut `.eml`, mode 0644, holding a live
+//! reply token, for an outbox sender to mail.
 
 #![cfg(unix)]
 

@@ -1,8 +1,8 @@
-//! Issue 12 item 3: no panic on any input. Property tests feed random and mutated inputs to
-//! the notation parser (and through it the engine), the log parser and verifier, and mail
-//! ingestion: 10^4 cases each here; the `#[ignore]`d `*_million` tests run 10^6
-//! (`cargo test --release --test fuzz_inputs -- --ignored`). Every input that ever panicked
-//! is kept in `tests/corpus/panics.json` and replayed by `the_panic_corpus_never_panics`.
+//! No panic on any input. Property tests feed random and mutated inputs to the notation parser
+//! (and through it the engine), the log parser and verifier, and mail ingestion: 10^4 cases
+//! each here; the `#[ignore]`d `*_million` tests run 10^6
+//! (`cargo test --release --test fuzz_inputs -- --ignored`). Every input that ever panicked is
+//! kept in `tests/corpus/panics.json` and replayed by `the_panic_corpus_never_panics`.
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -115,8 +115,8 @@ const WORDS: &[&str] = &[
     "9999",
 ];
 
-/// Characters whose lower case differs in length, combining marks, ligatures: what broke
-/// byte offsets before (issue 12).
+/// Characters whose lower case differs in length, combining marks, ligatures: what breaks byte
+/// offsets taken from a lower-cased copy.
 const TRICKY: &[char] = &[
     'Ⱥ', 'Ⱦ', 'İ', 'é', ' ', ' ', 'a', 'ß', 'ǅ', '\u{307}', 'ﬁ', '\u{212a}', 'Σ', '\t', ',', ';',
 ];
@@ -401,7 +401,7 @@ fn the_panic_corpus_never_panics() {
         );
         mail_never_panics(mail.as_bytes(), i);
     }
-    // Through the binary, as issue 12 found it: a refusal (exit 1), not a panic (exit 101).
+    // Through the binary: a refusal (exit 1), not a panic (exit 101).
     let tmp = tempfile::tempdir().unwrap();
     let dir = game_on_disk(tmp.path());
     let side = Session::open(&dir).unwrap().game().unwrap().prompts()[0].side;

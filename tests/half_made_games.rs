@@ -1,10 +1,9 @@
-//! Found by attack: `twilight new` killed mid-run (or failing after it made the folder) left a
-//! folder with a secret and no log, an empty `log.yaml`, or one holding part of the first
-//! entry. `status` on it then answered with a parse error or "waiting for both players to
-//! join", as if a game were there. Now every reading command says the game is incomplete and
-//! names what to do (run the same `twilight new` again), and running `new` again on the
-//! folder starts the game afresh; a folder that holds a whole game is refused by `new` with a
-//! message that names it.
+//! Half-made games: `twilight new` killed mid-run (or failing after it made the folder) can
+//! leave a folder with a secret and no log, an empty `log.yaml`, or one holding part of the
+//! first entry. Every reading command says the game is incomplete and names what to do (run the
+//! same `twilight new` again) — not a parse error or "waiting for both players to join", as if
+//! a game were there — and running `new` again on the folder starts the game afresh; a folder
+//! that holds a whole game is refused by `new` with a message that names it.
 
 mod output_common;
 use output_common::text;

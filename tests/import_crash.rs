@@ -1,8 +1,8 @@
-//! Issue 12, found by attack: `twilight import` stopped by a crash (`TWILIGHT_CRASH_AT`, the
-//! test-only hook, at each write boundary) left a folder that could never be imported again:
-//! an empty or torn `log.yaml` that `verify` reported and every rerun refused with "already
-//! exists", or a complete log without its `import-report.yaml`. Now a rerun sets the torn
-//! bytes aside, imports the game whole, and the report is always beside the log.
+//! `twilight import` stopped by a crash (`TWILIGHT_CRASH_AT`, the test-only hook, at each write
+//! boundary) never leaves a folder that cannot be imported again (an empty or torn `log.yaml`
+//! that `verify` reports and every rerun refuses with "already exists", or a complete log
+//! without its `import-report.yaml`): a rerun sets the torn bytes aside, imports the game
+//! whole, and the report is always beside the log.
 
 use std::path::Path;
 use std::process::{Command, Output};

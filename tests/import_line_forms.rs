@@ -1,9 +1,9 @@
 //! The importer on short synthetic logs in the digital edition's format, written for these
-//! tests (not taken from a real log), one per line form of issue 14 that a log read from the
-//! start shows: Olympic Games won by the participant (class 1), logs cut inside their last
-//! record (class 5) and a bare `Coup (n Ops):` at the end (class 6). The forms read at a
-//! position (empty-hand discards, end-of-turn discards, `Turn N, Cleanup`, Final Scoring's
-//! `: :` line, reviewed deviations) are tested in `src/import/driver/tests.rs`.
+//! tests (not taken from a real log), one per line form that a log read from the start shows:
+//! Olympic Games won by the participant, logs cut inside their last record and a bare
+//! `Coup (n Ops):` at the end. The forms read at a position (empty-hand discards, end-of-turn
+//! discards, `Turn N, Cleanup`, Final Scoring's `: :` line, reviewed deviations) are tested in
+//! `src/import/driver/tests.rs`.
 
 use twilight_pbem::engine::ChanceOutcome;
 use twilight_pbem::import::{import_digital_edition, write_game, Imported, Stopped};

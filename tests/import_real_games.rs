@@ -1,4 +1,4 @@
-//! Imports and verifies every real game in `../shared/real-games/digital-edition/` (issue 9).
+//! Imports and verifies every real game in `../shared/real-games/digital-edition/`.
 //!
 //! Each log is imported (decisions and dice only), written as a recorded game log, replayed by
 //! the session in public mode, and the comparison with the source's printed totals must give
@@ -151,7 +151,7 @@ fn every_real_game_imports_and_verifies() {
             eprintln!("  {}:{} {} {} — {}", d.game, d.line, d.kind, d.what, d.why);
         }
     }
-    // The reviewed deviations are notes (issue 14 class 8): the split South African Unrest
+    // The reviewed deviations are notes: the split South African Unrest
     // (game 26) and John Paul II shown out of play after Solidarity (the others).
     assert_eq!(
         reviewed,
@@ -335,7 +335,7 @@ fn an_altered_total_in_a_synthetic_log_is_reported_at_its_line() {
     assert_eq!(what, vec!["DEFCON", "VP"]);
 }
 
-/// A real log cut anywhere (issue 14 class 5) imports with no finding: the record stops at
+/// A real log cut anywhere imports with no finding: the record stops at
 /// the last complete record, and what the cut record printed is never a mismatch against an
 /// engine that went further. Every 23rd line of three logs.
 #[test]

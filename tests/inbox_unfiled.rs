@@ -1,10 +1,8 @@
-//! Found by attack: when `inbox` applied a mail's move (committed to the log) but could not
-//! file the mail afterwards (move it from the Maildir's `new/` to `cur/`, or write an `.eml`
-//! file's note), the next run read the same mail again and mailed the player a refusal
-//! "replayed" for a move that had gone through — a confusing mail about a good move. Now the
-//! game's mail state knows the very file it applied, and the next run files it quietly: no
-//! refusal, nothing applied or mailed again. The same mail in another file (a second delivery)
-//! is still a replay, refused as before.
+//! A mail whose move `inbox` applied (committed to the log) but could not file afterwards (move
+//! it from the Maildir's `new/` to `cur/`, or write an `.eml` file's note): the game's mail
+//! state knows the very file it applied, and the next run files it quietly — no refusal
+//! "replayed" for a move that went through, nothing applied or mailed again. The same mail in
+//! another file (a second delivery) is still a replay, refused.
 
 mod output_common;
 use output_common::text;

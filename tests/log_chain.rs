@@ -1,6 +1,7 @@
-//! The log's hash chain: append/open round trip, precise findings, and the mutation test of
-//! issue 6's acceptance (every change before the last entry detected from the chain alone;
-//! every change to the last entry and every truncation detected with a receipt's head hash).
+//! The log's hash chain (design §4, `schemas/FAIRNESS.md` §11): append/open round trip, precise
+//! findings, and the mutation test (every change before the last entry detected from the chain
+//! alone; every change to the last entry and every truncation detected with a receipt's head
+//! hash).
 
 mod common;
 
@@ -151,7 +152,7 @@ fn create_refuses_an_existing_file() {
 
 #[test]
 fn a_handle_that_missed_an_append_is_refused_and_writes_nothing() {
-    // Issue 12: a move decided on a stale log must never be written; the caller re-reads
+    // A move decided on a stale log must never be written (design §9); the caller re-reads
     // (under the game lock) and decides again.
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("log.yaml");
@@ -526,8 +527,8 @@ proptest::proptest! {
 }
 
 /// A log saved by an editor that put a UTF-8 byte-order mark before it: the first entry is
-/// unreadable, and the finding says why, as it does for CRLF line endings (session 10 trial:
-/// it said only "682 bytes before the first `---` line", then a gap and a hash mismatch).
+/// unreadable, and the finding says why, as it does for CRLF line endings (not only "682 bytes
+/// before the first `---` line", then a gap and a hash mismatch).
 #[test]
 fn a_byte_order_mark_before_the_log_is_named() {
     let dir = tempfile::tempdir().unwrap();

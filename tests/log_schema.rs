@@ -1,5 +1,5 @@
 //! `schemas/log-entry.schema.json` accepts every entry of a generated example log, refuses
-//! broken entries, and agrees with the verifier on them (design §4, issue 6 scope 8).
+//! broken entries, and agrees with the verifier on them (design §4).
 
 mod common;
 

@@ -1,6 +1,7 @@
-//! A bid game by mail (issue 18): `new --bid` invites two seats, each replies with its nonce and
-//! a sealed bid, the bid decides the sides and the extra Influence (FAQ F009), and the game then
-//! plays through its first turn by mail alone, every move taken from the mails' own examples.
+//! A bid game by mail (`schemas/FAIRNESS.md` §14): `new --bid` invites two seats, each replies
+//! with its nonce and a sealed bid, the bid decides the sides and the extra Influence (FAQ
+//! F009), and the game then plays through its first turn by mail alone, every move taken from
+//! the mails' own examples.
 
 mod mail_common;
 
@@ -67,8 +68,8 @@ fn a_bid_game_is_decided_and_plays_its_first_turn_by_mail() {
             applied.contains(&format!("seat {}: sealed bid", n + 1)),
             "{applied}"
         );
-        // Neither the side bid for nor a side for the seat: the bid decides them (a trial
-        // read "applied … for the USSR" before any side was decided).
+        // Neither the side bid for nor a side for the seat: the bid decides them ("applied …
+        // for the USSR" before any side is decided would mislead).
         assert!(!applied.contains("for the"), "{applied}");
         if n == 0 {
             // The first bid stays sealed: the sides are still unknown.

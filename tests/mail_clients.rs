@@ -1,10 +1,10 @@
-//! Replies as mail clients really write them (issue 13 §2): every fixture under
-//! `tests/replies/` is a reply to the USSR's first prompt (the setup placement) in the shape
-//! one client produces, written from that client's documented format. Each is put in a Maildir,
-//! `inbox` runs, and the result must be the one its `X-Corpus-Expect:` header names:
-//! `applied` (the placement `influence Poland 4, East Germany 2` is in the log) or
-//! `refused KIND` (nothing appended, the refusal kind named). An `X-Corpus-Says:` header names
-//! words the inbox's output or its answer mail must hold. Placeholders the harness fills:
+//! Replies as mail clients really write them: every fixture under `tests/replies/` is a reply
+//! to the USSR's first prompt (the setup placement) in the shape one client produces, written
+//! from that client's documented format. Each is put in a Maildir, `inbox` runs, and the result
+//! must be the one its `X-Corpus-Expect:` header names: `applied` (the placement
+//! `influence Poland 4, East Germany 2` is in the log) or `refused KIND` (nothing appended, the
+//! refusal kind named). An `X-Corpus-Says:` header names words the inbox's output or its answer
+//! mail must hold. Placeholders the harness fills:
 //!
 //! * `@@FROM@@`, `@@TO@@`, `@@GAME@@`, `@@SUBJECT@@`, `@@PROMPT_ID@@`, `@@TOKEN@@`;
 //! * `@@QUOTED_PROMPT@@` (the prompt's text with `> ` before each line),

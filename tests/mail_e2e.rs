@@ -1,7 +1,7 @@
-//! End to end by mail (issue 8 acceptance): two scripted players read their mails from a real
-//! SMTP server's spool (aiosmtpd started by `.ci/smtp-server.sh`), pick a legal move from the
-//! mail's own option list, reply into an inbox Maildir; the moderator runs `twilight inbox`
-//! through the binary. At the end the game is revealed and must verify clean.
+//! End to end by mail (design §5): two scripted players read their mails from a real SMTP
+//! server's spool (aiosmtpd started by `.ci/smtp-server.sh`), pick a legal move from the mail's
+//! own option list, reply into an inbox Maildir; the moderator runs `twilight inbox` through
+//! the binary. At the end the game is revealed and must verify clean.
 //!
 //! Without `TWILIGHT_TEST_SMTP_PORT`/`TWILIGHT_TEST_SMTP_MAILDIR` the test says so loudly and
 //! falls back to the outbox transport (`GAME_DIR/outbox`); with `TWILIGHT_TEST_REQUIRE_SMTP=1`

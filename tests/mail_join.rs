@@ -1,9 +1,12 @@
-//! Joining by mail (issue 20 point 6): `new` mails invitations, `inbox` records each player's
-//! nonce as their `join` entry and answers with a receipt echoing it.
+//! Joining by mail (`schemas/FAIRNESS.md` §3.2, the nonce mix): `new` mails invitations,
+//! `inbox` records each player's nonce as their `join` entry and answers with a receipt echoing
+//! it, reports each receipt it mails (for a join and for a seat's sealed bid) and counts it, and
+//! refuses a nonce left as the invitation's placeholder.
 
 mod mail_common;
 
 use mail_common::*;
+use mail_common::{empty_maildir as maildir, run_twilight as run};
 use twilight_pbem::log::{Log, Payload};
 
 #[test]
@@ -157,8 +160,8 @@ fn a_game_starts_by_mail_from_new_alone() {
     assert!(prompts[0].text.contains("Your hand digest: "));
 }
 
-/// A join reply with no `nonce:` line was refused as "The move `` is refused: …", an empty
-/// move in backticks (session 10 trial); the refusal now speaks of the mail.
+/// A join reply with no `nonce:` line is refused in words about the mail, not as "The move ``
+/// is refused: …", an empty move in backticks.
 #[test]
 fn a_join_reply_without_a_nonce_line_is_refused_in_words() {
     let tmp = tempfile::tempdir().unwrap();
@@ -212,4 +215,271 @@ fn a_join_reply_without_a_nonce_line_is_refused_in_words() {
         "an empty quote:
 {reply}"
     );
+}
+
+// ---- A join reply (and a seat's sealed bid) taken in by `inbox` is answered with its receipt,
+// and `inbox` says so: a `mailed … receipt` line for each, counted in the summary's mails sent
+// (README: "each mail written says where it went"), so a moderator reading the report can tell
+// the players have their receipts.
+
+#[test]
+fn inbox_reports_each_join_receipt_it_mails_and_counts_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    let dir = games.join("g1");
+    let md = maildir(tmp.path());
+    let d = dir.to_str().unwrap();
+    let o = run(&[
+        "new",
+        d,
+        "--us",
+        "us-g1@ts.test",
+        "--ussr",
+        "ussr-g1@ts.test",
+        "--outbox",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let outbox = dir.join("outbox");
+    for (n, who) in [(1, "ussr-g1@ts.test"), (2, "us-g1@ts.test")] {
+        let inv = texts_to(&outbox, who);
+        std::fs::write(
+            md.join(format!("new/{n}.join")),
+            raw_reply(
+                who,
+                n,
+                "[TS g1] Invitation",
+                &format!("Token: {}\nnonce: dice of {who}\n", token_of(&inv[0].1)),
+            ),
+        )
+        .unwrap();
+    }
+    let before = files_in(&outbox).len();
+    let o = run(&[
+        "inbox",
+        "--games",
+        games.to_str().unwrap(),
+        md.to_str().unwrap(),
+        "--outbox",
+    ]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    let written = files_in(&outbox).len() - before;
+    let out = stdout(&o);
+    for who in ["ussr-g1@ts.test", "us-g1@ts.test"] {
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with(&format!("mailed {who}")) && l.contains("receipt")),
+            "no receipt line for {who}:\n{out}"
+        );
+    }
+    assert!(
+        out.contains(&format!("{written} mails sent")),
+        "{written} mails written:\n{out}"
+    );
+}
+
+#[test]
+fn inbox_reports_each_sealed_bid_receipt_it_mails() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    let dir = games.join("b1");
+    let md = maildir(tmp.path());
+    let d = dir.to_str().unwrap();
+    let (seat1, seat2) = ("one@ts.test", "two@ts.test");
+    let o = run(&[
+        "new", d, "--bid", "--player", seat1, "--player", seat2, "--outbox",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let outbox = dir.join("outbox");
+    let inv = texts_to(&outbox, seat1);
+    std::fs::write(
+        md.join("new/1.bid"),
+        raw_reply(
+            seat1,
+            1,
+            "[TS b1] Invitation",
+            &format!(
+                "Token: {}\nnonce: seat 1 dice\nbid: ussr 2\n",
+                token_of(&inv[0].1)
+            ),
+        ),
+    )
+    .unwrap();
+    let before = files_in(&outbox).len();
+    let o = run(&[
+        "inbox",
+        "--games",
+        games.to_str().unwrap(),
+        md.to_str().unwrap(),
+        "--outbox",
+    ]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    let written = files_in(&outbox).len() - before;
+    assert_eq!(written, 1, "the bid's receipt");
+    let out = stdout(&o);
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with(&format!("mailed {seat1}")) && l.contains("receipt")),
+        "no receipt line:\n{out}"
+    );
+    assert!(out.contains("1 mail sent"), "{out}");
+}
+
+/// With the mail server unreachable, a join reply is recorded (the nonce in the log), so the
+/// mail is applied and filed as such, not as failed (exit 19, "0 applied", as if the join had
+/// not happened) because its receipt could not be sent: the receipt is named as not sent, exit
+/// 3 (a mail could not be sent).
+#[test]
+fn a_join_whose_receipt_cannot_be_sent_is_applied_not_failed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    let dir = games.join("g1");
+    let md = maildir(tmp.path());
+    let o = run(&[
+        "new",
+        dir.to_str().unwrap(),
+        "--us",
+        "us-g1@ts.test",
+        "--ussr",
+        "ussr-g1@ts.test",
+        "--outbox",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let inv = texts_to(&dir.join("outbox"), "ussr-g1@ts.test");
+    std::fs::write(
+        md.join("new/1.join"),
+        raw_reply(
+            "ussr-g1@ts.test",
+            1,
+            "[TS g1] Invitation",
+            &format!("Token: {}\nnonce: heron 77\n", token_of(&inv[0].1)),
+        ),
+    )
+    .unwrap();
+    // Port 9 (discard) on the loopback: nothing listens, the connection is refused.
+    let o = assert_cmd::Command::cargo_bin("twilight")
+        .unwrap()
+        .env("TWILIGHT_SMTP_URL", "smtp+insecure://127.0.0.1:9")
+        .env_remove("TWILIGHT_FROM")
+        .args([
+            "inbox",
+            "--games",
+            games.to_str().unwrap(),
+            md.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let log = std::fs::read_to_string(dir.join("log.yaml")).unwrap();
+    assert!(log.contains("nonce: heron 77"), "the join is recorded");
+    assert_eq!(o.status.code(), Some(3), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("1 applied"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("0 failed"), "{}", stdout(&o));
+    assert!(stderr(&o).contains("receipt not sent"), "{}", stderr(&o));
+    assert!(!md.join("twilight-failed").exists(), "not filed as failed");
+}
+
+// ---- A join reply that sends the invitation's two lines back unedited
+// (`nonce: <any text you choose>`) would join with a nonce anyone could foresee
+// (`schemas/FAIRNESS.md` §2), recorded as the player's own: it is refused with what to do,
+// nothing is logged, and the player's next reply with a nonce of their own joins. The same
+// holds for a seat's sealed bid.
+
+/// The text of the game's `log.yaml`.
+fn log_text(dir: &std::path::Path) -> String {
+    std::fs::read_to_string(dir.join("log.yaml")).unwrap()
+}
+
+#[test]
+fn a_join_reply_with_the_placeholder_nonce_is_refused_and_a_real_one_joins() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    let dir = games.join("g1");
+    let md = maildir(tmp.path());
+    let (g, m) = (games.to_str().unwrap(), md.to_str().unwrap());
+    let o = run(&[
+        "new",
+        dir.to_str().unwrap(),
+        "--us",
+        "us-g1@ts.test",
+        "--ussr",
+        "ussr-g1@ts.test",
+        "--outbox",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let inv = texts_to(&dir.join("outbox"), "ussr-g1@ts.test");
+    let token = token_of(&inv[0].1);
+    for (n, nonce) in [(1, "<any text you choose>"), (2, "< Any text you choose >")] {
+        std::fs::write(
+            md.join(format!("new/{n}.join")),
+            raw_reply(
+                "ussr-g1@ts.test",
+                n,
+                "[TS g1] Invitation",
+                &format!("Token: {token}\nnonce: {nonce}\n"),
+            ),
+        )
+        .unwrap();
+        let before = log_text(&dir);
+        let o = run(&["inbox", "--games", g, m, "--outbox"]);
+        assert_eq!(o.status.code(), Some(17), "{}{}", stdout(&o), stderr(&o));
+        assert!(stdout(&o).contains("placeholder"), "{}", stdout(&o));
+        assert_eq!(log_text(&dir), before, "nothing logged");
+    }
+    std::fs::write(
+        md.join("new/3.join"),
+        raw_reply(
+            "ussr-g1@ts.test",
+            3,
+            "[TS g1] Invitation",
+            &format!("Token: {token}\nnonce: boris picks 7 herons\n"),
+        ),
+    )
+    .unwrap();
+    let o = run(&["inbox", "--games", g, m, "--outbox"]);
+    assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
+    assert!(log_text(&dir).contains("nonce: boris picks 7 herons"));
+}
+
+#[test]
+fn a_bid_reply_with_the_placeholder_nonce_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    let dir = games.join("b1");
+    let md = maildir(tmp.path());
+    let seat1 = "one@ts.test";
+    let o = run(&[
+        "new",
+        dir.to_str().unwrap(),
+        "--bid",
+        "--player",
+        seat1,
+        "--player",
+        "two@ts.test",
+        "--outbox",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let inv = texts_to(&dir.join("outbox"), seat1);
+    std::fs::write(
+        md.join("new/1.bid"),
+        raw_reply(
+            seat1,
+            1,
+            "[TS b1] Invitation",
+            &format!(
+                "Token: {}\nnonce: <any text you choose>\nbid: ussr 2\n",
+                token_of(&inv[0].1)
+            ),
+        ),
+    )
+    .unwrap();
+    let before = log_text(&dir);
+    let o = run(&[
+        "inbox",
+        "--games",
+        games.to_str().unwrap(),
+        md.to_str().unwrap(),
+        "--outbox",
+    ]);
+    assert_eq!(o.status.code(), Some(17), "{}{}", stdout(&o), stderr(&o));
+    assert!(stdout(&o).contains("placeholder"), "{}", stdout(&o));
+    assert_eq!(log_text(&dir), before, "nothing logged");
 }

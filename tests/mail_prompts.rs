@@ -1,6 +1,6 @@
-//! What the prompt mails show (issue 13 §4, §6, §8): the HTML part, the setup prompt's
-//! countries, the phase, the short first history, one prompt per decision across the
-//! opponent's sealed headline, a refusal that can be answered, and `--format json`.
+//! What the prompt mails show (design §5): the HTML part, the setup prompt's countries, the
+//! phase, the short first history, one prompt per decision across the opponent's sealed
+//! headline, a refusal that can be answered, and `--format json`.
 
 mod mail_common;
 

@@ -1,6 +1,6 @@
-//! Receipts of accepted moves (issue 20 point 5): each echoes the move exactly as recorded; a
-//! sealed headline's receipt carries its commitment's digest, salt, seq and turn, so a swap is
-//! provable at once from the player's own mail.
+//! Receipts of accepted moves (`schemas/FAIRNESS.md` §9): each echoes the move exactly as
+//! recorded; a sealed headline's receipt carries its commitment's digest, salt, seq and turn,
+//! so a swap is provable at once from the player's own mail.
 
 mod mail_common;
 
@@ -72,7 +72,7 @@ fn receipts_echo_moves_and_the_sealed_headline() {
         log.head()
     )));
     // A player who answers the receipt (the newest mail of the thread) is refused for want of
-    // a token: the receipt says where moves go (session 10 trial).
+    // a token: the receipt says where moves go.
     assert!(
         r[0].contains(
             "This receipt takes no reply: send your moves in a reply to your prompt mail"
@@ -94,8 +94,8 @@ fn receipts_echo_moves_and_the_sealed_headline() {
         .find(|c| !c.is_scoring() && *c != twilight_pbem::data::Card::UnIntervention)
         .unwrap();
     let out = send(&mut t, Side::Ussr, &format!("headline {}", card as u8));
-    // `inbox` reports the sealed headline's receipt, and counts it (a trial read "0 mails
-    // sent" and thought none was sent).
+    // `inbox` reports the sealed headline's receipt, and counts it ("0 mails sent" would say
+    // none was sent).
     let line = out
         .lines()
         .find(|l| l.contains("receipt of the move — outbox file "))
@@ -224,8 +224,8 @@ fn check_confirms_a_players_mails_and_catches_a_rewritten_move() {
     std::fs::write(&receipt, raw).unwrap();
 
     // One mail missing from the middle: one finding, the first break, and a word on what
-    // was left unchecked after it, not a finding for every later mail (a new-user trial saw
-    // a flood); the exit code stays 1.
+    // was left unchecked after it, not a flood of findings, one for every later mail; the exit
+    // code stays 1.
     use mail_parser::MimeHeaders;
     let chunk = |p: &std::path::PathBuf| -> Option<(u64, u64)> {
         let raw = std::fs::read(p).unwrap();

@@ -1,12 +1,17 @@
-//! The mail loop's refusals (issue 8 scope 4), the first accepted reply, threading, the
-//! no-leak property of every mail, and the time `inbox` takes for one reply (outbox transport,
-//! so no SMTP round trip).
+//! The mail loop's refusals (design §5), the first accepted reply, threading, the no-leak
+//! property of every mail, and the time `inbox` takes for one reply (outbox transport, so no
+//! SMTP round trip); what `inbox` says of a missing Maildir or mail file, of a mail it does not
+//! answer, and to a late reply to a game that is over.
 
+mod game_common;
 mod mail_common;
+mod output_common;
 
 use std::time::Instant;
 
+use game_common::{new_game, run};
 use mail_common::*;
+use output_common::text;
 use twilight_pbem::data::{Card, Side};
 use twilight_pbem::session::Session;
 
@@ -447,7 +452,7 @@ fn an_accepted_reply_moves_the_game_and_mails_the_next_prompt_in_thread() {
     );
     assert_eq!(ussr[1].references, vec![ussr[0].message_id.clone()]);
     // Nothing is owed: no prompt token, only the game token, good for game-level moves only
-    // (resign, draws, leave, takebacks, standing orders; issue 17).
+    // (resign, draws, leave, takebacks, standing orders; `schemas/NOTATION.md`).
     let s = twilight_pbem::session::Session::open(&t.dir).unwrap();
     assert_eq!(
         ussr[1].token(),
@@ -733,9 +738,9 @@ fn one_bad_mail_never_stops_the_loop() {
 
 #[test]
 fn inbox_on_a_missing_maildir_names_it_and_how_to_make_it() {
-    // A new-user trial ran the README's `inbox --games games ~/Maildir` before any Maildir
-    // existed and read only "no such file or folder". Nothing is made: a mistyped path must
-    // not become an empty Maildir that no fetcher fills.
+    // The README's `inbox --games games ~/Maildir` run before any Maildir exists says more
+    // than "no such file or folder". Nothing is made: a mistyped path must not become an empty
+    // Maildir that no fetcher fills.
     let (t, _) = table("r-nomaildir");
     let g = t.games.to_string_lossy().into_owned();
     let missing = t.tmp.path().join("Maildir");
@@ -763,9 +768,44 @@ fn inbox_on_a_missing_maildir_names_it_and_how_to_make_it() {
     assert!(stdout(&o).contains("inbox: 0 messages"), "{}", stdout(&o));
 }
 
+/// `inbox` on a missing `reply.eml` names it as a missing mail file (exit 2), not as a Maildir
+/// to make with `mkdir -p reply.eml/new reply.eml/cur reply.eml/tmp`; a missing folder still
+/// gets the Maildir advice.
+#[test]
+fn a_missing_eml_file_is_named_as_such_not_as_a_maildir_to_make() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    let eml = tmp.path().join("reply.eml");
+    let o = run(&[
+        "inbox",
+        "--games",
+        games.to_str().unwrap(),
+        eml.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("no such .eml file"), "{}", text(&o));
+    assert!(!err.contains("mkdir"), "{}", text(&o));
+
+    let md = tmp.path().join("Maildir");
+    let o = run(&[
+        "inbox",
+        "--games",
+        games.to_str().unwrap(),
+        md.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("mkdir -p"),
+        "{}",
+        text(&o)
+    );
+}
+
 #[test]
 fn a_mail_with_cr_only_line_ends_is_read_like_any_other() {
-    // Old Mac mail clients end lines with a bare CR; a new-user trial got a misleading
+    // Old Mac mail clients end lines with a bare CR, which must not bring a misleading
     // refusal. The mail is read with LF line ends and its move applied.
     let (mut t, m) = table("r-cr");
     let mut raw = format!(
@@ -784,9 +824,9 @@ fn a_mail_with_cr_only_line_ends_is_read_like_any_other() {
 
 #[test]
 fn a_wrong_typed_token_is_refused_though_the_quoted_prompt_holds_the_right_one() {
-    // A new-user trial typed a wrong `Token:` line above the quoted prompt, whose token is
-    // right: the mail was accepted on the quoted token. What the player typed is what they
-    // meant: refused, and the refusal names the typed token.
+    // A wrong `Token:` line typed above the quoted prompt, whose token is right: the mail is
+    // not accepted on the quoted token. What the player typed is what they meant: refused, and
+    // the refusal names the typed token.
     let (mut t, m) = table("r-typed");
     let token = m.token().unwrap();
     let quoted: String = m.text.lines().map(|l| format!("> {l}\n")).collect();
@@ -815,8 +855,8 @@ fn a_wrong_typed_token_is_refused_though_the_quoted_prompt_holds_the_right_one()
 
 /// A subject tag in another letter case (`[TS R-CASE]`, `[ts r-case]`: a mail program or a
 /// player retyping the subject) names the game whose folder matches it but for case, when
-/// only one does: a player expects the reply to count, not to be held as for no game
-/// (session 10 trial). The move is logged once, the game named by its folder's name.
+/// only one does: a player expects the reply to count, not to be held as for no game. The move
+/// is logged once, the game named by its folder's name.
 #[test]
 fn a_subject_tag_in_another_letter_case_names_the_game() {
     let (mut t, m) = table("r-case");
@@ -844,10 +884,9 @@ fn a_subject_tag_in_another_letter_case_names_the_game() {
 }
 
 /// A move sent twice in one mail (typed, then pasted again): the second copy finds the
-/// decision passed to the opponent. The refusal said only "it is not the USSR's decision
-/// now", above "Your decision (still owed)" — the player could not tell which line was meant.
-/// It now names the line as a repeat of the one before, and that nothing was applied
-/// (session 10 trial).
+/// decision passed to the opponent. The refusal names the line as a repeat of the one before,
+/// and that nothing was applied: "it is not the USSR's decision now" alone, above "Your
+/// decision (still owed)", would not tell the player which line was meant.
 #[test]
 fn a_move_sent_twice_in_one_mail_is_refused_naming_the_repeat() {
     let (mut t, m) = table("r-twice");
@@ -898,9 +937,9 @@ fn a_later_line_refused_names_the_lines_before_it() {
     );
 }
 
-/// `inbox --games GAMES/g1` (one game's folder, not the folder of games) held every mail as
-/// "There is no game `g1` here", worded for a player, exit 11 (session 10 trial). It is now a
-/// usage error, exit 2, naming the folder to give; nothing is read or moved.
+/// `inbox --games GAMES/g1` (one game's folder, not the folder of games) is a usage error, exit
+/// 2, naming the folder to give, not every mail held as "There is no game `g1` here", worded
+/// for a player, exit 11; nothing is read or moved.
 #[test]
 fn inbox_given_a_game_folder_as_the_games_folder_says_so() {
     let (mut t, m) = table("r-gamesdir");
@@ -927,4 +966,162 @@ fn inbox_given_a_game_folder_as_the_games_folder_says_so() {
     );
     assert_eq!(t.log_bytes(), before);
     assert!(f.exists(), "left in new/");
+}
+
+// ---- A late reply to a game that is over (a resignation here; DEFCON 1 ends one alike) or
+// closed with `reveal --force` is told the game is over, and how it ended, or closed: never
+// that a prompt mail will come.
+
+/// Mails `body` from `from` to game `g1` in a fresh Maildir under `root`, runs `inbox`, and
+/// returns the text of the refusal mailed back.
+fn refusal_after(root: &std::path::Path, games: &std::path::Path, from: &str) -> String {
+    let md = root.join("md");
+    for d in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(md.join(d)).unwrap();
+    }
+    std::fs::write(
+        md.join("new/late"),
+        format!(
+            "From: {from}\r\nTo: referee@ts.test\r\nSubject: Re: [TS g1] your move\r\n\
+             Message-ID: <late@ts.test>\r\nContent-Type: text/plain\r\n\r\npass\r\n"
+        ),
+    )
+    .unwrap();
+    let o = run(&[
+        "inbox",
+        "--games",
+        games.to_str().unwrap(),
+        md.to_str().unwrap(),
+        "--outbox",
+    ]);
+    assert_eq!(o.status.code(), Some(13), "missing token: {}", text(&o));
+    let refusals: Vec<(String, String)> = mail_common::texts_to(&games.join("g1/outbox"), from)
+        .into_iter()
+        .filter(|(s, _)| s.contains("Refused"))
+        .collect();
+    assert_eq!(refusals.len(), 1, "{}", text(&o));
+    refusals[0].1.clone()
+}
+
+#[test]
+fn a_late_reply_to_a_resigned_game_is_told_the_game_is_over() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    let dir = new_game(&games, "g1", 11);
+    let o = run(&[
+        "play",
+        dir.to_str().unwrap(),
+        "--as",
+        "us",
+        "resign",
+        "--no-mail",
+    ]);
+    assert!(o.status.success(), "{}", text(&o));
+    let r = refusal_after(tmp.path(), &games, "ussr-g1@ts.test");
+    assert!(!r.contains("your next prompt mail will come"), "{r}");
+    assert!(
+        r.contains("Game g1 is over: USSR wins by resignation"),
+        "{r}"
+    );
+}
+
+#[test]
+fn a_late_reply_to_a_closed_game_is_told_it_is_closed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    let dir = new_game(&games, "g1", 12);
+    let o = run(&["reveal", dir.to_str().unwrap(), "--force"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let r = refusal_after(tmp.path(), &games, "us-g1@ts.test");
+    assert!(!r.contains("your next prompt mail will come"), "{r}");
+    assert!(r.contains("Game g1 is closed"), "{r}");
+}
+
+// ---- The `not answered` line of `inbox` gives the reason that holds: the mail names no game
+// here (also a mail with no headers at all, and a player's too-large mail that names no game),
+// or its sender is no player of the game it names.
+
+/// A games folder with one started game `g1` (players `us-g1@ts.test`, `ussr-g1@ts.test`) and
+/// an empty Maildir.
+fn one_game_and_a_maildir() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let games = tmp.path().join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    new_game(&games, "g1", 9);
+    let md = tmp.path().join("md");
+    for d in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(md.join(d)).unwrap();
+    }
+    (tmp, games, md)
+}
+
+fn inbox_to_outbox(games: &std::path::Path, md: &std::path::Path) -> std::process::Output {
+    run(&[
+        "inbox",
+        "--games",
+        games.to_str().unwrap(),
+        md.to_str().unwrap(),
+        "--outbox",
+    ])
+}
+
+#[test]
+fn a_players_too_large_mail_naming_no_game_is_not_called_a_strangers() {
+    let (_tmp, games, md) = one_game_and_a_maildir();
+    let mut mail = String::from(
+        "From: ussr-g1@ts.test\r\nTo: referee@ts.test\r\nSubject: Re: hello\r\n\
+         Content-Type: text/plain\r\n\r\n",
+    );
+    for _ in 0..3000 {
+        mail.push_str(&"A".repeat(1000));
+        mail.push_str("\r\n");
+    }
+    std::fs::write(md.join("new/huge"), mail).unwrap();
+    let o = inbox_to_outbox(&games, &md);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("too-large"), "{}", text(&o));
+    assert!(
+        !out.contains("no player of a game here"),
+        "the sender plays g1: {}",
+        text(&o)
+    );
+    assert!(
+        out.contains("not answered (the mail names no game here"),
+        "{}",
+        text(&o)
+    );
+}
+
+#[test]
+fn a_mail_with_no_headers_is_not_said_to_have_a_sender() {
+    let (_tmp, games, md) = one_game_and_a_maildir();
+    std::fs::write(md.join("new/empty"), b"").unwrap();
+    let o = inbox_to_outbox(&games, &md);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("malformed-mime"), "{}", text(&o));
+    assert!(!out.contains("the sender is no player"), "{}", text(&o));
+    assert!(
+        out.contains("not answered (the mail names no game here"),
+        "{}",
+        text(&o)
+    );
+}
+
+#[test]
+fn a_strangers_mail_for_a_game_says_whose_player_he_is_not() {
+    let (_tmp, games, md) = one_game_and_a_maildir();
+    std::fs::write(
+        md.join("new/stranger"),
+        "From: nobody@ts.test\r\nTo: referee@ts.test\r\nSubject: Re: [TS g1] your move\r\n\
+         Content-Type: text/plain\r\n\r\npass\r\n",
+    )
+    .unwrap();
+    let o = inbox_to_outbox(&games, &md);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("not-a-player"), "{}", text(&o));
+    assert!(
+        out.contains("not answered (the sender is no player of g1)"),
+        "{}",
+        text(&o)
+    );
 }

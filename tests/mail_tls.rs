@@ -1,9 +1,9 @@
-//! SMTP with TLS against real servers (issue 13 point 7): `.ci/tls-smtp-servers.sh` makes a
-//! test CA with openssl and starts aiosmtpd on loopback with implicit TLS (`smtps`), with
-//! STARTTLS required (`starttls`), without any TLS but offering AUTH in the clear (`notls`),
-//! with a CA-signed certificate for another name (`wrongname`), with a self-signed certificate
-//! (`selfsigned`) and with a self-signed certificate marked as a CA, as `openssl req -x509`
-//! makes by default (`selfsignedca`); each stores what it accepts in its own Maildir.
+//! SMTP with TLS against real servers: `.ci/tls-smtp-servers.sh` makes a test CA with openssl
+//! and starts aiosmtpd on loopback with implicit TLS (`smtps`), with STARTTLS required
+//! (`starttls`), without any TLS but offering AUTH in the clear (`notls`), with a CA-signed
+//! certificate for another name (`wrongname`), with a self-signed certificate (`selfsigned`)
+//! and with a self-signed certificate marked as a CA, as `openssl req -x509` makes by default
+//! (`selfsignedca`); each stores what it accepts in its own Maildir.
 //!
 //! Each test sends the prompts of a fresh game with `twilight mail` through the binary, with
 //! `TWILIGHT_SMTP_URL`, `TWILIGHT_SMTP_USER`, `TWILIGHT_SMTP_PASSWORD` and

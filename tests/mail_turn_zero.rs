@@ -1,7 +1,7 @@
-//! A Turn Zero game by mail (issue 18): `new --turn-zero` invites both players, they join by
-//! replying with a nonce, each crisis's superpower cards are chosen by mail (the first sealed
-//! until the second is in), and the game plays through its first turn by mail alone, every
-//! move taken from the mails' own examples; `verify` checks it.
+//! A Turn Zero game by mail (`schemas/FAIRNESS.md` §15): `new --turn-zero` invites both
+//! players, they join by replying with a nonce, each crisis's superpower cards are chosen by
+//! mail (the first sealed until the second is in), and the game plays through its first turn by
+//! mail alone, every move taken from the mails' own examples; `verify` checks it.
 
 mod mail_common;
 

@@ -136,8 +136,8 @@ fn placing_nothing_has_a_notation() {
 }
 
 /// A bare number names the card of that number and nothing else: `0` and `00` are no card's
-/// number, and must not match the `007` inside Soviets Shoot Down KAL-007's name (session 10
-/// trial: `headline 0` was read as KAL-007). The whole word `007` still names it.
+/// number, and must not match the `007` inside Soviets Shoot Down KAL-007's name
+/// (`headline 0` is not KAL-007). The whole word `007` still names it.
 #[test]
 fn a_number_that_is_no_card_matches_no_name() {
     for word in ["0", "00", "07", "0 0"] {
@@ -176,8 +176,8 @@ fn cards_as_the_program_writes_them_are_read_back() {
 }
 
 /// A move ended like a sentence (`play 4 space.`, `… East Germany 2.`, `headline Fidel!`) is
-/// read as without the full stop: `2.` was read as part of the country's name (`unknown country
-/// `Austria 2.``) and `space.` as no way to play a card (session 10 trial).
+/// read as without the full stop: `2.` is not read as part of the country's name (`unknown
+/// country `Austria 2.``), nor `space.` as no way to play a card.
 #[test]
 fn a_full_stop_at_the_end_of_a_move_is_not_part_of_it() {
     for (typed, plain) in [
@@ -201,9 +201,9 @@ fn a_full_stop_at_the_end_of_a_move_is_not_part_of_it() {
     }
 }
 
-/// The game-level lines read a full stop as `resign.` and `offer draw.` do (session 10 trial:
-/// `takeback.` and `orders.` fell through to the moves of the game and were refused as "not
-/// the USSR's decision now"; `if Olympic Games: boycott.` kept its stop in the order).
+/// The game-level lines read a full stop as `resign.` and `offer draw.` do: `takeback.` and
+/// `orders.` do not fall through to the moves of the game (refused as "not the USSR's decision
+/// now"), and `if Olympic Games: boycott.` keeps no stop in the order.
 #[test]
 fn takeback_and_standing_order_lines_ended_like_a_sentence_are_read() {
     use twilight_pbem::session::correspondence::standing::{self, OrderMove};
@@ -240,7 +240,7 @@ fn takeback_and_standing_order_lines_ended_like_a_sentence_are_read() {
 
 /// A move copied with the marks the program's own text sets around it is read as the move:
 /// the backticks of `The move `play 4 space` is refused` and of the Notation line, quotes, or
-/// a list bullet (session 10 trial: all were "does not answer the decision owed").
+/// a list bullet (none is refused as "does not answer the decision owed").
 #[test]
 fn a_move_copied_with_backticks_quotes_or_a_bullet_is_read() {
     for typed in [
@@ -269,8 +269,8 @@ fn a_move_copied_with_backticks_quotes_or_a_bullet_is_read() {
 }
 
 /// An amount that is a number but no amount of Influence (`Greece 256`, `Iran -1`) names the
-/// amount, not the country (session 10 trial: "unknown country `Greece 256`; did you mean
-/// Greece?").
+/// amount, not the country ("unknown country `Greece 256`; did you mean Greece?" would
+/// mislead).
 #[test]
 fn an_amount_out_of_range_is_named_as_the_amount() {
     for (typed, amount) in [("influence Greece 256", "256"), ("influence Iran -1", "-1")] {

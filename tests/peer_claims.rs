@@ -1,8 +1,7 @@
-//! End-of-game cheats of peer play (issue 19 §2, §5; DEALERLESS.md §7, §9): claims the other
-//! side cannot check until both seeds are revealed, and a final reveal refused. Each is caught
-//! at the end by the game-level check `twilight verify` runs (`peer::game_check`), naming the
-//! entry and the party at fault; the honest side's replica and an outsider with the log alone
-//! agree.
+//! End-of-game cheats of peer play (DEALERLESS.md §7, §9): claims the other side cannot check
+//! until both seeds are revealed, and a final reveal refused. Each is caught at the end by the
+//! game-level check `twilight verify` runs (`peer::game_check`), naming the entry and the party
+//! at fault; the honest side's replica and an outsider with the log alone agree.
 //!
 //! The cheater is an honest replica whose protocol side is made to forget cards for the
 //! moment of the cheat (`Party::forget_for_cheating_test`): its software then writes exactly

@@ -1,9 +1,9 @@
-//! A whole peer game through the `twilight` binary only (issue 19; DEALERLESS.md §9): two
-//! folders, two keys from `twilight keygen`, `new --peer`, `join --peer` from the first mail,
-//! then each player only runs `peer inbox` on its Maildir and, when it owes a decision, plays
-//! one of the moves `peer inbox` printed with `peer play`. The mails travel only from one
-//! player's outbox into the other's Maildir; nothing else is shared on disk. At the end
-//! `verify` passes on each folder and on both, and both agree on the result.
+//! A whole peer game through the `twilight` binary only (DEALERLESS.md §9): two folders, two
+//! keys from `twilight keygen`, `new --peer`, `join --peer` from the first mail, then each
+//! player only runs `peer inbox` on its Maildir and, when it owes a decision, plays one of the
+//! moves `peer inbox` printed with `peer play`. The mails travel only from one player's outbox
+//! into the other's Maildir; nothing else is shared on disk. At the end `verify` passes on each
+//! folder and on both, and both agree on the result.
 //!
 //! The decisions are a seeded choice among the printed moves (so every move the program shows
 //! is one `peer play` must accept); the keys and the game id are random, so the deck and dice
@@ -138,7 +138,7 @@ fn forge_one(game: &Path, to: &Player, sent: &HashSet<PathBuf>) -> bool {
     assert!(!status.contains("FINDING"), "{status}");
     let verify = run(&[os("verify"), to.dir.as_os_str()], 0);
     assert!(!verify.contains("FINDING"), "{verify}");
-    // Who writes next, in words (the new-user trial saw `(Decide(Us))`).
+    // Who writes next, in words (not `(Decide(Us))`).
     for said in [&status, &verify] {
         let what = said
             .split(" writes next (")
@@ -447,7 +447,7 @@ fn play_one(root: &Path, rng: &mut SeededChance, options: &[&str]) -> Played {
                 structured_outputs_agree(&p.dir);
             }
             // Counts and entry ranges in words: "1 appended (entry 7)", "entries 0–6", never
-            // Rust's `7..=7` or "1 entries" (a new-user trial).
+            // Rust's `7..=7` or "1 entries".
             assert!(
                 !said.contains("..") && !said.contains(" 1 entries"),
                 "{}:\n{said}",
@@ -467,8 +467,8 @@ fn play_one(root: &Path, rng: &mut SeededChance, options: &[&str]) -> Played {
                     "`peer play` tells what the move did:\n{said}"
                 );
                 // A play writes every step its software owes after it: nothing is left for
-                // a later command (the new-user trial saw a play that left one, and nothing
-                // was mailed until the player ran another command).
+                // a later command (a step left over would mail nothing until the player ran
+                // another command).
                 assert!(
                     !said.contains("Your software owes"),
                     "{}: `{pick}` left a step of its own unwritten:\n{said}",
@@ -550,7 +550,7 @@ fn play_one(root: &Path, rng: &mut SeededChance, options: &[&str]) -> Played {
     assert!(forged, "a forged mail was tried");
     let said = run(&[os("verify"), us.dir.as_os_str(), ussr.dir.as_os_str()], 0);
     assert!(said.contains("the replicas agree"), "{said}");
-    // The same as JSON (was: text whatever the format).
+    // The same as JSON (not text whatever the format).
     let o = twilight()
         .args([
             os("verify"),
@@ -644,9 +644,9 @@ fn a_whole_peer_game_with_promo_cards_through_the_binary() {
     assert!(p.decisions > 0 && p.mails > 10);
 }
 
-/// Another option set through the command line (s19la2): the Late War scenario with promo
-/// cards. `peer status` and `verify` replay the log with entry 0's options (was: the standard
-/// ones), so the game ends verified and agreeing on both folders.
+/// Another option set through the command line: the Late War scenario with promo cards.
+/// `peer status` and `verify` replay the log with entry 0's options (not the standard ones), so
+/// the game ends verified and agreeing on both folders.
 #[test]
 fn a_whole_late_war_peer_game_with_promos_through_the_binary() {
     let root = KeepOnPanic(Some(TempDir::new().unwrap()));
@@ -671,7 +671,7 @@ fn a_whole_late_war_peer_game_with_promos_through_the_binary() {
 
 /// `verify` of a folder of games names the peer folders in it, which it does not verify (each
 /// is verified on its own, with its key), in text and JSON; a folder of peer folders only is
-/// an error naming the command (the new-user trial saw them skipped without a word).
+/// an error naming the command (never skipped without a word).
 #[test]
 fn verify_of_a_folder_names_the_peer_folders_it_leaves_out() {
     let tmp = TempDir::new().unwrap();

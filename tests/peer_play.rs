@@ -1,6 +1,6 @@
-//! Peer play (issue 19 point 4, DEALERLESS.md §9): the rules engine drives the dealerless
-//! protocol. Complete games between two in-memory replicas that exchange only serialised
-//! moves, and the cheating tests that need the engine.
+//! Peer play (DEALERLESS.md §9): the rules engine drives the dealerless protocol. Complete
+//! games between two in-memory replicas that exchange only serialised moves, and the cheating
+//! tests that need the engine.
 
 use twilight_pbem::data::{Card, Era, Side};
 use twilight_pbem::engine::{Answer, CardUse, Options, PromptKind, SeededChance};
@@ -1000,8 +1000,8 @@ fn non_aligned_movements_face_up_cards_are_drawn_and_opened_from_the_deck() {
     p.us.verified().unwrap().unwrap();
 }
 
-// ---- Attacks on Our Man in Tehran's put-back, known headlines and Non-Aligned Movement
-// (s19pa): each tampered mail is refused naming the move, and the moves before it are taken.
+// ---- Tampering with Our Man in Tehran's put-back, known headlines and Non-Aligned Movement:
+// each tampered mail is refused naming the move, and the moves before it are taken.
 
 /// Takes `mail` with move `k` tampered by `tamper` into a copy of `to`; asserts it is
 /// refused naming move `k` of `author` with `why` in the reason, the moves before it taken.
@@ -1371,12 +1371,12 @@ fn random_peer_games_with_each_option_and_the_new_paths_agree_and_verify() {
     );
 }
 
-/// Found by the random games above (game 1509): the USSR headlines Duck and Cover, a card the
+/// One of the random games above (game 1509): the USSR headlines Duck and Cover, a card the
 /// public knows it holds, and the US headlines Five Year Plan, whose random discard from the
-/// USSR hand comes after both headline cards left the hands. The pick must be among the
-/// cards the hand holds then (was: among the known cards before the headlines, Duck and
-/// Cover included, so the roll could pick a card already played and the engine refused the
-/// US's honest reveal).
+/// USSR hand comes after both headline cards left the hands. The pick must be among the cards
+/// the hand holds then (not among the known cards before the headlines, Duck and Cover
+/// included: the roll could pick a card already played and the engine refuse the US's honest
+/// reveal).
 #[test]
 fn a_random_pick_after_a_known_headline_is_among_the_cards_still_held() {
     let opts = Options {
@@ -1571,14 +1571,14 @@ fn reveal_hands_and_headline_known(g: &PeerGame) -> Option<Answer> {
     tries.into_iter().find(|a| g.check_answer(a).is_ok())
 }
 
-/// Found by random games with [`reveal_hands_and_headline_known`] (game 5141, promos 1 and 2):
-/// the replica's `settle` never returned. Cause: at turn 4 the USSR headlines Lone Gunman and
-/// the US Ask Not What Your Country Can Do For You; the US's discard answer resolves Ask Not
-/// (a card drawn into the US hand) and then Lone Gunman (the US hand shown) in one run of the
-/// engine, which stopped at the reveal before the draw was dealt: the protocol's hidden hand
-/// lacked the drawn card, the reveal was settled with one card too few, and the engine asked
-/// for it again and again. Now the draws an answer makes before the chance it stops at are
-/// dealt first (DEALERLESS.md §9); the game ends, both replicas agree and it verifies.
+/// A random game with [`reveal_hands_and_headline_known`] (game 5141, promos 1 and 2) whose
+/// replica's `settle` must return: at turn 4 the USSR headlines Lone Gunman and the US Ask Not
+/// What Your Country Can Do For You; the US's discard answer resolves Ask Not (a card drawn
+/// into the US hand) and then Lone Gunman (the US hand shown) in one run of the engine. Were
+/// the reveal settled before the draw was dealt, the protocol's hidden hand would lack the
+/// drawn card, the reveal would hold one card too few, and the engine would ask for it again
+/// and again: the draws an answer makes before the chance it stops at are dealt first
+/// (DEALERLESS.md §9); the game ends, both replicas agree and it verifies.
 #[test]
 fn a_hand_revealed_by_a_headline_after_a_known_headline_ends_the_game() {
     let opts = Options {
@@ -1669,11 +1669,11 @@ fn a_hand_shown_after_a_draw_into_it_in_the_same_answer_opens_the_drawn_card() {
     p.us.verified().unwrap().unwrap();
 }
 
-/// Found by the same random games (games 6211 and 5301): the US headlines Camp David Accords,
-/// a card the public knows it holds, after the USSR's Lone Gunman (Space Race advantage: one
-/// headline after the other), and Lone Gunman then shows the US hand. The reveal must be of the
-/// hand as it is then, without the headline card (was: the hand before the headline, so the
-/// engine refused "Camp David Accords cannot be in the US hand" and the replica stopped).
+/// The same random games (games 6211 and 5301): the US headlines Camp David Accords, a card the
+/// public knows it holds, after the USSR's Lone Gunman (Space Race advantage: one headline
+/// after the other), and Lone Gunman then shows the US hand. The reveal must be of the hand as
+/// it is then, without the headline card (not the hand before the headline, which the engine
+/// refuses — "Camp David Accords cannot be in the US hand" — stopping the replica).
 #[test]
 fn a_hand_shown_after_its_known_card_was_headlined_leaves_that_card_out() {
     let opts = Options {
@@ -1958,9 +1958,9 @@ fn a_reshuffle_in_the_middle_of_face_up_draws_with_other_cards_is_refused() {
     );
 }
 
-/// Random complete games with promo cards under the two plays that found replicas stopping
-/// (s19pa): hands shown and known cards headlined ([`reveal_hands_and_headline_known`], from
-/// game 5000 on) and Non-Aligned Movement held until the deck is short
+/// Random complete games with promo cards under the two plays that stop replicas that mishandle
+/// them: hands shown and known cards headlined ([`reveal_hands_and_headline_known`], from game
+/// 5000 on) and Non-Aligned Movement held until the deck is short
 /// ([`non_aligned_movement_when_the_deck_is_short`], from game 20000 on). Each ends, both
 /// replicas agree and verify. `TWILIGHT_PEER_SEEDS` (default 2) games per play.
 #[test]
@@ -1993,8 +1993,8 @@ fn random_promo_peer_games_with_the_plays_that_stopped_replicas_agree_and_verify
     );
 }
 
-// Attack s19la2: cheating around the reshuffle in the middle of Non-Aligned Movement's
-// face-up draws (DEALERLESS.md §9 item 4).
+// ---- Cheating around the reshuffle in the middle of Non-Aligned Movement's face-up draws
+// (DEALERLESS.md §9 item 4).
 
 /// Both promo packs in the standard game.
 fn promo_options() -> Options {
@@ -2312,10 +2312,10 @@ fn non_aligned_movement_when_the_deck_holds_at_most(
 }
 
 /// The reshuffle in the middle of Non-Aligned Movement's face-up draws after one, two and three
-/// cards (games found by holding it until the deck holds at most 3 or 4 cards, s19la2): the
-/// USSR's `lock` carries no old position and none put back, its new cards hold neither
-/// Non-Aligned Movement (discarded after its event) nor the cards drawn face up before it, the
-/// rest are drawn from the new deck; both replicas agree and verify (DEALERLESS §9 item 4).
+/// cards (games found by holding it until the deck holds at most 3 or 4 cards): the USSR's
+/// `lock` carries no old position and none put back, its new cards hold neither Non-Aligned
+/// Movement (discarded after its event) nor the cards drawn face up before it, the rest are
+/// drawn from the new deck; both replicas agree and verify (DEALERLESS §9 item 4).
 #[test]
 fn a_reshuffle_after_one_two_or_three_face_up_draws_agrees_and_verifies() {
     let opts = promo_options();
@@ -2392,11 +2392,11 @@ impl twilight_pbem::engine::Chance for NoChance {
     }
 }
 
-/// `Game::refused_deck_events` cannot leak into a saved game (s19la2): in game 5141 the US's
-/// Ask Not discard draws a card and then stops at Lone Gunman's reveal. The refused answer
-/// leaves the game as it was, byte for byte in its saved form (the events are not saved), it
-/// reports the draw, a game read back from the saved form reports none, and an answer refused
-/// later before any draw reports none either.
+/// `Game::refused_deck_events` cannot leak into a saved game: in game 5141 the US's Ask Not
+/// discard draws a card and then stops at Lone Gunman's reveal. The refused answer leaves the
+/// game as it was, byte for byte in its saved form (the events are not saved), it reports the
+/// draw, a game read back from the saved form reports none, and an answer refused later before
+/// any draw reports none either.
 #[test]
 fn the_draws_of_a_refused_answer_are_not_saved_and_change_nothing() {
     use twilight_pbem::engine::{DeckEvent, Game};

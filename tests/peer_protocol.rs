@@ -1,5 +1,5 @@
-//! Peer mode protocol core (issue 19 points 2–4, DEALERLESS.md): complete games between two
-//! in-memory parties that exchange only serialised steps, and the cheating tests.
+//! Peer mode protocol core (DEALERLESS.md): complete games between two in-memory parties that
+//! exchange only serialised steps, and the cheating tests.
 
 use std::collections::VecDeque;
 

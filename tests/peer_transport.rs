@@ -1,5 +1,5 @@
-//! Peer mode's transport (issue 19 §1, §5): two folders that exchange mails only through
-//! outboxes and Maildirs, with a test payload; every cheat caught, naming the entry.
+//! Peer mode's transport (DEALERLESS.md "Transport"): two folders that exchange mails only
+//! through outboxes and Maildirs, with a test payload; every cheat caught, naming the entry.
 
 use std::path::{Path, PathBuf};
 
@@ -277,10 +277,9 @@ fn two_entries_at_one_seq_are_a_fork_named_with_both() {
 
 #[test]
 fn a_forged_or_altered_entry_in_a_mail_is_refused_whole_blaming_nobody() {
-    // Found by a new-user trial: a mail whose entry carries a bad signature was reported as
-    // the claimed sender's fault and stopped the game. A bad signature proves nothing about
-    // the claimed sender (a relay may have altered it): the mail is refused whole and
-    // nothing of it is kept.
+    // A mail whose entry carries a bad signature is not the claimed sender's fault, and does
+    // not stop the game: a bad signature proves nothing about the claimed sender (a relay may
+    // have altered it). The mail is refused whole and nothing of it is kept.
     let root = TempDir::new().unwrap();
     let (us, mut r_us, _ussr, mut r_ussr) = started(root.path());
     r_us.append(&us.id, step(1, "realign Iran")).unwrap();
@@ -693,8 +692,8 @@ fn folder_bytes(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 
 #[test]
 fn cli_peer_play_refuses_an_illegal_move_with_exit_1_and_writes_nothing() {
-    // Found by a new-user trial: a refused move exited 2 (a usage error) where the README's
-    // exit-code table gives 1 for a move refused.
+    // A refused move exits 1, as the README's exit-code table gives for a move refused, not 2
+    // (a usage error).
     let root = TempDir::new().unwrap();
     let r = root.path();
     let (ka, kb) = (r.join("a.key"), r.join("b.key"));
@@ -926,7 +925,7 @@ mod options {
             assert_eq!(g.game().state().china.holder, None, "Chinese Civil War");
         }
         // The game-level check of `peer status` replays the log with the game's options
-        // (was: the standard ones, so every own move looked forged).
+        // (not the standard ones, under which every own move would look forged).
         for dir in [&ga, &gb] {
             let status = twilight()
                 .args(["peer", "status"])
@@ -980,11 +979,11 @@ mod options {
 
 #[test]
 fn a_forged_entry_held_back_before_the_join_blames_nobody_when_the_join_comes() {
-    // Found by an attack (s19ca): before the USSR's join reaches the US, the US's software
-    // knows no USSR key, so a mail "from the USSR" whose entry lies beyond the gap cannot be
-    // checked and waits. When the genuine join arrived, that forged entry was appended-checked,
-    // failed its signature and was reported as the USSR's fault, stopping the game: a
-    // stranger who knew the game's name could stop every new game and blame the joiner.
+    // Before the USSR's join reaches the US, the US's software knows no USSR key, so a mail
+    // "from the USSR" whose entry lies beyond the gap cannot be checked and waits. When the
+    // genuine join arrives, that forged entry fails its signature and must blame nobody:
+    // reported as the USSR's fault, stopping the game, it would let a stranger who knew the
+    // game's name stop every new game and blame the joiner.
     let root = TempDir::new().unwrap();
     let (us, mut r_us, ussr, mut r_ussr) = joined(root.path());
     // A stranger signs an entry 2 as the USSR and mails it first.
@@ -1020,9 +1019,9 @@ fn a_forged_entry_held_back_before_the_join_blames_nobody_when_the_join_comes() 
 
 #[test]
 fn cli_a_relative_key_path_still_works_from_another_directory() {
-    // Found by a new-user trial (s19ca): `new game --peer --key key.yaml` stored `key.yaml`
-    // as given, so every later command run from another directory failed with
-    // "key.yaml: open: No such file or directory" on both `new` and `join` folders.
+    // `new game --peer --key key.yaml` must not store `key.yaml` as given: every later
+    // command run from another directory would fail with "key.yaml: open: No such file or
+    // directory" on both `new` and `join` folders.
     let root = TempDir::new().unwrap();
     let r = root.path();
     for p in ["alice", "bob", "elsewhere"] {

@@ -1,5 +1,5 @@
-//! The board picture (issue 16): the layout file, what each picture may show, golden images,
-//! the mail's picture part, and `view --format svg|png` / `export --html` on every bundled game.
+//! The board picture: the layout file, what each picture may show, golden images, the mail's
+//! picture part, and `view --format svg|png` / `export --html` on every bundled game.
 //!
 //! Golden images live in `tests/golden/`; after an intended change of the picture regenerate
 //! them with `UPDATE_GOLDEN=1 cargo test --test picture golden` and LOOK at them before
@@ -84,7 +84,8 @@ fn no_adjacency_line_crosses_a_third_box() {
 }
 
 /// The layout the pictures use is read from the JSON that build.rs makes of positions.yaml
-/// (issue 15 target 3): it is the layout the YAML itself gives, field for field.
+/// (parsed in a tenth of the YAML's time in every process that draws): it is the layout the
+/// YAML itself gives, field for field.
 #[test]
 fn the_built_json_layout_is_the_yaml_layout() {
     let from_yaml = Layout::parse(picture::layout::POSITIONS_YAML).unwrap();
@@ -189,8 +190,8 @@ fn the_last_move_is_highlighted_by_the_countries_it_changed() {
 
 #[test]
 fn the_title_names_the_setup_and_who_owes_it() {
-    // A new-user trial saw "Headline Phase" and "USSR phasing" over the setup placements,
-    // while the US owed its initial Influence.
+    // Not "Headline Phase" and "USSR phasing" over the setup placements, while the US owes its
+    // initial Influence.
     use twilight_pbem::engine::view::BeforePlay;
     let (_, steps) = Session::open_public_traced(&root().join("games/example-complete")).unwrap();
     let mut seen = Vec::new();
@@ -411,8 +412,8 @@ fn the_png_draws_its_text_with_the_bundled_font() {
     );
 }
 
-/// `board_png` keeps its last picture (issue 15: the two mails of a reply share one): what it
-/// returns, kept or not, is the picture of the pieces asked for, byte for byte.
+/// `board_png` keeps its last picture (the two mails of a reply share one): what it returns,
+/// kept or not, is the picture of the pieces asked for, byte for byte.
 #[cfg(feature = "png")]
 #[test]
 fn the_kept_picture_is_returned_only_for_the_same_pieces() {

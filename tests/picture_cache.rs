@@ -1,6 +1,6 @@
-//! The static layer's cache file (issue 15 target 3, `src/picture/layer_cache.rs`): read back
-//! byte-identical, refused when damaged, and never needed — the mail's picture is the same with
-//! no cache, a cold one, a warm one, a damaged one and a cache folder that cannot be written.
+//! The static layer's cache file (`src/picture/layer_cache.rs`): read back byte-identical,
+//! refused when damaged, and never needed — the mail's picture is the same with no cache, a
+//! cold one, a warm one, a damaged one and a cache folder that cannot be written.
 #![cfg(feature = "png")]
 
 use std::path::{Path, PathBuf};
@@ -187,7 +187,7 @@ fn the_mailed_picture_is_the_same_with_and_without_the_cache() {
 
 /// A cache file whose size fields are damaged but whose key is intact (a flipped high bit of
 /// the width or height) names a pixmap of terabytes: it is refused by the file's own length,
-/// never by first asking for that much memory (which aborts the process: issue 15 attack).
+/// never by first asking for that much memory (which would abort the process).
 #[test]
 fn a_cache_file_naming_a_huge_size_is_refused_without_allocating_it() {
     let tmp = tempfile::tempdir().unwrap();
@@ -217,7 +217,7 @@ fn a_cache_file_naming_a_huge_size_is_refused_without_allocating_it() {
 
 /// A cache file of the previous layout (v1: `twilight-layer1\n` and a SHA-256 of the pixels in
 /// place of the CRC-32), even one naming this key, is refused, and `load_or_draw` rewrites it in
-/// the current layout (issue 15 attack: an older binary's cache in the same folder).
+/// the current layout (an older binary's cache in the same folder).
 #[test]
 fn a_cache_file_of_the_previous_layout_is_refused_and_rewritten() {
     use sha2::Digest;

@@ -1,7 +1,6 @@
-//! The static layer's key kept per binary (issue 15 target 3,
-//! `layer_cache::key_for_this_binary`): made once by a binary, then read back; made again when
-//! the file is missing, damaged, or written by another binary. One test in its own binary: it
-//! sets `TWILIGHT_CACHE_DIR`.
+//! The static layer's key kept per binary (`layer_cache::key_for_this_binary`): made once by a
+//! binary, then read back; made again when the file is missing, damaged, or written by another
+//! binary. One test in its own binary: it sets `TWILIGHT_CACHE_DIR`.
 #![cfg(feature = "png")]
 
 use std::cell::Cell;

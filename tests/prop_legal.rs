@@ -1,6 +1,6 @@
-//! Property test over random positions (issue 2 acceptance): every legal answer the engine
-//! enumerates (placements sampled) is accepted by `apply`, and answers perturbed to break one
-//! stated limit are refused with an error, leaving the game unchanged.
+//! Property test over random positions: every legal answer the engine enumerates (placements
+//! sampled) is accepted by `apply`, and answers perturbed to break one stated limit are refused
+//! with an error, leaving the game unchanged.
 //!
 //! Positions are built with `Position`: a random turn, DEFCON, VP, Influence on a random third
 //! of the map, the China Card with either side, face up or down, and hands holding only cards

@@ -1,9 +1,8 @@
-//! Found by attack: a game folder that cannot be written — an archive copy made read-only
-//! (`chmod -R a-w`), a read-only mount, a folder of another user — made every command fail,
-//! the reading ones too (`status`, `view`, `moves`, `verify`), with an error about opening the
-//! `.lock` file. Now a command that only reads works there (it reads without the lock, under a
-//! shared hold of the lock file when there is one), and a command that must write (`mail`,
-//! `play`) says that the folder is read-only and changes nothing.
+//! A game folder that cannot be written — an archive copy made read-only (`chmod -R a-w`), a
+//! read-only mount, a folder of another user: a command that only reads works there (`status`,
+//! `view`, `moves`, `verify`; it reads without the lock, under a shared hold of the lock file
+//! when there is one, never failing on opening the `.lock` file), and a command that must write
+//! (`mail`, `play`) says that the folder is read-only and changes nothing.
 //!
 //! Every case runs on a copy of a bundled game in a temporary folder. Permission bits do not
 //! stop root, so when the tests run as root the binary runs as the unprivileged user `nobody`

@@ -1,7 +1,6 @@
-//! Turn Zero in a sealed game (issue 18): each crisis's superpower cards are chosen at once
-//! (Turn Zero rulebook steps 5–6), so the first card received is logged only as a
-//! `superpower_card` commitment until the second arrives, as a headline is
-//! (`schemas/FAIRNESS.md` §9, §15).
+//! Turn Zero in a sealed game: each crisis's superpower cards are chosen at once (Turn Zero
+//! rulebook steps 5–6), so the first card received is logged only as a `superpower_card`
+//! commitment until the second arrives, as a headline is (`schemas/FAIRNESS.md` §9, §15).
 
 use chrono::{TimeZone, Utc};
 use twilight_pbem::data::Side;
@@ -98,7 +97,8 @@ fn the_first_superpower_card_is_sealed_until_the_second_arrives() {
 #[test]
 fn a_swapped_pending_superpower_card_in_secret_yaml_is_refused() {
     // The moderator edits the sealed first card in secret.yaml: it no longer matches the
-    // commitment logged for it, and the game refuses to go on (issue 20, as for headlines).
+    // commitment logged for it, and the game refuses to go on (FAIRNESS.md §9, as for
+    // headlines).
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("g");
     let mut s = turn_zero_game(&dir);

@@ -1,9 +1,8 @@
-//! Every move the program shows is accepted as typed (issue 13 §3): across random positions of
-//! games played through the session, every option line `moves` prints, every ready-to-send
-//! example of the mail, and the mail's hint `play CARD ops coup COUNTRY` (with the card's own
-//! Operations prompt behind it — also when the opponent's event on the card asks the order
-//! first: `play NATO ops coup Iran` means Operations first) are accepted as the player types
-//! them.
+//! Every move the program shows is accepted as typed: across random positions of games played
+//! through the session, every option line `moves` prints, every ready-to-send example of the
+//! mail, and the mail's hint `play CARD ops coup COUNTRY` (with the card's own Operations
+//! prompt behind it — also when the opponent's event on the card asks the order first:
+//! `play NATO ops coup Iran` means Operations first) are accepted as the player types them.
 
 use chrono::{TimeZone, Utc};
 

@@ -1,10 +1,10 @@
-//! Issue 15 target 3: the replay snapshot `GAME_DIR/snapshot.json` is a pure cache. Deleting,
-//! corrupting, truncating or forging it (an edit without the seed's key), or putting in its
-//! place another game's, an older one, or one of another rules revision changes nothing but
-//! speed; it is written under the game's lock only, mode 0600; a failure to write it or a
-//! crash while writing it fails nothing; `verify` never reads it; a public replay neither
-//! reads nor writes one; at every step of random games the game from snapshot + log equals a
-//! fresh replay of the log; and a move replays only its own entries.
+//! The replay snapshot `GAME_DIR/snapshot.json` is a pure cache. Deleting, corrupting,
+//! truncating or forging it (an edit without the seed's key), or putting in its place another
+//! game's, an older one, or one of another rules revision changes nothing but speed; it is
+//! written under the game's lock only, mode 0600; a failure to write it or a crash while
+//! writing it fails nothing; `verify` never reads it; a public replay neither reads nor writes
+//! one; at every step of random games the game from snapshot + log equals a fresh replay of the
+//! log; and a move replays only its own entries.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -750,7 +750,7 @@ fn a_takeback_carried_on_from_a_snapshot_equals_a_fresh_replay() {
 /// A snapshot of the previous layout (format 1, written before the takebacks kept their last
 /// answer, so with no `last_answer`), authenticated with the game's own seed as the older
 /// binary wrote it, is ignored: the replay goes through the whole log and the takeback news
-/// (issue 15: read only from the last answer on) still tells the asker of the answer.
+/// (read only from the last answer on) still tells the asker of the answer.
 #[test]
 fn a_format_1_snapshot_without_the_last_answer_is_ignored_and_the_news_still_told() {
     let tmp = tempfile::tempdir().unwrap();

@@ -1,9 +1,9 @@
-//! Found by attack: the standings of `twilight verify GAMES` showed an average reply time of
+//! The average reply time in the standings of `twilight verify GAMES` (design §10), never
 //! "0 min" for players whose games have no reply times at all — the games imported from the
 //! digital edition (every entry stamped with the moment of the import) and the generated
-//! example games (every entry at one instant). Such games now count for no average: the
-//! column shows "—" (and `average_reply_seconds` is null in JSON) for a player with only
-//! those; a game whose replies took time still shows its average.
+//! example games (every entry at one instant). Such games count for no average: the column
+//! shows "—" (and `average_reply_seconds` is null in JSON) for a player with only those; a
+//! game whose replies took time shows its average.
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -133,8 +133,8 @@ fn a_game_whose_replies_took_time_still_shows_its_average_beside_imported_ones()
 }
 
 /// One player under one address in two letter cases (`Alice@Example.org` in one game,
-/// `alice@example.org` in another) is one line of the standings, as `inbox` takes both for
-/// the same sender: the table split the player in two (session 10 trial).
+/// `alice@example.org` in another) is one line of the standings, as `inbox` takes both for the
+/// same sender: the table does not split the player in two.
 #[test]
 fn an_address_in_another_letter_case_is_the_same_player() {
     let tmp = tempfile::tempdir().unwrap();

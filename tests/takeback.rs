@@ -1,7 +1,8 @@
-//! Takeback by consent (issue 17 point 4): asked, accepted or declined, recorded as an entry
-//! naming what it cancels; never past a die roll, a shuffle, a draw, a revealed card or a
-//! headline; replay and verify skip the cancelled entries; a tampered takeback record is an
-//! error naming it; the decision made in place of a cancelled one gets the same dice.
+//! Takeback by consent (`schemas/NOTATION.md` "Takebacks"): asked, accepted or declined,
+//! recorded as an entry naming what it cancels; never past a die roll, a shuffle, a draw, a
+//! revealed card or a headline; replay and verify skip the cancelled entries; a tampered
+//! takeback record is an error naming it; the decision made in place of a cancelled one gets
+//! the same dice.
 
 use chrono::{TimeZone, Utc};
 use twilight_pbem::data::Side;
@@ -442,9 +443,9 @@ fn the_takeback_forms_read_and_print_back() {
 }
 
 /// A takeback the moderator's replay would accept but the public replay `verify` makes would
-/// not (found by a new-user trial: `takeback 2` over `play Fidel ops` and its Influence, a
-/// card the public had not seen in the USSR's hand) is refused by `play`, and the log is left
-/// as it was; the single takeback both replays accept goes through and verifies.
+/// not (`takeback 2` over `play Fidel ops` and its Influence, a card the public had not seen in
+/// the USSR's hand) is refused by `play`, and the log is left as it was; the single takeback
+/// both replays accept goes through and verifies.
 #[test]
 fn play_refuses_a_takeback_the_public_replay_would_not_accept() {
     let tmp = tempfile::tempdir().unwrap();
@@ -483,8 +484,7 @@ fn play_refuses_a_takeback_the_public_replay_would_not_accept() {
 }
 
 /// `moves` shows the opponent's standing takeback request and draw offer with the lines that
-/// answer them, and each line shown is accepted when sent (found by a new-user trial: the
-/// opponent's `moves` said only "owes no decision now").
+/// answer them, not only "owes no decision now", and each line shown is accepted when sent.
 #[test]
 fn moves_shows_a_pending_takeback_and_draw_offer_with_their_answers() {
     let tmp = tempfile::tempdir().unwrap();
@@ -539,8 +539,8 @@ fn moves_shows_a_pending_takeback_and_draw_offer_with_their_answers() {
     assert!(ok(&["status", d]).contains("draw"));
 }
 
-/// What `side` must be told of takebacks for a mail after `since` (issue 15 attack): every
-/// answer to their request from `since` on, read from the whole log with no shortcut.
+/// What `side` must be told of takebacks for a mail after `since`: every answer to their
+/// request from `since` on, read from the whole log with no shortcut.
 fn answers_told(s: &Session, side: Side, since: u64) -> usize {
     s.log()
         .entries()
@@ -555,10 +555,10 @@ fn answers_told(s: &Session, side: Side, since: u64) -> usize {
         .count()
 }
 
-/// The takeback news (issue 15: read only from the replay's last answer on) and the whole
-/// prompt mail are the same from the live session, a replay with no snapshot and a replay
-/// from the snapshot, for every point a player's last mail may have been at, through
-/// requests declined, accepted, several in a row, by both sides, and lapsed by a move.
+/// The takeback news (read only from the replay's last answer on) and the whole prompt mail are
+/// the same from the live session, a replay with no snapshot and a replay from the snapshot,
+/// for every point a player's last mail may have been at, through requests declined, accepted,
+/// several in a row, by both sides, and lapsed by a move.
 #[test]
 fn takeback_news_is_the_same_with_and_without_the_snapshot_for_every_last_mail() {
     use twilight_pbem::mail::outbound::{compose, Purpose};

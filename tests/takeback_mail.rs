@@ -1,7 +1,7 @@
-//! A takeback by mail (issue 17 point 4): the asker, who owes nothing after their move, asks
-//! with the token of the prompt that move answered; the opponent's next prompt shows the
-//! request and the answers (which parse); the acceptance is mailed back to the asker, who
-//! decides again.
+//! A takeback by mail (`schemas/NOTATION.md` "Takebacks"): the asker, who owes nothing after
+//! their move, asks with the token of the prompt that move answered; the opponent's next prompt
+//! shows the request and the answers (which parse); the acceptance is mailed back to the asker,
+//! who decides again.
 
 mod mail_common;
 
@@ -52,8 +52,8 @@ fn a_takeback_asked_accepted_and_replayed_by_mail() {
     assert!(o.status.success(), "{}{}", stdout(&o), stderr(&o));
     let s = Session::open(&t.dir).unwrap();
     assert_eq!(s.pending_takeback().map(|p| p.side), Some(Side::Ussr));
-    // Its receipt echoes the entry it asks to take back: seq and notation (a new-user trial
-    // read a receipt that named nothing).
+    // Its receipt echoes the entry it asks to take back: seq and notation (a receipt that
+    // named nothing would tell the asker nothing).
     let pending = s.pending_takeback().unwrap();
     let setup_seq = s
         .log()
@@ -130,8 +130,8 @@ fn a_takeback_asked_accepted_and_replayed_by_mail() {
             stdout(&o)
         );
     }
-    // The replay keeps the answer's seq (issue 15: a mail reads no older entry for the news),
-    // through the snapshot too: the news is there for a mail from before it, none after it.
+    // The replay keeps the answer's seq (a mail reads no older entry for the news), through the
+    // snapshot too: the news is there for a mail from before it, none after it.
     let answer = s.log().next_seq() - 1;
     let (_lock, _) = Session::lock(&t.dir).unwrap();
     for s in [s, Session::open(&t.dir).unwrap()] {

@@ -312,8 +312,8 @@ fn a_recorded_bid_game_plays_to_its_end_and_verifies() {
 }
 
 /// A bid above `MAX_BID` (10 Influence) is refused with the range, so no bid can leave a setup
-/// the loser cannot place under the tournament cap (found by a new-user trial: a bid of 200
-/// under `--bonus-cap 2` left a placement prompt with no listed answer).
+/// the loser cannot place under the tournament cap (a bid of 200 under `--bonus-cap 2` would
+/// leave a placement prompt with no listed answer).
 #[test]
 fn a_bid_above_ten_influence_is_refused() {
     use twilight_pbem::chance::bid::{parse_bid, MAX_BID};

@@ -1,7 +1,7 @@
-//! `verify` over folders that hold the same game (issue 14 class 9): a game saved three times
-//! (once a few decisions shorter) counts once in the standings, and the report says which
-//! folder duplicates or extends which. The logs are synthetic excerpts in the digital
-//! edition's format, written for this test.
+//! `verify` over folders that hold the same game: a game saved three times (once a few
+//! decisions shorter) counts once in the standings, and the report says which folder duplicates
+//! or extends which. The logs are synthetic excerpts in the digital edition's format, written
+//! for this test.
 
 use std::path::Path;
 

@@ -1,5 +1,5 @@
-//! `verify` reads, hashes and parses a log once (issue 15): the checks of the chain that the
-//! second reading used to make must still be made from the one reading.
+//! `verify` reads, hashes and parses a log once: the checks of the chain a second reading would
+//! make are made from the one reading.
 
 use std::path::PathBuf;
 

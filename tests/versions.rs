@@ -1,5 +1,5 @@
-//! Rules revisions and divergence (issue 6 scope 2): a log written under another rules
-//! revision is reported as such, and a replay that diverges names the entry and the reason.
+//! Rules revisions and divergence (design §4): a log written under another rules revision is
+//! reported as such, and a replay that diverges names the entry and the reason.
 
 use chrono::{TimeZone, Utc};
 use twilight_pbem::archive::verify_game;

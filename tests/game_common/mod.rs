@@ -1,6 +1,6 @@
 //! Shared set-up of the tests that drive whole games through the library and the binary
-//! (`tests/snapshot_cache.rs`, `tests/snapshot_attack.rs`, `tests/crash_safety.rs`,
-//! `tests/damaged_games.rs`): a started game with a fixed seed, and the binary run on it.
+//! (`tests/snapshot_cache.rs`, `tests/snapshot_as_full_replay.rs`, `tests/crash_safety.rs`,
+//! `tests/damaged_games.rs`, …): a started game with a fixed seed, and the binary run on it.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};

@@ -1,5 +1,5 @@
-//! Shared set-up of the standing-order tests (`tests/standing_orders.rs`,
-//! `tests/standing_orders_attack.rs`): a game past its setup whose USSR holds the Olympic Games.
+//! Set-up of the standing-order tests (`tests/standing_orders.rs`): a game past its setup whose
+//! USSR holds the Olympic Games.
 #![allow(dead_code)]
 
 use chrono::{TimeZone, Utc};

@@ -1,7 +1,8 @@
 //! Card and country name lookups with their tables made once per process (`notation.rs`,
 //! `OnceLock`): exact names, numbers, prefixes, ambiguous prefixes and suggestions for unknown
 //! words give the same answers as when the tables were made for each lookup, from any thread
-//! (the first lookups racing to make the tables), as often as asked.
+//! (the first lookups racing to make the tables), as often as asked. A test binary of its own,
+//! so that its threads make the first lookups of the process.
 
 use twilight_pbem::data::{ALL_CARDS, ALL_COUNTRIES};
 use twilight_pbem::text::notation::{find_card, find_country};
@@ -66,7 +67,7 @@ fn check_all() {
 
 /// Eight threads look up at once (the first lookups racing to make the tables), then again.
 #[test]
-fn attack9_name_lookups_give_the_same_answers_from_every_thread_every_time() {
+fn name_lookups_give_the_same_answers_from_every_thread_every_time() {
     let threads: Vec<_> = (0..8).map(|_| std::thread::spawn(check_all)).collect();
     for t in threads {
         t.join().unwrap();

@@ -1,9 +1,9 @@
-//! Attacks on the picture drawn by difference with synthetic pieces (issue 15 target 3,
-//! `src/picture/incremental.rs`): one pixmap serves every dirty rectangle of an update and
-//! each rectangle is indexed up to its own bottom row and right column, the deflate buffer is
-//! reused from band to band. Random rectangles and circles that overlap, nest, touch, lie at
-//! the picture's edges (row 0, the last row, the last column, past the canvas) and shrink
-//! from step to step: every update must be exactly the picture drawn whole.
+//! The picture drawn by difference (`src/picture/incremental.rs`) with synthetic pieces: one
+//! pixmap serves every dirty rectangle of an update and each rectangle is indexed up to its own
+//! bottom row and right column, the deflate buffer is reused from band to band. Random
+//! rectangles and circles that overlap, nest, touch, lie at the picture's edges (row 0, the
+//! last row, the last column, past the canvas) and shrink from step to step: every update is
+//! exactly the picture drawn whole.
 #![cfg(feature = "png")]
 
 use std::sync::Arc;
@@ -146,7 +146,7 @@ enum Source {
 /// Runs `steps` random updates at each of four scales with the layer from `source`; every
 /// update must be the picture drawn whole. Returns the number of updates and how many of them
 /// drew the whole picture (asked for the layer whole).
-fn attack(source: Source, steps: u32) -> (u32, u32) {
+fn random_updates(source: Source, steps: u32) -> (u32, u32) {
     use std::cell::Cell;
     use twilight_pbem::picture::layer_cache;
     let (mut done, mut redrawn) = (0, 0);
@@ -226,16 +226,16 @@ fn attack(source: Source, steps: u32) -> (u32, u32) {
 
 #[test]
 fn overlapping_nested_edge_and_shrinking_rectangles_update_to_the_whole_picture() {
-    assert_eq!(attack(Source::Whole, 300), (1200, 0));
+    assert_eq!(random_updates(Source::Whole, 300), (1200, 0));
 }
 
-/// The same attack with the static layer read from its cache file, tile by tile
+/// The same updates with the static layer read from its cache file, tile by tile
 /// (`layer_cache::LayerFile::read_rect`; sizes 203 × 149, 305 × 224, 153 × 112: tiles cut
 /// short at the right and at the bottom, or not): every update is the picture drawn whole,
 /// and none had to draw it whole.
 #[test]
 fn rectangles_read_from_the_tiled_layer_file_update_to_the_whole_picture() {
-    assert_eq!(attack(Source::File, 150), (600, 0));
+    assert_eq!(random_updates(Source::File, 150), (600, 0));
 }
 
 /// With a byte flipped in about every fifth tile of the layer's file, an update whose
@@ -243,7 +243,7 @@ fn rectangles_read_from_the_tiled_layer_file_update_to_the_whole_picture() {
 /// update is still the picture drawn whole.
 #[test]
 fn a_damaged_tile_of_the_layer_file_means_the_whole_picture_drawn_afresh() {
-    let (done, redrawn) = attack(Source::Damaged, 100);
+    let (done, redrawn) = random_updates(Source::Damaged, 100);
     assert_eq!(done, 400);
     assert!(
         redrawn > 20 && redrawn < done,

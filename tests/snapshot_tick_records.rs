@@ -1,11 +1,13 @@
-//! Attacks on the replay snapshot's format 3 (clock ticks as compact records
-//! `[seq, secs, nanos, flags]`, `correspondence::TickRecord`): a format 2 snapshot left by an
-//! older binary, and tick records forged with the game's own key (unknown flag bits, times out
-//! of range, wrong shapes) are ignored: the game equals a fresh replay of its log, never a
-//! panic, and the next command under the lock writes a good format 3 snapshot again.
+//! The replay snapshot's clock ticks, stored as compact records `[seq, secs, nanos, flags]`
+//! (snapshot format 3, `correspondence::TickRecord`): a move at a leap second leaves a snapshot
+//! whose records read back; a format 2 snapshot left by an older binary and tick records forged
+//! with the game's own key (unknown flag bits, times out of range, wrong shapes) are ignored:
+//! the game equals a fresh replay of its log, never a panic, and the next command under the
+//! lock writes a good format 3 snapshot again.
 
 use std::path::{Path, PathBuf};
 
+use chrono::{DateTime, NaiveDate, Utc};
 use hmac::{KeyInit, Mac};
 use serde_json::{json, Value as Json};
 use sha2::{Digest, Sha256};
@@ -122,7 +124,7 @@ fn as_format_2(t: &Json) -> Json {
 }
 
 #[test]
-fn attack9_ticks_are_stored_as_four_number_records() {
+fn ticks_are_stored_as_four_number_records() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = played(tmp.path(), "records", 3, 10);
     let mut body = read_snapshot(&dir);
@@ -142,7 +144,7 @@ fn attack9_ticks_are_stored_as_four_number_records() {
 /// carrying a poisoned decision count: ignored, the game replayed whole equals a fresh
 /// replay, and the next locked command writes format 3 again.
 #[test]
-fn attack9_a_format_2_snapshot_is_ignored_and_replaced() {
+fn a_format_2_snapshot_is_ignored_and_replaced() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = played(tmp.path(), "format2", 4, 14);
     let want = fingerprint(&fresh(&dir));
@@ -181,7 +183,7 @@ fn attack9_a_format_2_snapshot_is_ignored_and_replaced() {
 /// Tick records forged with the game's own key but out of their range or shape: each makes
 /// the snapshot ignored (never a panic), the game equals a fresh replay.
 #[test]
-fn attack9_garbled_tick_records_are_ignored_never_a_panic() {
+fn garbled_tick_records_are_ignored_never_a_panic() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = played(tmp.path(), "garbled", 6, 14);
     let want = fingerprint(&fresh(&dir));
@@ -256,7 +258,7 @@ fn attack9_garbled_tick_records_are_ignored_never_a_panic() {
 /// again: each says what it says with no snapshot at all, and the move leaves a good
 /// format 3 snapshot at the head.
 #[test]
-fn attack9_status_and_a_move_over_a_garbled_tick_record_are_as_without_a_snapshot() {
+fn status_and_a_move_over_a_garbled_tick_record_are_as_without_a_snapshot() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = played(tmp.path(), "status", 8, 12);
     let d = dir.to_str().unwrap();
@@ -280,5 +282,60 @@ fn attack9_status_and_a_move_over_a_garbled_tick_record_are_as_without_a_snapsho
     assert_eq!(
         fingerprint(&Session::open(&dir).unwrap()),
         fingerprint(&fresh(&dir))
+    );
+}
+
+// ---- A clock tick at a leap second: a move may be logged at one (`23:59:60.5Z`; chrono keeps
+// it as nanoseconds of one second or more), and the snapshot's tick records must read it back,
+// or every later command replays the whole log again.
+
+/// Half a second into the leap second at the end of 2026.
+fn leap() -> DateTime<Utc> {
+    NaiveDate::from_ymd_opt(2026, 12, 31)
+        .unwrap()
+        .and_hms_nano_opt(23, 59, 59, 1_500_000_000)
+        .unwrap()
+        .and_utc()
+}
+
+fn play_one_at(dir: &Path, k: u64, at: DateTime<Utc>) {
+    let (_lock, _) = Session::lock(dir).unwrap();
+    let mut s = Session::open(dir).unwrap();
+    let (side, line) = next_line(&s, k).unwrap();
+    s.play(side, std::slice::from_ref(&line), at).unwrap();
+}
+
+/// The game as a command opens it (under the lock): its clock ticks and how many entries it
+/// replayed beyond the snapshot.
+fn locked(dir: &Path) -> (Vec<(u64, DateTime<Utc>)>, usize) {
+    let (_lock, _) = Session::lock(dir).unwrap();
+    let s = Session::open(dir).unwrap();
+    let ticks = s
+        .correspondence()
+        .ticks
+        .iter()
+        .map(|t| (t.seq, t.at))
+        .collect();
+    (ticks, s.entries_replayed())
+}
+
+#[test]
+fn a_move_at_a_leap_second_leaves_a_snapshot_that_reads_back() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = new_game(tmp.path(), "leap", 3);
+    for k in 0..4 {
+        play_one_at(&dir, k, t0());
+    }
+    play_one_at(&dir, 9, leap());
+    let log = std::fs::read_to_string(dir.join("log.yaml")).unwrap();
+    assert!(log.contains("at: 2026-12-31T23:59:60.500Z"), "{log}");
+    let (ticks, _) = locked(&dir);
+    assert_eq!(ticks.last().map(|t| t.1), Some(leap()));
+    // Opened again: the snapshot written at the head is read, nothing replayed.
+    let (again, replayed) = locked(&dir);
+    assert_eq!(again, ticks);
+    assert_eq!(
+        replayed, 0,
+        "the snapshot with a leap-second tick was not read"
     );
 }

@@ -1,9 +1,10 @@
-//! Session 11 attack on `inbox` keeping the lock of its last mail's game to send that game's
-//! prompts (commit c28887d). Kept while the prompts of the games before it are sent, that lock
-//! is held while the run waits for another game's lock: two runs (or a run and a command) that
-//! take the same two games in the other order then wait for each other until the lock wait
-//! runs out, and the prompts of both are not sent ("prompts not sent: busy"). An inbox run
-//! must never hold one game's lock while it waits for another's.
+//! The game locks of an `inbox` run, which keeps the lock of its last mail's game to send that
+//! game's prompts. An inbox run never holds one game's lock while it waits for another's: were
+//! that lock kept while the prompts of the games before it are sent, two runs (or a run and a
+//! command) that take the same two games in the other order would wait for each other until
+//! the lock wait runs out, and the prompts of both would not be sent ("prompts not sent:
+//! busy"). Runs killed at any moment apply and file each mail once, and a move's prompts go out
+//! once whatever the last mail.
 
 #![cfg(unix)]
 
@@ -55,8 +56,8 @@ fn decisions(dir: &Path) -> u64 {
 /// then takes `a`'s lock (as a second inbox run whose last mail is `a`'s would keep it) and
 /// lets `b`'s go. The run moves `b`, then sends the prompts of `a` (waiting for its lock) and
 /// of `b`. Meanwhile the other process asks for `b`'s lock: it must get it once `b`'s mail is
-/// done — before the fix the run kept `b`'s lock while it waited for `a`'s, so neither could go
-/// on until a lock wait ran out.
+/// done — a run that kept `b`'s lock while it waited for `a`'s would let neither go on until a
+/// lock wait ran out.
 #[test]
 fn an_inbox_run_never_holds_a_game_lock_while_waiting_for_another() {
     let tmp = tempfile::tempdir().unwrap();

@@ -1,8 +1,8 @@
-//! Session 11 attack on `Session::reopen`'s lock tenure (commit bc2b6eb): a game reopened
-//! while this process still holds the lock it read the files under is not compared with the
-//! disk again. Each test makes the session's memory differ from the files while the tenure it
-//! carries looks unbroken, then checks that `reopen` gives exactly what a fresh
-//! `Session::open` of the files gives (never a replay missing another command's move).
+//! `Session::reopen`'s lock tenure: a game reopened while this process still holds the lock it
+//! read the files under is not compared with the disk again. Each test makes the session's
+//! memory differ from the files while the tenure it carries looks unbroken, then checks that
+//! `reopen` gives exactly what a fresh `Session::open` of the files gives (never a replay
+//! missing another command's move).
 
 use std::path::{Path, PathBuf};
 
@@ -71,8 +71,7 @@ fn play_one(dir: &Path, k: u64) -> bool {
 /// command moved meanwhile (the log changed under it), all while this process has since taken
 /// the lock: the commit's error path replays the memory again (`reload`), and that replay
 /// must not be stamped with the lock's tenure — its files were read before that tenure began.
-/// Before the fix `reopen` skipped the comparison and returned the game without the other
-/// command's move.
+/// Skipping the comparison, `reopen` would return the game without the other command's move.
 #[test]
 fn a_failed_commit_under_a_lock_taken_after_the_read_reopens_from_the_disk() {
     let tmp = tempfile::tempdir().unwrap();
@@ -97,8 +96,8 @@ fn a_failed_commit_under_a_lock_taken_after_the_read_reopens_from_the_disk() {
 /// The lock file removed while the lock is held (a clean-up script, a user tidying the
 /// folder): another process then creates a new lock file, locks it and moves. This process's
 /// lock is on a file no longer in the folder, so it no longer keeps others out: its tenure must
-/// not stand for "nobody wrote meanwhile". Before the fix `reopen` skipped the comparison and
-/// returned the game without the other process's move.
+/// not stand for "nobody wrote meanwhile": skipping the comparison, `reopen` would return the
+/// game without the other process's move.
 #[test]
 fn a_lock_file_removed_while_held_ends_the_tenure() {
     let tmp = tempfile::tempdir().unwrap();
@@ -156,7 +155,7 @@ fn a_lock_file_replaced_while_held_ends_the_tenure() {
 /// on the session the last `reopen` gave, takebacks asked after moves and accepted or
 /// declined, refused lines among them, the reveal at the end — and reopened after each step:
 /// every reopening equals a fresh opening of the files (the replay kept from a checkpoint
-/// with no entry after it, commit 5cf8061, and the tenure's skipped comparison, bc2b6eb).
+/// with no entry after it, and the comparison with the disk the tenure skips).
 #[test]
 fn reopening_one_session_through_a_whole_game_under_one_lock_equals_fresh_openings() {
     let tmp = tempfile::tempdir().unwrap();
@@ -219,8 +218,8 @@ fn reopening_one_session_through_a_whole_game_under_one_lock_equals_fresh_openin
 
 /// Two sessions of one game in one process under the same lock: the second moves (and, on a
 /// headline, writes the secret), then the first is reopened. The tenure is the same, but the
-/// files are not what the first session read: it must be compared again. Before the fix
-/// `reopen` returned the first session's replay, without the other's move.
+/// files are not what the first session read: it must be compared again, or `reopen` would
+/// return the first session's replay, without the other's move.
 #[test]
 fn a_second_session_writing_under_the_same_lock_ends_the_firsts_tenure() {
     let tmp = tempfile::tempdir().unwrap();

@@ -1,9 +1,9 @@
-//! Attacks on the log attachments of mails (issue 15 target 3: `receipt::log_since` takes the
-//! bytes from the log in memory, `Log::file_range`, instead of reading `log.yaml` again): every
-//! `log-A-B.yaml` attachment of every mail must be exactly the bytes of entries A to B in
-//! `log.yaml` — each entry hashing as the log's chain says — for a player's first mail (the
-//! whole history), for replies to a long game (its replay snapshot's log holds a prefix it did
-//! not parse), after a takeback, and with the snapshot deleted or stale.
+//! The log attachments of mails (`receipt::log_since` takes the bytes from the log in memory,
+//! `Log::file_range`, instead of reading `log.yaml` again): every `log-A-B.yaml` attachment of
+//! every mail is exactly the bytes of entries A to B in `log.yaml` — each entry hashing as the
+//! log's chain says — for a player's first mail (the whole history), for replies to a long game
+//! (its replay snapshot's log holds a prefix it did not parse), after a takeback, and with the
+//! snapshot deleted or stale.
 
 mod game_common;
 mod mail_common;
