@@ -1,6 +1,6 @@
 //! The help, completions, manual page and usage errors of the command line, which must not
 //! change when clap builds a subcommand's arguments only on entering it (`Deferred` in
-//! src/main.rs).
+//! src/cli/deferred.rs).
 
 use assert_cmd::Command;
 

@@ -12,7 +12,7 @@
 //! whatever else that pixmap holds. A rectangle is drawn in a pixmap from the origin to its
 //! far corner, not moved to the origin: moving by whole pixels is not exact in floating point
 //! (Finland's highlight frame came out a shade different at scales 0.5 and 1:
-//! `tests/picture_incremental_attack.rs`). The pixmap's memory above and left of what is drawn
+//! `tests/picture_incremental.rs`). The pixmap's memory above and left of what is drawn
 //! is never touched, so it costs little more than the rectangles. Every piece that touches a
 //! rectangle is drawn whole — the pixmap holds its region, so no piece is ever clipped
 //! differently — and only the rectangle's own pixels are kept: the rectangle is not grown to
