@@ -162,7 +162,7 @@ fn judge_steps(
         )));
     }
     if session.game().is_none() {
-        // A game not started yet: the mail is a join reply ([`crate::mail::invite`]).
+        // A game not started yet: the mail is a join reply (`invite.rs`).
         return Err(Stop::judged(crate::mail::invite::judge_join(
             &mut session,
             &sides,
