@@ -283,7 +283,7 @@ fn identify_sender(session: &Session, received: &Received) -> Result<(Vec<u8>, V
 }
 
 /// Drops the records of `state` whose move a crash stopped before its commit (see
-/// [`super::apply::commit_with_record`]): such a mail was never applied.
+/// `commit_with_record` in `apply.rs`): such a mail was never applied.
 fn forget_stopped_moves(session: &Session, state: &mut MailState) {
     // A record written ahead of a move whose commit a crash stopped names an entry the log
     // does not hold: that mail was never applied.
