@@ -1,5 +1,5 @@
-//! The HTML part of a game mail (design §5 "The mail shows"): the same mail as the plain-text part, with the
-//! board as real tables, so that web mail shows it without a monospace font.
+//! The HTML part of a game mail (design §5 "The mail shows"): the same mail as the plain-text
+//! part, with the board as real tables, so that web mail shows it without a monospace font.
 //!
 //! The plain-text part stays complete on its own; this part only renders it again. The
 //! message's body is `multipart/alternative` (plain text, HTML); with inline parts (the board

@@ -253,9 +253,9 @@ pub fn compose(
     Ok(out)
 }
 
-/// Standing orders (`schemas/NOTATION.md`, FAIRNESS.md §16): those used since the player's last mail (theirs or
-/// the opponent's — both players are told), then the player's own open orders with how to
-/// cancel them.
+/// Standing orders (`schemas/NOTATION.md`, FAIRNESS.md §16): those used since the player's
+/// last mail (theirs or the opponent's — both players are told), then the player's own open
+/// orders with how to cancel them.
 fn standing_orders_part(t: &mut String, session: &Session, side: Side, since: Option<u64>) {
     for line in session.standing_order_news(since.unwrap_or(0)) {
         let _ = writeln!(t, "{line}\n");

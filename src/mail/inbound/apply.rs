@@ -34,7 +34,8 @@ fn illegal(line: &str, e: SessionError) -> Result<Refusal, MailError> {
 
 /// A refusal of line `i` of a mail's `moves` that comes after other lines, with where it
 /// stands: the line it repeats, or the line before it (which the trial on a copy of the game
-/// took first), and that nothing of the mail was applied. Line 0 or another refusal is returned as it is.
+/// took first), and that nothing of the mail was applied. Line 0 or another refusal is
+/// returned as it is.
 fn after_earlier_lines(refusal: Refusal, moves: &[String], i: usize) -> Refusal {
     let Refusal::Illegal { line, why } = refusal else {
         return refusal;

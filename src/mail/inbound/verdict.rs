@@ -57,8 +57,8 @@ pub enum Refusal {
         /// The token as typed.
         typed: String,
     },
-    /// The player's game token ([`crate::mail::game_token`]) with a line that is no game-level move:
-    /// it never vouches for a decision of the game.
+    /// The player's game token ([`crate::mail::game_token`]) with a line that is no game-level
+    /// move: it never vouches for a decision of the game.
     GameTokenForDecision,
     /// The token of an earlier prompt: the position moved on.
     Stale {
