@@ -1,14 +1,19 @@
-//! `twilight check MAIL.eml…` (issue 20 point 5): a player's own check, needing no secret, of
-//! a set of their mails from one game — prompts (with the public log entries attached since
-//! their previous mail) and receipts.
+//! `twilight check MAIL.eml…`: a player's own check, needing no secret, of a set of their
+//! mails from one game — prompts (with the public log entries attached since their previous
+//! mail) and receipts (FAIRNESS.md §11, §12).
 //!
 //! It confirms that the attached entries form one unbroken hash chain from entry 0 that every
 //! mail's head hash lies on (the chain continues from each receipt to the next); that each
 //! hand commitment in a prompt is the logged one and seals the hand that prompt shows; that
 //! every move a receipt echoes is the decision logged at that entry; that a sealed headline's
 //! or Turn Zero superpower card's receipt matches its logged commitment and the card later
-//! revealed; and, by a public replay
-//! of the re-assembled log, that the dice of every finished turn re-derive.
+//! revealed; and, by a public replay of the re-assembled log, that the dice of every finished
+//! turn re-derive.
+//!
+//! [`check_mails`] goes through these steps in order: read the mails (`read_mails`),
+//! re-assemble the chain (`Chain::reassemble`), check each prompt and each receipt against it
+//! (`Chain::check_prompt`, `Chain::check_receipt`, `check_sealed`), replay it for the dice
+//! (`replay_dice`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -111,12 +116,38 @@ fn documents(text: &str) -> Vec<(u64, String)> {
         .collect()
 }
 
-/// Checks the mails `paths` (`.eml` files of one player of one game).
+/// Checks the mails `paths` (`.eml` files of one player of one game): reads them, re-assembles
+/// the log from their attachments, checks every prompt's and every receipt's facts against it,
+/// and replays it for the dice.
 pub fn check_mails(paths: &[PathBuf]) -> Result<CheckReport, MailError> {
     let mut r = CheckReport::default();
-    let mut docs: BTreeMap<u64, String> = BTreeMap::new();
-    let mut prompts = Vec::new();
-    let mut receipts = Vec::new();
+    let mails = read_mails(paths, &mut r)?;
+    let chain = Chain::reassemble(mails.docs, &mut r);
+    let mut unchecked = 0;
+    for p in &mails.prompts {
+        unchecked += chain.check_prompt(p, &mut r);
+    }
+    for rc in &mails.receipts {
+        unchecked += chain.check_receipt(rc, &mut r);
+    }
+    r.unchecked = unchecked;
+    replay_dice(&chain.docs, &mut r)?;
+    Ok(r)
+}
+
+/// What the mails hold: the log entries attached to them (by seq) and each prompt's and
+/// receipt's facts.
+#[derive(Default)]
+struct Mails {
+    docs: BTreeMap<u64, String>,
+    prompts: Vec<Prompt>,
+    receipts: Vec<Receipt>,
+}
+
+/// Reads every mail of `paths`: its game, the log entries attached, and its facts as a prompt
+/// (it has an `X-Twilight-Seq` header) or a receipt (its subject says `Receipt`).
+fn read_mails(paths: &[PathBuf], r: &mut CheckReport) -> Result<Mails, MailError> {
+    let mut mails = Mails::default();
     for path in paths {
         let raw = std::fs::read(path).map_err(|e| MailError::File {
             path: path.clone(),
@@ -130,143 +161,196 @@ pub fn check_mails(paths: &[PathBuf]) -> Result<CheckReport, MailError> {
         r.mails += 1;
         let text = m.body_text(0).unwrap_or_default().replace("\r\n", "\n");
         let subject = m.subject().unwrap_or_default().to_string();
-        if let Some(g) = crate::mail::inbound::game_from_subject(&subject) {
-            match &r.game {
-                None => r.game = Some(g),
-                Some(known) if *known != g => r.findings.push(format!(
-                    "{}: a mail of game {g}, not {known}",
-                    path.display()
-                )),
-                Some(_) => {}
-            }
-        }
-        for a in m.attachments() {
-            let name = a.attachment_name().unwrap_or_default();
-            if name.starts_with("log-") && name.ends_with(".yaml") {
-                let body = String::from_utf8_lossy(a.contents()).into_owned();
-                for (seq, d) in documents(&body) {
-                    match docs.get(&seq) {
-                        Some(old) if *old != d => r.findings.push(format!(
-                            "{}: log entry {seq} differs from the same entry in another mail",
-                            path.display()
-                        )),
-                        _ => {
-                            docs.insert(seq, d);
-                        }
-                    }
-                }
-            }
-        }
+        note_game(path, &subject, r);
+        collect_entries(path, &m, &mut mails.docs, r);
         if let Some(seq) = m
             .header_raw("X-Twilight-Seq")
             .and_then(|s| s.trim().parse().ok())
         {
-            let shown = m
-                .attachments()
-                .find(|a| a.attachment_name() == Some("view.yaml"))
-                .and_then(|a| {
-                    let v: serde_yaml::Value = serde_yaml::from_slice(a.contents()).ok()?;
-                    serde_yaml::from_value::<Vec<Card>>(v.get("hand")?.clone()).ok()
-                });
-            let hand = match (
-                line_value(&text, "Your hand commitment: log entry "),
-                line_value(&text, "Your hand digest: "),
-                line_value(&text, "Your hand salt: "),
-            ) {
-                (Some(s), Some(d), Some(salt)) => s.parse().ok().map(|s| (s, d, salt)),
-                _ => None,
-            };
-            prompts.push(Prompt {
-                file: path.clone(),
-                seq,
-                head: line_value(&text, "Head: "),
-                hand,
-                shown,
-            });
+            mails.prompts.push(prompt_facts(path, &m, &text, seq));
         } else if subject.contains("Receipt") {
-            let moves = text
+            mails.receipts.push(receipt_facts(path, &text));
+        }
+    }
+    Ok(mails)
+}
+
+/// Notes the game a mail's subject names: the first one found is the game, any other a finding.
+fn note_game(path: &Path, subject: &str, r: &mut CheckReport) {
+    if let Some(g) = crate::mail::inbound::game_from_subject(subject) {
+        match &r.game {
+            None => r.game = Some(g),
+            Some(known) if *known != g => r.findings.push(format!(
+                "{}: a mail of game {g}, not {known}",
+                path.display()
+            )),
+            Some(_) => {}
+        }
+    }
+}
+
+/// Adds the log entries attached to a mail (`log-FROM-TO.yaml`) to `docs`; an entry that
+/// differs from the same entry in another mail is a finding.
+fn collect_entries(
+    path: &Path,
+    m: &mail_parser::Message,
+    docs: &mut BTreeMap<u64, String>,
+    r: &mut CheckReport,
+) {
+    for a in m.attachments() {
+        let name = a.attachment_name().unwrap_or_default();
+        if name.starts_with("log-") && name.ends_with(".yaml") {
+            let body = String::from_utf8_lossy(a.contents()).into_owned();
+            for (seq, d) in documents(&body) {
+                match docs.get(&seq) {
+                    Some(old) if *old != d => r.findings.push(format!(
+                        "{}: log entry {seq} differs from the same entry in another mail",
+                        path.display()
+                    )),
+                    _ => {
+                        docs.insert(seq, d);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A prompt's facts: its seq, its head, its hand commitment and the hand its view shows.
+fn prompt_facts(path: &Path, m: &mail_parser::Message, text: &str, seq: u64) -> Prompt {
+    let shown = m
+        .attachments()
+        .find(|a| a.attachment_name() == Some("view.yaml"))
+        .and_then(|a| {
+            let v: serde_yaml::Value = serde_yaml::from_slice(a.contents()).ok()?;
+            serde_yaml::from_value::<Vec<Card>>(v.get("hand")?.clone()).ok()
+        });
+    let hand = match (
+        line_value(text, "Your hand commitment: log entry "),
+        line_value(text, "Your hand digest: "),
+        line_value(text, "Your hand salt: "),
+    ) {
+        (Some(s), Some(d), Some(salt)) => s.parse().ok().map(|s| (s, d, salt)),
+        _ => None,
+    };
+    Prompt {
+        file: path.to_path_buf(),
+        seq,
+        head: line_value(text, "Head: "),
+        hand,
+        shown,
+    }
+}
+
+/// A receipt's facts: the moves it echoes, its head, and the sealed choice it reports.
+fn receipt_facts(path: &Path, text: &str) -> Receipt {
+    let moves = text
+        .lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix("Entry ")?;
+            let (n, what) = rest.split_once(": ")?;
+            Some((n.parse().ok()?, what.to_string()))
+        })
+        // A sealed choice (a headline, a Turn Zero superpower card) is a commitment,
+        // not a decision entry; a takeback request or answer is no decision either.
+        .filter(|(_, w)| {
+            !w.ends_with(", sealed")
+                && !crate::mail::receipt::TAKEBACK_LINE_STARTS
+                    .iter()
+                    .any(|s| w.starts_with(s))
+        })
+        .collect();
+    let head = text.lines().find_map(|l| {
+        let rest = l.strip_prefix("Head (hash of entry ")?;
+        let (n, h) = rest.split_once("): ")?;
+        Some((n.parse().ok()?, h.trim().to_string()))
+    });
+    let sealed = sealed_receipt(text);
+    Receipt {
+        file: path.to_path_buf(),
+        moves,
+        head,
+        sealed,
+    }
+}
+
+/// The log re-assembled from the mails' attachments, as far as its hash chain is unbroken.
+struct Chain {
+    /// Every entry attached, by seq (those after a break too).
+    docs: BTreeMap<u64, String>,
+    /// The hash of each entry on the unbroken chain from entry 0.
+    hashes: BTreeMap<u64, String>,
+    /// Where the chain first breaks ([`CheckReport::broken_at`]).
+    broken_at: Option<u64>,
+}
+
+impl Chain {
+    /// Follows the chain of `docs` from entry 0 to its end or its first break (a missing
+    /// entry, or one whose `prev` is not the hash before it: one finding).
+    fn reassemble(docs: BTreeMap<u64, String>, r: &mut CheckReport) -> Chain {
+        let mut hashes: BTreeMap<u64, String> = BTreeMap::new();
+        let mut prev = Hex32::from([0u8; 32]).to_hex();
+        let mut expect = 0u64;
+        for (seq, d) in &docs {
+            if *seq != expect {
+                r.findings.push(format!(
+                    "log {} {} in none of these mails",
+                    crate::text::wording::entries(expect, seq - 1),
+                    if *seq - 1 == expect { "is" } else { "are" }
+                ));
+                r.broken_at = Some(expect);
+                break;
+            }
+            let claimed = d
                 .lines()
-                .filter_map(|l| {
-                    let rest = l.strip_prefix("Entry ")?;
-                    let (n, what) = rest.split_once(": ")?;
-                    Some((n.parse().ok()?, what.to_string()))
-                })
-                // A sealed choice (a headline, a Turn Zero superpower card) is a commitment,
-                // not a decision entry; a takeback request or answer is no decision either.
-                .filter(|(_, w)| {
-                    !w.ends_with(", sealed")
-                        && !crate::mail::receipt::TAKEBACK_LINE_STARTS
-                            .iter()
-                            .any(|s| w.starts_with(s))
-                })
-                .collect();
-            let head = text.lines().find_map(|l| {
-                let rest = l.strip_prefix("Head (hash of entry ")?;
-                let (n, h) = rest.split_once("): ")?;
-                Some((n.parse().ok()?, h.trim().to_string()))
-            });
-            let sealed = sealed_receipt(&text);
-            receipts.push(Receipt {
-                file: path.clone(),
-                moves,
-                head,
-                sealed,
-            });
+                .find_map(|l| l.strip_prefix("prev: "))
+                .map(|p| p.trim().trim_matches('\'').to_string())
+                .unwrap_or_default();
+            if claimed != prev {
+                r.findings.push(format!(
+                    "log entry {seq} does not continue the chain (prev {claimed}, the hash before it is {prev})"
+                ));
+                r.broken_at = Some(*seq);
+                break;
+            }
+            prev = entry_hash(d.as_bytes()).to_hex();
+            hashes.insert(*seq, prev.clone());
+            expect += 1;
         }
-    }
-    // The chain, re-assembled.
-    let mut hashes: BTreeMap<u64, String> = BTreeMap::new();
-    let mut prev = Hex32::from([0u8; 32]).to_hex();
-    let mut expect = 0u64;
-    for (seq, d) in &docs {
-        if *seq != expect {
-            r.findings.push(format!(
-                "log {} {} in none of these mails",
-                crate::text::wording::entries(expect, seq - 1),
-                if *seq - 1 == expect { "is" } else { "are" }
+        r.entries = expect;
+        if r.findings.is_empty() && expect > 0 {
+            r.confirmed.push(format!(
+                "the hash chain of {} is unbroken",
+                crate::text::wording::first_entries(expect)
             ));
-            r.broken_at = Some(expect);
-            break;
         }
-        let claimed = d
-            .lines()
-            .find_map(|l| l.strip_prefix("prev: "))
-            .map(|p| p.trim().trim_matches('\'').to_string())
-            .unwrap_or_default();
-        if claimed != prev {
-            r.findings.push(format!(
-                "log entry {seq} does not continue the chain (prev {claimed}, the hash before it is {prev})"
-            ));
-            r.broken_at = Some(*seq);
-            break;
+        Chain {
+            docs,
+            hashes,
+            broken_at: r.broken_at,
         }
-        prev = entry_hash(d.as_bytes()).to_hex();
-        hashes.insert(*seq, prev.clone());
-        expect += 1;
     }
-    r.entries = expect;
-    if r.findings.is_empty() && expect > 0 {
-        r.confirmed.push(format!(
-            "the hash chain of {} is unbroken",
-            crate::text::wording::first_entries(expect)
-        ));
+
+    /// Whether entry `seq` lies at or after the chain's first break: nothing is checked there,
+    /// since every later entry would be a finding of that one break.
+    fn beyond(&self, seq: u64) -> bool {
+        self.broken_at.is_some_and(|b| seq >= b)
     }
-    // After the first break nothing is checked: every later entry would be a finding of
-    // that one break.
-    let broken_at = r.broken_at;
-    let beyond = move |seq: u64| broken_at.is_some_and(|b| seq >= b);
-    let entry = |seq: u64| -> Option<Payload> {
-        let text = docs.get(&seq)?;
+
+    /// The payload of entry `seq`, if it is attached and reads.
+    fn payload(&self, seq: u64) -> Option<Payload> {
+        let text = self.docs.get(&seq)?;
         let e: crate::log::Entry = serde_yaml::from_str(text.trim_end_matches("...\n")).ok()?;
         Some(e.payload)
-    };
-    let mut unchecked = 0;
-    for p in &prompts {
-        if beyond(p.seq.saturating_sub(1)) {
-            unchecked += 1 + usize::from(p.hand.is_some());
-            continue;
+    }
+
+    /// Checks a prompt: its head lies on the chain, and its hand commitment is the logged one
+    /// and seals the hand it shows. Returns how many of its facts lie beyond the break.
+    fn check_prompt(&self, p: &Prompt, r: &mut CheckReport) -> usize {
+        if self.beyond(p.seq.saturating_sub(1)) {
+            return 1 + usize::from(p.hand.is_some());
         }
-        let at = p.seq.checked_sub(1).and_then(|s| hashes.get(&s));
+        let at = p.seq.checked_sub(1).and_then(|s| self.hashes.get(&s));
         match (&p.head, at) {
             (Some(h), Some(want)) if h == want => {}
             (Some(h), Some(want)) => r.findings.push(format!(
@@ -280,49 +364,67 @@ pub fn check_mails(paths: &[PathBuf]) -> Result<CheckReport, MailError> {
                 p.seq.saturating_sub(1)
             )),
         }
-        if let (Some((cseq, digest, salt)), Some(hand)) = (&p.hand, &p.shown) {
-            if beyond(*cseq) {
-                unchecked += 1;
-                continue;
-            }
-            let logged = match entry(*cseq) {
-                Some(Payload::Commitment {
-                    kind: CommitmentKind::Hand,
-                    digest,
-                    ..
-                }) => Some(digest.to_hex()),
-                _ => None,
-            };
-            let salt: Option<Hex32> = salt.parse().ok();
-            let cards: Vec<u8> = hand.iter().map(|c| *c as u8).collect();
-            let sealed = salt.map(|s| {
-                hex::encode(fairness::commitment(
-                    s.as_bytes(),
-                    &fairness::canonical_hand(&cards),
-                ))
-            });
-            if logged.as_deref() != Some(digest.as_str()) {
-                r.findings.push(format!(
-                    "{}: the hand commitment {digest} is not the one logged at entry {cseq}",
-                    p.file.display()
-                ));
-            } else if sealed.as_deref() != Some(digest.as_str()) {
-                r.findings.push(format!(
-                    "{}: the hand shown does not match its commitment (entry {cseq})",
-                    p.file.display()
-                ));
-            } else {
-                r.confirmed.push(format!(
-                    "entry {cseq}: the hand commitment seals the hand shown"
-                ));
-            }
+        match (&p.hand, &p.shown) {
+            (Some(commitment), Some(hand)) => self.check_hand(p, commitment, hand, r),
+            _ => 0,
         }
     }
-    for rc in &receipts {
+
+    /// Checks a prompt's hand commitment `(entry, digest, salt)` against the log and the
+    /// `hand` the prompt shows. Returns 1 if the commitment lies beyond the break, else 0.
+    fn check_hand(
+        &self,
+        p: &Prompt,
+        (cseq, digest, salt): &(u64, String, String),
+        hand: &[Card],
+        r: &mut CheckReport,
+    ) -> usize {
+        if self.beyond(*cseq) {
+            return 1;
+        }
+        let logged = match self.payload(*cseq) {
+            Some(Payload::Commitment {
+                kind: CommitmentKind::Hand,
+                digest,
+                ..
+            }) => Some(digest.to_hex()),
+            _ => None,
+        };
+        let salt: Option<Hex32> = salt.parse().ok();
+        let cards: Vec<u8> = hand.iter().map(|c| *c as u8).collect();
+        let sealed = salt.map(|s| {
+            hex::encode(fairness::commitment(
+                s.as_bytes(),
+                &fairness::canonical_hand(&cards),
+            ))
+        });
+        if logged.as_deref() != Some(digest.as_str()) {
+            r.findings.push(format!(
+                "{}: the hand commitment {digest} is not the one logged at entry {cseq}",
+                p.file.display()
+            ));
+        } else if sealed.as_deref() != Some(digest.as_str()) {
+            r.findings.push(format!(
+                "{}: the hand shown does not match its commitment (entry {cseq})",
+                p.file.display()
+            ));
+        } else {
+            r.confirmed.push(format!(
+                "entry {cseq}: the hand commitment seals the hand shown"
+            ));
+        }
+        0
+    }
+
+    /// Checks a receipt: its head lies on the chain, every move it echoes is the decision
+    /// logged at that entry, and its sealed choice ([`check_sealed`]). Returns how many of its
+    /// facts lie beyond the break.
+    fn check_receipt(&self, rc: &Receipt, r: &mut CheckReport) -> usize {
+        let mut unchecked = 0;
         if let Some((n, h)) = &rc.head {
-            if beyond(*n) {
+            if self.beyond(*n) {
                 unchecked += 1;
-            } else if hashes.get(n) != Some(h) {
+            } else if self.hashes.get(n) != Some(h) {
                 r.findings.push(format!(
                     "{}: the receipt's head {h} is not the hash of entry {n} in the log",
                     rc.file.display()
@@ -330,11 +432,11 @@ pub fn check_mails(paths: &[PathBuf]) -> Result<CheckReport, MailError> {
             }
         }
         for (n, notation) in &rc.moves {
-            if beyond(*n) {
+            if self.beyond(*n) {
                 unchecked += 1;
                 continue;
             }
-            match entry(*n) {
+            match self.payload(*n) {
                 Some(Payload::Decision { notation: got, .. }) if got == *notation => {
                     r.confirmed
                         .push(format!("entry {n}: `{notation}` recorded as sent"));
@@ -349,16 +451,20 @@ pub fn check_mails(paths: &[PathBuf]) -> Result<CheckReport, MailError> {
             }
         }
         if let Some(sealed) = &rc.sealed {
-            if beyond(sealed.seq) {
+            if self.beyond(sealed.seq) {
                 unchecked += 1;
             } else {
-                check_sealed(&mut r, &docs, sealed);
+                check_sealed(r, &self.docs, sealed);
             }
         }
+        unchecked
     }
-    r.unchecked = unchecked;
-    // Dice: a public replay of the re-assembled log.
-    if r.findings.is_empty() && expect > 0 {
+}
+
+/// The dice: when everything else holds, a public replay of the re-assembled log re-derives
+/// the dice of every finished turn ([`crate::archive::verify_game`]).
+fn replay_dice(docs: &BTreeMap<u64, String>, r: &mut CheckReport) -> Result<(), MailError> {
+    if r.findings.is_empty() && r.entries > 0 {
         let tmp = tempfile::tempdir().map_err(|e| MailError::File {
             path: std::env::temp_dir(),
             message: e.to_string(),
@@ -366,7 +472,7 @@ pub fn check_mails(paths: &[PathBuf]) -> Result<CheckReport, MailError> {
         let dir = tmp
             .path()
             .join(r.game.clone().unwrap_or_else(|| "game".into()));
-        write_log(&dir, &docs)?;
+        write_log(&dir, docs)?;
         let report = crate::archive::verify_game(&dir, None);
         r.findings.extend(report.findings.iter().cloned());
         if let Some(checked) = report.dice_checked {
@@ -374,7 +480,7 @@ pub fn check_mails(paths: &[PathBuf]) -> Result<CheckReport, MailError> {
                 .push(crate::chance::sealed_chance::dice_checked_text(checked));
         }
     }
-    Ok(r)
+    Ok(())
 }
 
 fn write_log(dir: &Path, docs: &BTreeMap<u64, String>) -> Result<(), MailError> {

@@ -1,12 +1,14 @@
-//! The game token (issue 17): a reply token valid for the game-level moves only, carried by
-//! every mail that owes its reader no decision, so a player can resign, offer or answer a
-//! draw, declare a leave, ask for or answer a takeback, or give, list and cancel standing orders by mail
-//! at any time — not only in reply to a prompt.
+//! The game token: a reply token valid for the game-level moves only (`schemas/NOTATION.md`:
+//! correspondence moves, takebacks, standing orders), carried by every mail that owes its
+//! reader no decision, so a player can resign, offer or answer a draw, declare a leave, ask for
+//! or answer a takeback, or give, list and cancel standing orders by mail at any time — not
+//! only in reply to a prompt.
 //!
 //! It is the reply token (FAIRNESS.md §10) bound to `seq = 2^64 − 1` ([`GAME_TOKEN_SEQ`]),
 //! which no entry ever has: it never goes stale, and it never vouches for a decision of the
-//! game (a mail with it and any other line is refused as before). A mail sent twice is
-//! caught as replayed, like any mail.
+//! game (a mail with it and any other line is refused:
+//! [`super::inbound::Refusal::GameTokenForDecision`]). A mail sent twice is caught as
+//! replayed, like any mail.
 
 use crate::data::Side;
 use crate::session::correspondence::{self, standing};

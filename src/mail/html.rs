@@ -1,9 +1,9 @@
-//! The HTML part of a game mail (issue 13 §6): the same mail as the plain-text part, with the
-//! board as real tables, so that web mail shows it without a monospace font.
+//! The HTML part of a game mail (design §5 "The mail shows"): the same mail as the plain-text
+//! part, with the board as real tables, so that web mail shows it without a monospace font.
 //!
 //! The plain-text part stays complete on its own; this part only renders it again. The
 //! message's body is `multipart/alternative` (plain text, HTML); with inline parts (the board
-//! picture of a later issue) the HTML part becomes `multipart/related` holding them, referred
+//! picture) the HTML part becomes `multipart/related` holding them, referred
 //! to from the HTML as `cid:<content_id>` ([`alternative_body`]).
 
 use std::fmt::Write as _;
@@ -117,7 +117,7 @@ pub fn mail_html(text: &str, board_heading: &str, v: &View, inline: &[InlinePart
             in_board = line == board_heading;
             let _ = writeln!(h, "<h2>{}</h2>", escape(line.trim_matches(['=', ' '])));
             if in_board {
-                // The picture first, full width and scaled down on a phone (issue 16); the
+                // The picture first, full width and scaled down on a phone; the
                 // tables after it say the same for a client that shows no images.
                 for p in inline {
                     let _ = writeln!(
@@ -141,8 +141,8 @@ pub fn mail_html(text: &str, board_heading: &str, v: &View, inline: &[InlinePart
 }
 
 /// `bytes` as a MIME body (base64 for a picture), encoded once for the mails of one reply:
-/// they carry the same picture, and encoding it was a tenth of a reply's mail (issue 15
-/// target 3). Keeps the last one encoded, compared byte for byte.
+/// they carry the same picture, and encoding it anew for each would take a tenth of a
+/// reply's time. Keeps the last one encoded, compared byte for byte.
 fn encoded(bytes: &[u8]) -> lettre::message::Body {
     use std::sync::{Mutex, OnceLock};
     /// The last bytes encoded, and their body.

@@ -1,6 +1,6 @@
-//! Joining by mail (issue 20 point 6): `twilight new` mails each player an invitation; the
-//! player's reply carries their nonce, which `inbox` records as that player's `join` entry and
-//! answers with a receipt echoing the nonce exactly as recorded.
+//! Joining by mail: `twilight new` mails each player an invitation; the player's reply carries
+//! their nonce (FAIRNESS.md §3.2, the nonce mix), which `inbox` records as that player's `join`
+//! entry and answers with a receipt echoing the nonce exactly as recorded.
 //!
 //! The invitation carries a reply token bound to log sequence number 0 (the `create` entry,
 //! which no prompt ever uses: FAIRNESS.md §10), so it stays valid while the other player joins.
@@ -108,7 +108,7 @@ pub fn invitation_text(session: &Session, side: Side) -> Result<String, MailErro
 /// Mails both players their invitation through `transport` (`twilight new`).
 pub fn send_invitations(session: &Session, transport: &Transport) -> Result<Vec<Side>, MailError> {
     if session.awaiting_bids() {
-        // A bid game: the players are seats until the bid decides (issue 18).
+        // A bid game: the players are seats until the bid decides (FAIRNESS.md §14).
         super::bid_mail::send_bid_invitations(session, transport)?;
         return Ok(Vec::new());
     }
@@ -216,8 +216,9 @@ pub fn judge_join(
     if tokens.is_empty() {
         return Ok(Err(Refusal::MissingToken));
     }
-    // The token may stand anywhere in the mail (issue 13): any candidate that is this
-    // invitation's token for one of the sender's sides authenticates it.
+    // The token may stand anywhere in the mail (quoted, below the signature, in the HTML
+    // part): any candidate that is this invitation's token for one of the sender's sides
+    // authenticates it.
     let Some(side) = sides.iter().copied().find(|s| {
         tokens
             .iter()
@@ -246,7 +247,7 @@ pub fn judge_join(
     }
     let dir = session.dir().to_path_buf();
     let mut state = MailState::load(&dir)?;
-    // The join is committed already: the record names it (issue 12).
+    // The join is committed already: the record names its entry, which the log holds.
     state
         .applied
         .push(mail.applied(side, seq, now, Some(session.log().head())));

@@ -1,13 +1,34 @@
-//! Play by email (design §5, issue 8): redacted prompts out, authenticated moves in.
+//! Play by email (design §5): redacted prompts out, authenticated moves in.
 //!
-//! * [`outbound`] composes the mails: one per player who owes a decision (and an update to the
-//!   other), with the redacted view, the legal options, the reply token and the receipt.
-//! * [`transport`] sends them: `.eml` files in `GAME_DIR/outbox/` by default, or SMTP with
-//!   STARTTLS or implicit TLS and authentication, configured by environment variables.
-//! * [`reply`] reads a reply the way a person does (quotes, attributions, signatures, HTML);
-//!   [`refusal`] answers a refused one with a prompt the player can answer in turn.
-//! * [`inbound`] reads replies from a Maildir or `.eml` files, finds the game and the player,
-//!   checks the reply token, applies the moves, and answers a refused mail with the reason.
+//! Where each step of a game's mail lives, in the order a move goes through them:
+//!
+//! * **A prompt is composed** in [`outbound::compose`]: what the player owes, the legal options
+//!   with examples, the redacted view, what happened since their last mail, the reply token,
+//!   the log's seq and head hash; [`html`] renders the same mail as HTML with the board
+//!   as tables. [`outbound::send_due`] decides who is owed a mail and sends it.
+//! * **It is sent** by [`transport`]: `.eml` files in `GAME_DIR/outbox/` by default, or SMTP
+//!   with STARTTLS or implicit TLS and authentication, configured by environment variables.
+//! * **The reply is read** the way a person reads it (quotes, attributions, signatures, HTML,
+//!   lines a client wrapped) by [`reply::read`] and [`reply::extract`].
+//! * **`twilight inbox` judges it** ([`inbound::run`]); one mail's steps, in order, are in
+//!   `inbound/judge.rs`:
+//!   * the game and the sender are identified in `inbound/identify.rs`;
+//!   * **the reply's token is checked** in `inbound/authenticate.rs` (the tokens a mail
+//!     carries are found by `reply/tokens.rs`; the game token, good for game-level lines
+//!     only, is [`game_token`]);
+//!   * **the move is applied**, all or none, and committed with the mail's record (a mail is
+//!     applied once, even across a crash) in `inbound/apply.rs`.
+//! * **A refusal is written**: its reason in [`inbound::Refusal::explain`] (and its exit status
+//!   in [`inbound::Refusal::exit_code`]); the reply mail, itself a prompt the player can answer,
+//!   in [`refusal::refusal_text`] and [`refusal::refusal_message`]; it is sent, only to a
+//!   player of the game, from `inbound/answer.rs`.
+//! * **An accepted move gets its receipt** ([`receipt`]), echoing every entry the move made as
+//!   logged; then the prompts of every game that moved on go out ([`outbound::send_due`]).
+//!
+//! Before the game starts: [`invite`] (the invitation and the join reply carrying the player's
+//! nonce) and [`bid_mail`] (the blind bid for sides). At any time a player checks their own
+//! mails against each other with [`check`] (`twilight check`). [`moderator`] finds the
+//! moderator's games folder.
 //!
 //! Per game, two small files sit beside the log: `mail.yaml` (optional settings, written by
 //! the moderator: [`MailConfig`]) and `mail-state.yaml` (what was sent and which replies were
@@ -161,7 +182,7 @@ pub struct Applied {
     pub at: DateTime<Utc>,
     /// The hash of the last log entry of the move it made, recorded before that move was
     /// committed: a record whose entry is not in the log is of a move a crash stopped, and
-    /// does not count (issue 12). Absent in records written before this field existed.
+    /// does not count. Absent in records written before this field existed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub entry: Option<crate::log::Hex32>,
     /// The file the reply was read from: a Maildir message's unique name (without its `:2,`

@@ -1,5 +1,5 @@
-//! Where the moderator's games are, so that `inbox` run from any folder finds them (issue 13
-//! §5): `--games DIR`, else `$TWILIGHT_GAMES`, else the `games:` line of the config file
+//! Where the moderator's games are, so that `inbox` run from any folder finds them:
+//! `--games DIR`, else `$TWILIGHT_GAMES`, else the `games:` line of the config file
 //! (`$TWILIGHT_CONFIG`, else `$XDG_CONFIG_HOME/twilight/config.yaml`, else
 //! `~/.config/twilight/config.yaml`), else `./games`. The folder must exist: a mistyped or
 //! missing one is refused before any mail is read, so no valid mail is ever refused to a player

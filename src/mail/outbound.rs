@@ -1,4 +1,4 @@
-//! Composing the game's mails (design §5 "The mail shows"; issue 8 scope 1).
+//! Composing the game's mails (design §5 "The mail shows").
 //!
 //! Each player gets, in plain text: what they owe, the legal options with examples in the
 //! notation, what happened since their last mail, their redacted view (the CLI's text view),
@@ -63,7 +63,7 @@ pub struct Outgoing {
     pub html: String,
     /// The redacted view, YAML.
     pub view_yaml: String,
-    /// The board picture of the same view as PNG (issue 16; `None` when built without the
+    /// The board picture of the same view as PNG (`None` when built without the
     /// `png` feature), shown inline in the HTML part.
     pub picture_png: Option<Vec<u8>>,
     /// Message-ID, without angle brackets.
@@ -77,7 +77,8 @@ pub struct Outgoing {
     /// History lines covered.
     pub history_len: usize,
     /// The public log entries since this player's previous mail, exactly as stored (attached
-    /// as `log-FROM-TO.yaml`; issue 20 point 5), and the first entry's seq.
+    /// as `log-FROM-TO.yaml`, for the player's own check: [`super::check`]), and the first
+    /// entry's seq.
     pub log_since: (u64, String),
     /// Where it went once sent (`outbox file PATH`, `SMTP host:port (…)`); `None` before.
     pub delivered: Option<String>,
@@ -234,7 +235,7 @@ pub fn compose(
         log_since: super::receipt::log_since(session, rec.last_seq.unwrap_or(0))?,
         delivered: None,
     };
-    // The HTML shows the picture inline (issue 16) above the board as tables (issue 13).
+    // The HTML shows the picture inline above the board as tables.
     out.html = super::html::mail_html(&out.text, BOARD_HEADING, &v, &inline_parts(&out));
     let p = state.player_mut(side);
     p.sent = n;
@@ -252,9 +253,9 @@ pub fn compose(
     Ok(out)
 }
 
-/// Standing orders (issue 17 point 5): those used since the player's last mail (theirs or
-/// the opponent's — both players are told), then the player's own open orders with how to
-/// cancel them.
+/// Standing orders (`schemas/NOTATION.md`, FAIRNESS.md §16): those used since the player's
+/// last mail (theirs or the opponent's — both players are told), then the player's own open
+/// orders with how to cancel them.
 fn standing_orders_part(t: &mut String, session: &Session, side: Side, since: Option<u64>) {
     for line in session.standing_order_news(since.unwrap_or(0)) {
         let _ = writeln!(t, "{line}\n");
@@ -581,11 +582,11 @@ pub fn due(
     out
 }
 
-/// The last decision in `session`'s log for the mail picture's highlight (issue 16 point 1):
+/// The last decision in `session`'s log for the mail picture's highlight:
 /// the countries whose Influence it changed, as seen in `now`, and its notation as logged
 /// (`USSR: play 27 ops …`), as [`crate::picture::mail::last_move`] finds them; from what the
 /// replay kept of it ([`Session::last_decision`]) when it kept it, so that the log is neither
-/// read whole nor replayed a second time (issue 15).
+/// read whole nor replayed a second time.
 pub fn last_move(
     session: &Session,
     now: &crate::engine::view::View,

@@ -1,4 +1,4 @@
-//! The receipt of an accepted move (issue 20 point 5): a mail to the player who sent it that
+//! The receipt of an accepted move: a mail to the player who sent it that
 //! echoes every log entry the move produced exactly as recorded — the decisions in the
 //! notation, a sealed headline with its commitment's digest, salt, seq and turn — and the new
 //! head, so a later log that records anything else, or resolves another headline, is

@@ -1,4 +1,5 @@
-//! The reply to a refused mail is itself a prompt (issue 13 §4).
+//! The reply to a refused mail is itself a prompt (design §5: a refused move gets a clear
+//! reply).
 //!
 //! It quotes the refused line and says why (the rule and FAQ ruling come with the engine's
 //! reason), then — when the mail came from a player of the game — repeats the decision owed,

@@ -1,0 +1,154 @@
+//! Answering a judged mail: the receipt of an accepted move (the entries it made, exactly as
+//! logged: [`crate::mail::receipt`]), or the reply to a refused one — only to a player of the
+//! game — which is itself a prompt ([`crate::mail::refusal`] writes it).
+
+use std::path::Path;
+
+use super::identify::sides_of;
+use super::judge::Context;
+use super::{reopen, InboxOptions, InboxReport, Refusal, Touched, Verdict};
+use crate::data::Side;
+use crate::mail::transport::Transport;
+use crate::mail::{MailConfig, MailError};
+use crate::session::Session;
+
+/// After an accepted mail: its game's prompts are due (`touched`, with this process's replay of
+/// the game after the move), and the sender of a move gets its receipt ([`send_receipt`]).
+pub(super) fn answer_accepted(
+    opts: &InboxOptions,
+    ctx: &mut Context,
+    side: Option<Side>,
+    touched: &mut Touched,
+    report: &mut InboxReport,
+    file: &Path,
+) {
+    if let Some(d) = &ctx.game_dir {
+        let i = match touched.iter().position(|(t, _)| t == d) {
+            Some(i) => i,
+            None => {
+                touched.push((d.clone(), None));
+                touched.len() - 1
+            }
+        };
+        // This move's replay stands for the game from now on (an earlier mail's no more).
+        touched[i].1 = None;
+        if let (Some(from), Some(side)) = (ctx.receipt_from, side) {
+            let sent = reopen(d, ctx.session.take()).map_err(MailError::from);
+            let sent = sent.and_then(|session| {
+                let line = send_receipt(&session, side, from, opts.force_outbox);
+                touched[i].1 = Some(session);
+                line
+            });
+            match sent {
+                Ok(Some(line)) => report.receipts.push(line),
+                Ok(None) => {}
+                Err(e) => report
+                    .send_errors
+                    .push(format!("{}: receipt not sent: {e}", file.display())),
+            }
+        }
+    }
+}
+
+/// After a refused mail: its reply ([`answer_refusal`]) and the verdict saying where it went.
+pub(super) fn answer_refused(
+    opts: &InboxOptions,
+    ctx: &Context,
+    refusal: Refusal,
+    report: &mut InboxReport,
+    file: &Path,
+) -> Verdict {
+    let (reply, sent) = answer_refusal(opts, ctx, &refusal);
+    let answered = match sent {
+        Ok(a) => a,
+        Err(e) => {
+            report
+                .send_errors
+                .push(format!("{}: reply not sent: {e}", file.display()));
+            None
+        }
+    };
+    Verdict::Refused {
+        game: ctx.game.clone(),
+        refusal,
+        reply,
+        answered,
+    }
+}
+
+/// Mails the receipt of `side`'s move starting at log entry `from`.
+fn send_receipt(
+    session: &Session,
+    side: Side,
+    from: u64,
+    force_outbox: bool,
+) -> Result<Option<String>, MailError> {
+    let transport = Transport::choose(&session.dir().join("outbox"), force_outbox)?;
+    crate::mail::receipt::send_move_receipt(session, side, from, &transport)
+}
+
+/// The reply to a refused mail (see [`crate::mail::refusal::refusal_text`]; no retry part).
+pub fn refusal_text(refusal: &Refusal, game: Option<&str>, moves: &[String]) -> String {
+    crate::mail::refusal::refusal_text(refusal, game, moves, None)
+}
+
+/// Answers a refused mail — only when its sender is a player of the game it names — with a
+/// reply that is itself a prompt. Returns the reply's text and where it went (`None`: not
+/// answered).
+fn answer_refusal(
+    opts: &InboxOptions,
+    ctx: &Context,
+    refusal: &Refusal,
+) -> (String, Result<Option<String>, MailError>) {
+    let plain = crate::mail::refusal::refusal_text(refusal, ctx.game.as_deref(), &ctx.moves, None);
+    let (Some(r), Some(dir)) = (&ctx.received, &ctx.game_dir) else {
+        return (plain, Ok(None));
+    };
+    let session = match Session::open(dir) {
+        Ok(s) => s,
+        Err(e) => return (plain, Err(e.into())),
+    };
+    let sides = if ctx.sides.is_empty() {
+        sides_of(&session, &r.from)
+    } else {
+        ctx.sides.clone()
+    };
+    if sides.is_empty() {
+        return (plain, Ok(None)); // refusals go only to a game's players
+    }
+    let side = ctx.side.unwrap_or_else(|| {
+        sides
+            .iter()
+            .copied()
+            .find(|s| session.game().is_some_and(|g| g.prompt_for(*s).is_some()))
+            .unwrap_or(sides[0])
+    });
+    let retry = crate::mail::refusal::Retry {
+        session: &session,
+        side,
+    };
+    let text =
+        crate::mail::refusal::refusal_text(refusal, ctx.game.as_deref(), &ctx.moves, Some(&retry));
+    let sent = (|| {
+        let config = MailConfig::load(dir)?;
+        let to = match side {
+            Side::Us => session.players().us.clone(),
+            Side::Ussr => session.players().ussr.clone(),
+        };
+        let subject =
+            crate::mail::refusal::refusal_subject(&r.subject, ctx.game.as_deref(), refusal);
+        let m = crate::mail::refusal::refusal_message(
+            &config,
+            &to,
+            &subject,
+            &r.message_id,
+            &r.digest,
+            Some(&retry),
+            &text,
+            opts.now,
+        )?;
+        let transport = Transport::choose(&dir.join("outbox"), opts.force_outbox)?;
+        transport.deliver(&m).map(Some)
+    })();
+    (text, sent)
+}

@@ -1,0 +1,390 @@
+//! Reading replies (design §5): `twilight inbox [--games DIR] SOURCE…`.
+//!
+//! Each new mail goes through the same steps, in this order (after njudge's mail pipeline):
+//!
+//! 1. **receive** — read it as a person would ([`crate::mail::reply`]: the new text, the tokens
+//!    anywhere in the mail, the Message-IDs it answers);
+//! 2. **identify the game** — the subject's `[TS <game>]` tag, else a `Game:` line, else the
+//!    prompt it answers (`identify.rs`); the game's lock is taken and held until the mail is
+//!    filed;
+//! 3. **identify the sender** — a player of that game (a seat, before a bid decides the
+//!    sides); a mail already applied (same Message-ID or same bytes) is refused;
+//! 4. **authenticate** — the reply token, bound to game, log `seq` and side and compared in
+//!    constant time; a reply naming a prompt in `In-Reply-To`/`References` carries that
+//!    prompt's token; a stale token is told from a wrong one (`authenticate.rs`);
+//! 5. **apply** — the move lines, all or none, committed with the mail's record so that a
+//!    crash neither loses the move nor applies the mail twice (`apply.rs`);
+//! 6. **reply** — the receipt of an accepted move, or, for a refusal, a reply that is itself a
+//!    prompt and goes only to a player of the game (`answer.rs`, [`crate::mail::refusal`]);
+//!    a refusal appends nothing to the log. After all the mails, the prompts of every game
+//!    that moved on ([`crate::mail::outbound::send_due`]).
+//!
+//! `judge.rs` runs steps 1 to 5 for one mail; [`run`] runs them for every mail, answers, files
+//! and sends the prompts. What a mail can become, and the exit status of each, is in
+//! `verdict.rs` ([`Verdict`], [`Refusal`]).
+//!
+//! Sources and what becomes of a message (nothing is ever deleted; `sources.rs`):
+//!
+//! * a Maildir (a folder with `new/`, `cur/`, `tmp/`): each file in `new/` is read; an applied
+//!   one moves to `cur/NAME:2,S` (Seen); a refused one moves to `cur/NAME:2,FS` (Flagged, Seen)
+//!   and the reply sent about it is kept as `twilight-refused/NAME.txt` in the Maildir; a mail
+//!   for no game here stays in `new/` for a later run; a mail that fails in an unforeseen way
+//!   (an error, a panic) moves to [`FAILED_FOLDER`] with `NAME.reason.txt`, and the other mails
+//!   go on.
+//! * an `.eml` file: left where it is; a note `FILE.accepted`, `FILE.refused` or `FILE.failed`
+//!   beside it records the result, and a file with a note is skipped on later runs.
+
+mod answer;
+mod apply;
+mod authenticate;
+mod identify;
+mod judge;
+mod sources;
+mod verdict;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+
+use self::answer::{answer_accepted, answer_refused};
+use self::judge::{judge, Context};
+use self::sources::{file_away, list_sources, note_path, source_name, Source};
+use super::outbound::{send_due, Outgoing};
+use super::reply::{self, Reply};
+use super::transport::Transport;
+use super::MailError;
+use crate::session::{Session, SessionError};
+
+pub use self::answer::refusal_text;
+pub use self::identify::game_from_subject;
+pub use self::sources::FAILED_FOLDER;
+pub use self::verdict::{
+    Refusal, Verdict, EXIT_FAILED, EXIT_ILLEGAL, EXIT_MALFORMED, EXIT_MISSING_TOKEN,
+    EXIT_NOT_A_PLAYER, EXIT_NO_MOVE, EXIT_REPLAYED, EXIT_STALE, EXIT_UNKNOWN_GAME,
+    EXIT_WRONG_TOKEN,
+};
+pub use super::reply::{extract, Extracted, MAX_MESSAGE_BYTES, MAX_TEXT_BYTES};
+
+/// A message as read ([`reply::read`]).
+pub type Received = Reply;
+
+/// Parses raw message bytes ([`reply::read`]).
+pub fn read_message(raw: &[u8]) -> Result<Received, Refusal> {
+    reply::read(raw)
+}
+
+/// Options of an inbox run.
+pub struct InboxOptions {
+    /// The folder holding the game folders.
+    pub games_dir: PathBuf,
+    /// Write every mail to outbox folders even if SMTP is configured.
+    pub force_outbox: bool,
+    /// The clock.
+    pub now: DateTime<Utc>,
+}
+
+/// What an inbox run did with one message.
+#[derive(Debug, Clone)]
+pub struct Processed {
+    /// The message's file (its path before it was moved).
+    pub source: PathBuf,
+    /// The result.
+    pub verdict: Verdict,
+}
+
+/// The result of an inbox run.
+#[derive(Debug, Default)]
+pub struct InboxReport {
+    /// Each message read, in order.
+    pub processed: Vec<Processed>,
+    /// Files skipped (already processed `.eml` files).
+    pub skipped: Vec<PathBuf>,
+    /// Prompts and updates sent after the moves.
+    pub sent: Vec<Outgoing>,
+    /// The receipts mailed to the players whose moves were accepted, one line each: where
+    /// each went (a sealed headline's receipt too, and a join's or a sealed bid's).
+    pub receipts: Vec<String>,
+    /// Problems sending mail (the moves stand; `twilight mail GAME_DIR` re-sends).
+    pub send_errors: Vec<String>,
+    /// Lines saying what was set aside from a log a crash left incomplete.
+    pub recovered: Vec<String>,
+    /// Mails left in place because their game was busy (another command held its lock).
+    pub deferred: Vec<String>,
+}
+
+impl InboxReport {
+    /// How many mails got a verdict matching `f`.
+    pub fn count(&self, f: impl Fn(&Verdict) -> bool) -> usize {
+        self.processed.iter().filter(|p| f(&p.verdict)).count()
+    }
+
+    /// The exit status: the first refusal's, else 3 if a mail could not be sent, else 0.
+    pub fn exit_code(&self) -> u8 {
+        self.processed
+            .iter()
+            .map(|p| p.verdict.exit_code())
+            .find(|c| *c != 0)
+            .unwrap_or(if self.send_errors.is_empty() { 0 } else { 3 })
+    }
+}
+
+/// Runs the inbox: every new message of every source, in order; then the prompts of every game
+/// that moved on. Each mail is handled on its own: a refusal is answered at once, a mail for no
+/// game here is held for a later run, and a mail that fails in any unforeseen way — an error
+/// or even a panic — is filed as failed while the other mails and games go on.
+/// Mail errors are collected, not fatal.
+pub fn run(opts: &InboxOptions, sources: &[PathBuf]) -> Result<InboxReport, MailError> {
+    let mut report = InboxReport::default();
+    let mut touched: Touched = Vec::new();
+    let sources = list_sources(sources)?;
+    let kept = judge_and_file_each(opts, sources, &mut report, &mut touched);
+    send_prompts(opts, touched, kept, &mut report);
+    Ok(report)
+}
+
+/// Judges, answers and files every mail of `sources` in order. Returns the lock of the last
+/// mail's game, kept for sending its prompts: held all along, its files need not be read and
+/// compared again (`Session::reopen`), nor the lock taken anew.
+fn judge_and_file_each(
+    opts: &InboxOptions,
+    sources: Vec<Source>,
+    report: &mut InboxReport,
+    touched: &mut Touched,
+) -> Option<crate::gamefs::GameLock> {
+    let count = sources.len();
+    let mut kept: Option<crate::gamefs::GameLock> = None;
+    for (n, src) in sources.into_iter().enumerate() {
+        let file = match &src {
+            Source::Maildir(_, f) | Source::Eml(f) => f.clone(),
+        };
+        if let Source::Eml(f) = &src {
+            if ["accepted", "refused", "failed"]
+                .iter()
+                .any(|e| note_path(f, e).exists())
+            {
+                report.skipped.push(f.clone());
+                continue;
+            }
+        }
+        let still_there = || match &src {
+            Source::Maildir(..) => file.is_file(),
+            Source::Eml(f) => ["accepted", "refused", "failed"]
+                .iter()
+                .all(|e| !note_path(f, e).exists()),
+        };
+        let mut held: Option<crate::gamefs::GameLock> = None;
+        let verdict = match fs::read(&file) {
+            // Another inbox run filed it since we listed the folder.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => Verdict::Failed {
+                reason: format!("cannot read the file: {e}"),
+            },
+            Ok(raw) => {
+                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    process(&raw, opts, report, touched, &src, &still_there, &mut held)
+                }));
+                match outcome {
+                    Ok(Ok(Some(v))) => v,
+                    Ok(Ok(None)) => continue, // left for the next run, or filed by another
+                    Ok(Err(MailError::Session(
+                        SessionError::Busy(e) | SessionError::ReadOnly(e),
+                    ))) => {
+                        report
+                            .deferred
+                            .push(format!("{}: left for the next run: {e}", file.display()));
+                        continue;
+                    }
+                    Ok(Err(e)) => Verdict::Failed {
+                        reason: e.to_string(),
+                    },
+                    Err(p) => Verdict::Failed {
+                        reason: format!("internal error (panic: {})", panic_text(&*p)),
+                    },
+                }
+            }
+        };
+        match file_away(&src, &verdict) {
+            Ok(true) => {}
+            Ok(false) => continue, // another inbox run filed it first
+            Err(e) => report
+                .send_errors
+                .push(format!("{}: could not be filed: {e}", file.display())),
+        }
+        if n + 1 == count {
+            kept = held;
+        } else {
+            drop(held);
+        }
+        report.processed.push(Processed {
+            source: file,
+            verdict,
+        });
+    }
+    kept
+}
+
+/// Sends the prompts due in every game in `touched`, each under its lock in turn (`kept`: the
+/// last mail's game's lock, still held).
+fn send_prompts(
+    opts: &InboxOptions,
+    touched: Touched,
+    mut kept: Option<crate::gamefs::GameLock>,
+    report: &mut InboxReport,
+) {
+    for (dir, held) in touched {
+        // Each game's lock in turn: sending updates its mail state.
+        let lock = match kept.take_if(|l| l.dir() == crate::gamefs::plain(&dir)) {
+            Some(l) => Ok((l, None)),
+            None => {
+                // Never one game's lock held while waiting for another's: two runs taking
+                // the same games in the other order would wait for each other until the
+                // lock wait ran out, and send neither game's prompts. The kept lock is let
+                // go (its game is then locked and compared again, as any other).
+                kept = None;
+                Session::lock(&dir)
+            }
+        };
+        let (_lock, recovered) = match lock {
+            Ok(l) => l,
+            Err(e @ SessionError::Busy(_)) => {
+                report.send_errors.push(format!(
+                    "{}: prompts not sent: {e}; `twilight mail {}` re-sends",
+                    dir.display(),
+                    dir.display()
+                ));
+                continue;
+            }
+            Err(e) => {
+                report
+                    .send_errors
+                    .push(format!("{}: prompts not sent: {e}", dir.display()));
+                continue;
+            }
+        };
+        report.recovered.extend(recovered);
+        let session = match reopen(&dir, held) {
+            Ok(s) => s,
+            Err(e) => {
+                report
+                    .send_errors
+                    .push(format!("{}: prompts not sent: {e}", dir.display()));
+                continue;
+            }
+        };
+        let sent = Transport::choose(&dir.join("outbox"), opts.force_outbox)
+            .and_then(|transport| send_due(&session, &transport, false, opts.now));
+        match sent {
+            Ok(sent) => report.sent.extend(sent),
+            Err(e) => report
+                .send_errors
+                .push(format!("{}: prompts not sent: {e}", dir.display())),
+        }
+    }
+}
+
+/// Judges one message and answers it if refused; `touched` collects the games that moved on.
+fn process(
+    raw: &[u8],
+    opts: &InboxOptions,
+    report: &mut InboxReport,
+    touched: &mut Touched,
+    src: &Source,
+    still_there: &dyn Fn() -> bool,
+    held: &mut Option<crate::gamefs::GameLock>,
+) -> Result<Option<Verdict>, MailError> {
+    let file = match src {
+        Source::Maildir(_, f) | Source::Eml(f) => f.as_path(),
+    };
+    let source = &source_name(src);
+    #[cfg(debug_assertions)]
+    if let Ok(needle) = std::env::var("TWILIGHT_TEST_PANIC_ON") {
+        // Test-only failpoint (debug builds): a mail containing the text panics, so the tests
+        // can check that one bad mail never stops the loop.
+        if !needle.is_empty() && String::from_utf8_lossy(raw).contains(&needle) {
+            panic!("test failpoint TWILIGHT_TEST_PANIC_ON hit");
+        }
+    }
+    let mut ctx = Context::default();
+    let judged = match judge(raw, opts, &mut ctx, source, still_there) {
+        // One busy game does not stop the others: its mail waits for the next run;
+        // so does the mail of a game whose folder cannot be written (kept in new/, not filed
+        // as failed: it applies once the folder is writable again).
+        Err(MailError::Session(SessionError::Busy(e) | SessionError::ReadOnly(e))) => {
+            report
+                .deferred
+                .push(format!("{}: left for the next run: {e}", file.display()));
+            return Ok(None);
+        }
+        other => other,
+    };
+    report.recovered.extend(ctx.recovered.take());
+    // A join's or a bid's receipt, mailed while judging: said and counted like a move's.
+    for r in ctx.receipts.drain(..) {
+        match r {
+            Ok(line) => report.receipts.push(line),
+            Err(e) => report
+                .send_errors
+                .push(format!("{}: receipt not sent: {e}", file.display())),
+        }
+    }
+    // The lock is held by the caller until the mail is filed.
+    *held = ctx.lock.take();
+    if ctx.gone {
+        return Ok(None); // another inbox run took it
+    }
+    Ok(Some(match judged? {
+        Ok((game, Some(side), _)) if ctx.unfiled.is_some() => Verdict::Filed {
+            game,
+            side,
+            seq: ctx.unfiled.unwrap_or_default(),
+        },
+        Ok((game, side, applied)) => {
+            answer_accepted(opts, &mut ctx, side, touched, report, file);
+            Verdict::Accepted {
+                game,
+                side,
+                applied,
+                ignored: ctx.ignored.clone(),
+            }
+        }
+        Err(refusal @ Refusal::UnknownGame(_)) => Verdict::Held {
+            game: ctx.game.clone(),
+            refusal,
+        },
+        Err(refusal) => answer_refused(opts, &ctx, refusal, report, file),
+    }))
+}
+
+/// The game in `dir` opened again after a move: from `held`, this process's replay of it,
+/// when the files are unchanged ([`Session::reopen`]), else from the disk.
+fn reopen(dir: &Path, held: Option<Session>) -> Result<Session, SessionError> {
+    match held {
+        Some(s) if s.dir() == dir => s.reopen(),
+        _ => Session::open(dir),
+    }
+}
+
+/// The games whose prompts are due after the mails, each with this process's latest replay
+/// of it, if any ([`reopen`]).
+type Touched = Vec<(PathBuf, Option<Session>)>;
+
+fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn malformed_mail_is_refused_with_its_reason() {
+        assert!(matches!(read_message(b""), Err(Refusal::MalformedMime(_))));
+        let r = read_message(b"Subject: x\r\n\r\nbody\r\n").unwrap_err();
+        assert_eq!(r.kind(), "malformed-mime");
+        assert!(r.explain(None).contains("no sender address"));
+    }
+}

@@ -1,0 +1,409 @@
+//! Reading a reply the way a person reads it.
+//!
+//! Players answer from ordinary mail clients, and every client adds something around the few
+//! lines the player typed. [`read`] turns a raw message into a [`Reply`]: the new text the
+//! player wrote (plain text; an HTML-only reply is converted with `mail-parser`'s HTML
+//! renderer), every reply token the mail carries anywhere, and the Message-IDs it answers.
+//! [`extract`] then takes the moves from that text and stops at everything clients add:
+//!
+//! * quoted text: `>` lines (skipped, so inline replies between quotes still work), a quoting
+//!   attribution (`On Tue, 1 Dec 2026 … wrote:`, also wrapped over two or three lines as Gmail
+//!   and Apple Mail wrap it; `Le … a écrit :`, `Am … schrieb …:`), Outlook's
+//!   `________________________________` line and its `From:` / `Sent:` header block (after which
+//!   the original follows *unquoted*), `-----Original Message-----`, Thunderbird's
+//!   `-------- Original Message --------`, forwarded-message separators;
+//! * a signature (`-- ` or `--`), mobile footers (`Sent from my iPhone`, `Get Outlook for
+//!   Android`, `Sent with Proton Mail`, …);
+//! * greetings and sign-offs: before the first move, a line that is not a move is ignored;
+//!   after at least one move, the first line that does not read as a move ends the moves
+//!   (`Cheers,` / `Boris`). Ignored lines are reported, never refused as moves.
+//!
+//! The token is looked for everywhere — the new text first, then the quote, anything after the
+//! signature, the unquoted Outlook original and the HTML part — because the player kept it
+//! wherever their client put it. Attachments are ignored; the size limit applies to the text
+//! parts only ([`MAX_TEXT_BYTES`]), and a mail over it is refused as too large.
+//!
+//! Where each step lives:
+//!
+//! * [`read`] (here): the bytes to a [`Reply`], within the bounds a mail may take
+//!   ([`MAX_MESSAGE_BYTES`], [`MAX_TEXT_BYTES`]);
+//! * `normalize`: a text part to the characters the player typed ([`unflow`],
+//!   [`normalize_chars`]);
+//! * [`extract`] (here): the moves, the tokens and the `Game:` line of that text, using
+//!   * `quoting`: where the new text ends, what is quoted;
+//!   * `move_lines`: how a line reads (a move, a mistyped move, chatter), and a move wrapped
+//!     over several lines;
+//!   * `tokens`: the candidate tokens ([`MAX_TOKENS`]) and the prompt Message-ID's tag
+//!     ([`message_id_tag`], [`parse_prompt_id`]).
+
+mod move_lines;
+mod normalize;
+mod quoting;
+mod tokens;
+
+use mail_parser::decoders::html::html_to_text;
+use mail_parser::{MessageParser, MimeHeaders, PartType};
+use sha2::{Digest, Sha256};
+
+use self::move_lines::{classify, continued, cut_name, is_pleasantry, LineKind};
+use self::normalize::{clean, part_text};
+use self::quoting::{attribution_len, ends_new_text, unquote};
+use self::tokens::{push_token, token_in};
+use super::inbound::Refusal;
+
+pub use self::normalize::{is_invisible_format_char, normalize_chars, unflow};
+pub use self::tokens::{message_id_tag, parse_prompt_id};
+
+/// Largest message read at all, attachments included (bytes): 64 MiB. Photos attached to a
+/// reply are ignored, not refused; this only bounds the memory one mail may take.
+pub const MAX_MESSAGE_BYTES: usize = 64 << 20;
+
+/// Largest text read (bytes): the plain-text and HTML body parts together, 1 MiB.
+pub const MAX_TEXT_BYTES: usize = 1 << 20;
+
+/// At most this many candidate tokens are tried for one mail.
+pub const MAX_TOKENS: usize = 8;
+
+/// A reply as read from its bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    /// The sender's bare address, lower case.
+    pub from: String,
+    /// The subject.
+    pub subject: String,
+    /// The Message-ID, without angle brackets (empty if none).
+    pub message_id: String,
+    /// The Message-IDs the mail answers: `In-Reply-To` then `References`, without brackets.
+    pub answers: Vec<String>,
+    /// The text the moves are read from: the first plain-text part (unflowed when it is
+    /// `format=flowed`, [`unflow`]), else the HTML part's new text (above its quote) rendered as
+    /// text; line ends `\n`, characters as [`normalize_chars`] reads them.
+    pub body: String,
+    /// All the text of the mail, for the token and the `Game:` line: every text part and the
+    /// HTML part rendered as text.
+    pub all_text: String,
+    /// SHA-256 of the raw bytes, hex.
+    pub digest: String,
+}
+
+/// Cuts an HTML body at its quoted part (`<blockquote`, Gmail's `gmail_quote`, Outlook's
+/// `divRplyFwdMsg`/`appendonsend`, Yahoo's `yahoo_quoted`, a `<hr`), keeping the new text.
+fn html_new_part(html: &str) -> &str {
+    let lower = html.to_ascii_lowercase();
+    let cut = [
+        "<blockquote",
+        "class=\"gmail_quote",
+        "class=\"gmail_attr",
+        "id=\"divrplyfwdmsg",
+        "id=\"appendonsend",
+        "class=\"yahoo_quoted",
+        "id=\"mail-editor-reference-message-container",
+        "<hr",
+    ]
+    .iter()
+    .filter_map(|m| lower.find(m))
+    .min();
+    match cut {
+        // Back up to the start of the tag that holds the marker.
+        Some(i) => {
+            let start = lower[..i]
+                .rfind('<')
+                .filter(|_| !lower[i..].starts_with('<'));
+            &html[..start.unwrap_or(i)]
+        }
+        None => html,
+    }
+}
+
+/// The message with LF line ends when every line of it ends in a bare CR (the mail of old Mac
+/// clients, which `mail-parser` reads as one header line with no body); otherwise the bytes
+/// as they are. The digest of a reply stays that of the bytes received.
+pub fn lf_line_ends(raw: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    if raw.contains(&b'\r') && !raw.contains(&b'\n') {
+        std::borrow::Cow::Owned(
+            raw.iter()
+                .map(|&b| if b == b'\r' { b'\n' } else { b })
+                .collect(),
+        )
+    } else {
+        std::borrow::Cow::Borrowed(raw)
+    }
+}
+
+/// Parses raw message bytes into a [`Reply`].
+///
+/// Errors: [`Refusal::TooLarge`] when the message or its text parts exceed
+/// [`MAX_MESSAGE_BYTES`] / [`MAX_TEXT_BYTES`]; [`Refusal::MalformedMime`] when the bytes have
+/// no headers, no sender address or no text at all.
+pub fn read(raw: &[u8]) -> Result<Reply, Refusal> {
+    if raw.len() > MAX_MESSAGE_BYTES {
+        return Err(Refusal::TooLarge {
+            bytes: raw.len(),
+            limit: MAX_MESSAGE_BYTES,
+            what: "the message",
+        });
+    }
+    let lf = lf_line_ends(raw);
+    let msg = MessageParser::default()
+        .parse(&lf[..])
+        .ok_or_else(|| Refusal::MalformedMime("no message headers".into()))?;
+    let from = msg
+        .from()
+        .and_then(|a| a.first())
+        .and_then(|a| a.address())
+        .map(|a| a.to_ascii_lowercase())
+        .filter(|a| a.contains('@'))
+        .ok_or_else(|| Refusal::MalformedMime("no sender address in a From: header".into()))?;
+    let mut texts: Vec<String> = Vec::new();
+    let mut htmls: Vec<String> = Vec::new();
+    let mut size = 0usize;
+    for part in &msg.parts {
+        if part.is_message() || part.attachment_name().is_some() && !part.is_text() {
+            continue;
+        }
+        match &part.body {
+            PartType::Text(t) => {
+                size += t.len();
+                texts.push(part_text(part, t));
+            }
+            PartType::Html(h) => {
+                size += h.len();
+                htmls.push(h.to_string());
+            }
+            _ => {}
+        }
+    }
+    if size > MAX_TEXT_BYTES {
+        return Err(Refusal::TooLarge {
+            bytes: size,
+            limit: MAX_TEXT_BYTES,
+            what: "its text",
+        });
+    }
+    // The first plain-text part, unless it is empty beside an HTML part (some clients send
+    // an empty text/plain alternative).
+    let text = match msg.text_part(0).map(|p| (p, &p.body)) {
+        Some((p, PartType::Text(t))) if !t.trim().is_empty() || htmls.is_empty() => {
+            Some(part_text(p, t))
+        }
+        _ => None,
+    };
+    let body = match text {
+        Some(t) => t,
+        None => match htmls.first() {
+            Some(h) => clean(&html_to_text(html_new_part(h))),
+            None => return Err(Refusal::MalformedMime("no text body".into())),
+        },
+    };
+    let mut all_text = texts.join("\n");
+    for h in &htmls {
+        all_text.push('\n');
+        all_text.push_str(&clean(&html_to_text(h)));
+    }
+    let mut answers: Vec<String> = Vec::new();
+    for v in [msg.in_reply_to(), msg.references()] {
+        let ids: Vec<String> = match v.as_text_list() {
+            Some(l) => l.iter().map(|s| s.to_string()).collect(),
+            None => v.as_text().map(|s| vec![s.to_string()]).unwrap_or_default(),
+        };
+        for id in ids {
+            let id = id.trim_matches(['<', '>', ' ']).to_string();
+            if !id.is_empty() && !answers.contains(&id) {
+                answers.push(id);
+            }
+        }
+    }
+    Ok(Reply {
+        from,
+        subject: msg.subject().unwrap_or_default().to_string(),
+        message_id: msg.message_id().unwrap_or_default().to_string(),
+        answers,
+        body,
+        all_text,
+        digest: hex::encode(Sha256::digest(raw)),
+    })
+}
+
+/// What the text of a reply says.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Extracted {
+    /// A `Game:` line (the new text's, else the first anywhere).
+    pub game: Option<String>,
+    /// Reply tokens found, best first: unquoted lines of the new text, then everything else in
+    /// the order it appears; at most [`MAX_TOKENS`].
+    pub tokens: Vec<String>,
+    /// How many of [`Extracted::tokens`], from the first, the player typed: those on `Token:`
+    /// lines of the new text, not quoted. When the player typed one, the mail is judged by
+    /// what they typed alone: a token quoted from the prompt never stands in for a typed one
+    /// that is wrong.
+    pub typed: usize,
+    /// Move lines, in order.
+    pub moves: Vec<String>,
+    /// Lines of the new text that were read as neither a move nor a field (greetings,
+    /// sign-offs, chatter), for the receipt.
+    pub ignored: Vec<String>,
+    /// A move line that a mail program seems to have cut inside a name (`influence Poland 4,
+    /// East` / `Germany 2`): the move line, the next line and the name the two make. Not
+    /// joined (a guess could make a wrong move): the mail is refused naming both lines.
+    pub cut: Option<(String, String, String)>,
+}
+
+impl Extracted {
+    /// The best token, if any.
+    pub fn token(&self) -> Option<&str> {
+        self.tokens.first().map(String::as_str)
+    }
+}
+
+/// The value of a `Name: value` line whose name is `name` (any case).
+fn field<'a>(line: &'a str, name: &str) -> Option<&'a str> {
+    let (k, v) = line.split_once(':')?;
+    k.trim().eq_ignore_ascii_case(name).then(|| v.trim())
+}
+
+/// Reads the moves, the tokens and the `Game:` line of a reply (see the module doc).
+///
+/// `body` is the text the moves are read from; `all_text` every text of the mail (the token
+/// and the `Game:` line may be anywhere in it).
+pub fn extract(body: &str, all_text: &str) -> Extracted {
+    let mut e = Extracted::default();
+    let lines: Vec<&str> = body.lines().collect();
+    let mut end = lines.len();
+    for i in 0..lines.len() {
+        if ends_new_text(&lines, i) {
+            end = i;
+            break;
+        }
+    }
+    let mut first_other: Option<String> = None;
+    let mut moves_over = false;
+    let mut skip = 0;
+    // The index of the last line of the last move read, for a move cut in two.
+    let mut last_move_line: Option<usize> = None;
+    for (i, raw) in lines[..end].iter().enumerate() {
+        if skip > 0 {
+            skip -= 1;
+            continue;
+        }
+        let n = attribution_len(&lines[..end], i);
+        if n > 0 {
+            skip = n - 1;
+            continue;
+        }
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('>') || line.starts_with('|') {
+            continue;
+        }
+        if let Some(t) = field(line, "token") {
+            if let Some(tok) = token_in(line) {
+                push_token(&mut e.tokens, tok);
+            } else if !t.is_empty() {
+                push_token(&mut e.tokens, t.to_string());
+            }
+            continue;
+        }
+        if let Some(g) = field(line, "game") {
+            e.game.get_or_insert_with(|| g.to_string());
+            continue;
+        }
+        if moves_over {
+            e.ignored.push(line.to_string());
+            continue;
+        }
+        let (line, joined) = continued(&lines[..end], i);
+        skip = joined;
+        let line = line.as_str();
+        match classify(line) {
+            LineKind::Move | LineKind::Attempt => {
+                e.moves.push(line.to_string());
+                last_move_line = Some(i + joined);
+            }
+            LineKind::Other if !e.moves.is_empty() => {
+                if last_move_line == Some(i.wrapping_sub(1)) {
+                    let prev = e.moves.last().cloned().unwrap_or_default();
+                    if let Some(name) = cut_name(&prev, line) {
+                        e.cut = Some((prev, line.to_string(), name));
+                    }
+                }
+                moves_over = true;
+                e.ignored.push(line.to_string());
+            }
+            LineKind::Other => {
+                if first_other.is_none() && !is_pleasantry(line) {
+                    first_other = Some(line.to_string());
+                }
+                e.ignored.push(line.to_string());
+            }
+        }
+    }
+    e.typed = e.tokens.len();
+    if e.moves.is_empty() {
+        // Nothing reads as a move: the first line that is no pleasantry is what the player
+        // meant as one, refused with the notation's reason rather than silently dropped.
+        if let Some(l) = first_other {
+            e.ignored.retain(|i| *i != l);
+            e.moves.push(l);
+        }
+    }
+    for raw in body.lines().chain(all_text.lines()) {
+        let line = unquote(raw);
+        if let Some(tok) = token_in(line) {
+            push_token(&mut e.tokens, tok);
+        }
+        if e.game.is_none() {
+            if let Some(g) = field(line, "game").filter(|g| !g.is_empty()) {
+                e.game = Some(g.split_whitespace().next().unwrap_or(g).to_string());
+            }
+        }
+    }
+    e
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_over_the_limit_is_too_large_and_attachments_do_not_count() {
+        let big = "x".repeat(MAX_TEXT_BYTES + 10);
+        let raw = format!("From: a@b.test\r\nSubject: s\r\n\r\npass\r\n{big}\r\n");
+        let r = read(raw.as_bytes()).unwrap_err();
+        assert_eq!(r.kind(), "too-large");
+        assert!(r.explain(None).contains("too large"), "{}", r.explain(None));
+        let photo = "QUJD".repeat(MAX_TEXT_BYTES / 2);
+        let raw = format!(
+            "From: a@b.test\r\nSubject: s\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\npass\r\n--b\r\nContent-Type: image/jpeg\r\nContent-Disposition: attachment; filename=\"a.jpg\"\r\nContent-Transfer-Encoding: base64\r\n\r\n{photo}\r\n--b--\r\n"
+        );
+        let r = read(raw.as_bytes()).unwrap();
+        assert_eq!(r.body.trim(), "pass");
+    }
+
+    #[test]
+    fn an_empty_text_part_beside_html_falls_back_to_the_html() {
+        let raw = "From: a@b.test\r\nSubject: s\r\nMIME-Version: 1.0\r\nContent-Type: multipart/alternative; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\n\r\n--b\r\nContent-Type: text/html\r\n\r\n<div>play 4 space</div><blockquote>Token: AAAA-BBBB-CCCC-DDDD</blockquote>\r\n--b--\r\n";
+        let r = read(raw.as_bytes()).unwrap();
+        let e = extract(&r.body, &r.all_text);
+        assert_eq!(e.moves, vec!["play 4 space".to_string()]);
+        assert_eq!(e.token(), Some("AAAA-BBBB-CCCC-DDDD"));
+    }
+
+    #[test]
+    fn no_input_panics_the_reader() {
+        for s in [
+            "Token:",
+            "token: ȺȺ é",
+            "ȺȺ é\n> Token: é",
+            "On ȺȺ\né wrote:",
+            "From: é\nSent:",
+        ] {
+            let _ = extract(s, s);
+        }
+        for b in [
+            &b"From: \xff@\xfe\r\n\r\n\xff"[..],
+            b"\x00",
+            b"From: a@b\r\nContent-Type: text/html\r\n\r\n<blockquote",
+        ] {
+            let _ = read(b);
+        }
+    }
+}
