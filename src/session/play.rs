@@ -267,128 +267,165 @@ impl Session {
         let first_sealed = sealed.filter(|_| game.prompts().len() == 2);
         let second_sealed = sealed.is_some() && game.prompts().len() == 1;
         if let Some(first) = first_sealed {
-            let digest = first.slot.commitment(&seed, side, first.choice);
-            let before = self.secret.clone().expect("moderator");
-            let mut secret = before.clone();
-            first.store(&mut secret);
-            // The secret first: a commitment in the log without its card in the secret
-            // would leave the choice unrecoverable.
-            self.write_own_secret(&secret)?;
-            self.secret = Some(secret);
-            let staged = self.log.stage(
-                Payload::Commitment {
-                    kind: first.slot.kind(),
-                    side: Some(side),
-                    turn: Some(first.slot.number()),
-                    digest: Hex32::from(digest),
-                },
-                // The log's rule: commitments are the moderator's entries.
-                Author::Moderator,
-                now,
-            );
-            if let Err(e) = staged {
-                self.write_own_secret(&before)?;
-                self.secret = Some(before);
-                return Err(e.into());
-            }
+            self.seal_first_choice(side, first, &seed, now)?;
         } else {
             if second_sealed {
-                let turn = u32::from(game.state().turn);
-                let pending = self
-                    .secret
-                    .as_ref()
-                    .and_then(|s| crate::chance::sealed_choice::Pending::of_secret(s, turn));
-                if let Some(p) = pending {
-                    // The first choice's answer as the replay will apply it: to the prompt
-                    // both sides had before either chose (the same options for a superpower
-                    // card, whose hand the second choice does not change).
-                    let answer = match p.choice {
-                        crate::chance::sealed_choice::Choice::Headline(card) => Answer::Card(card),
-                        crate::chance::sealed_choice::Choice::SuperpowerCard(card) => {
-                            let hand = &game
-                                .state()
-                                .turn_zero
-                                .as_ref()
-                                .ok_or_else(|| {
-                                    SessionError::State(
-                                        "a superpower card outside Turn Zero".into(),
-                                    )
-                                })?
-                                .hands[p.side];
-                            let i = hand.iter().position(|c| *c == card).ok_or_else(|| {
-                                SessionError::State(format!(
-                                    "the pending superpower card {} is not in the {}'s hand",
-                                    card.name(),
-                                    p.side
-                                ))
-                            })?;
-                            Answer::Number(i as u8)
-                        }
-                    };
-                    self.log.stage(
-                        Payload::Decision {
-                            side: p.side,
-                            notation: p.choice.notation(),
-                            answer: to_value(&answer),
-                        },
-                        Author::from(p.side),
-                        now,
-                    )?;
-                    // Cleared on disk only once both choices are committed.
-                    if let Some(secret) = self.secret.as_mut() {
-                        crate::chance::sealed_choice::Pending::clear(secret);
-                    }
-                    self.secret_after_commit = true;
-                }
+                self.stage_first_of_pair(now)?;
             }
-            self.log.stage(
-                Payload::Decision {
-                    side,
-                    notation: text.clone(),
-                    answer: to_value(&answer),
-                },
-                Author::from(side),
-                now,
-            )?;
-            // The resolution number: this decision entry's place among the log's decisions.
-            // Cancelled decisions are not counted: the decision made in their place gets their
-            // number, so a takeback changes no die (crate::session::takeback). The replay counted those
-            // before `mark` (without reading the log again); add those staged since.
-            let is_decision = |e: &StoredEntry| matches!(e.entry.payload, Payload::Decision { .. });
-            let r = self.decisions
-                + self
-                    .log
-                    .since(mark)
-                    .iter()
-                    .filter(|e| is_decision(e))
-                    .count() as u64;
-            debug_assert_eq!(
-                r,
-                self.log
-                    .entries()
-                    .iter()
-                    .filter(|e| is_decision(e))
-                    .filter(|e| !self.takebacks.cancelled.contains(&e.entry.seq))
-                    .count() as u64,
-                "the resolution number"
-            );
-            let mix = self.nonce_mix().expect("started");
-            let game = self.game.as_mut().expect("started");
-            let turn = u32::from(game.state().turn);
-            let drawn = game
-                .apply(side, answer, &mut SealedChance::new(seed, mix, r, turn))
-                .map_err(|error| SessionError::Refused {
-                    line: text.clone(),
-                    error,
-                })?;
-            self.append_records(&drawn, now)?;
-            self.append_hand_commitments(now)?;
-            self.append_dice_keys(seed, now)?;
+            self.stage_decision(side, answer, &text, mark, seed, now)?;
         }
         self.reload()?;
         Ok(text)
     }
 
+    /// The first choice of a simultaneous pair: kept in the secret and logged as a
+    /// commitment only (FAIRNESS.md §9, §15).
+    fn seal_first_choice(
+        &mut self,
+        side: Side,
+        first: crate::chance::sealed_choice::Pending,
+        seed: &[u8; 32],
+        now: DateTime<Utc>,
+    ) -> Result<(), SessionError> {
+        let digest = first.slot.commitment(seed, side, first.choice);
+        let before = self.secret.clone().expect("moderator");
+        let mut secret = before.clone();
+        first.store(&mut secret);
+        // The secret first: a commitment in the log without its card in the secret
+        // would leave the choice unrecoverable.
+        self.write_own_secret(&secret)?;
+        self.secret = Some(secret);
+        let staged = self.log.stage(
+            Payload::Commitment {
+                kind: first.slot.kind(),
+                side: Some(side),
+                turn: Some(first.slot.number()),
+                digest: Hex32::from(digest),
+            },
+            // The log's rule: commitments are the moderator's entries.
+            Author::Moderator,
+            now,
+        );
+        if let Err(e) = staged {
+            self.write_own_secret(&before)?;
+            self.secret = Some(before);
+            return Err(e.into());
+        }
+        Ok(())
+    }
+
+    /// The second choice of a simultaneous pair has come: the first, kept in the secret, is
+    /// staged as its decision before it, and the secret is cleared once both are committed.
+    fn stage_first_of_pair(&mut self, now: DateTime<Utc>) -> Result<(), SessionError> {
+        let game = self.game.as_ref().expect("checked: started");
+        let turn = u32::from(game.state().turn);
+        let pending = self
+            .secret
+            .as_ref()
+            .and_then(|s| crate::chance::sealed_choice::Pending::of_secret(s, turn));
+        if let Some(p) = pending {
+            // The first choice's answer as the replay will apply it: to the prompt
+            // both sides had before either chose (the same options for a superpower
+            // card, whose hand the second choice does not change).
+            let answer = match p.choice {
+                crate::chance::sealed_choice::Choice::Headline(card) => Answer::Card(card),
+                crate::chance::sealed_choice::Choice::SuperpowerCard(card) => {
+                    let hand = &game
+                        .state()
+                        .turn_zero
+                        .as_ref()
+                        .ok_or_else(|| {
+                            SessionError::State("a superpower card outside Turn Zero".into())
+                        })?
+                        .hands[p.side];
+                    let i = hand.iter().position(|c| *c == card).ok_or_else(|| {
+                        SessionError::State(format!(
+                            "the pending superpower card {} is not in the {}'s hand",
+                            card.name(),
+                            p.side
+                        ))
+                    })?;
+                    Answer::Number(i as u8)
+                }
+            };
+            self.log.stage(
+                Payload::Decision {
+                    side: p.side,
+                    notation: p.choice.notation(),
+                    answer: to_value(&answer),
+                },
+                Author::from(p.side),
+                now,
+            )?;
+            // Cleared on disk only once both choices are committed.
+            if let Some(secret) = self.secret.as_mut() {
+                crate::chance::sealed_choice::Pending::clear(secret);
+            }
+            self.secret_after_commit = true;
+        }
+        Ok(())
+    }
+
+    /// Stages `side`'s decision `answer` (written `text`) and applies it to the game under the
+    /// sealed chance, then the entries that follow it: chance records, hand commitments, dice
+    /// keys. `mark` is the log's length when the last replay left it.
+    fn stage_decision(
+        &mut self,
+        side: Side,
+        answer: Answer,
+        text: &str,
+        mark: u64,
+        seed: [u8; 32],
+        now: DateTime<Utc>,
+    ) -> Result<(), SessionError> {
+        self.log.stage(
+            Payload::Decision {
+                side,
+                notation: text.to_string(),
+                answer: to_value(&answer),
+            },
+            Author::from(side),
+            now,
+        )?;
+        // The resolution number: this decision entry's place among the log's decisions.
+        // Cancelled decisions are not counted: the decision made in their place gets their
+        // number, so a takeback changes no die (crate::session::takeback). The replay counted those
+        // before `mark` (without reading the log again); add those staged since.
+        let is_decision = |e: &StoredEntry| matches!(e.entry.payload, Payload::Decision { .. });
+        let r = self.decisions
+            + self
+                .log
+                .since(mark)
+                .iter()
+                .filter(|e| is_decision(e))
+                .count() as u64;
+        debug_assert_eq!(
+            r,
+            self.log
+                .entries()
+                .iter()
+                .filter(|e| is_decision(e))
+                .filter(|e| !self.takebacks.cancelled.contains(&e.entry.seq))
+                .count() as u64,
+            "the resolution number"
+        );
+        let mix = self.nonce_mix().expect("started");
+        let game = self.game.as_mut().expect("started");
+        let turn = u32::from(game.state().turn);
+        let drawn = game
+            .apply(side, answer, &mut SealedChance::new(seed, mix, r, turn))
+            .map_err(|error| SessionError::Refused {
+                line: text.to_string(),
+                error,
+            })?;
+        self.append_records(&drawn, now)?;
+        self.append_hand_commitments(now)?;
+        self.append_dice_keys(seed, now)?;
+        Ok(())
+    }
+
+    /// Stages the public chance outcomes of `drawn` as chance records (shuffles are sealed,
+    /// never recorded).
     pub(super) fn append_records(
         &mut self,
         drawn: &[ChanceOutcome],
@@ -406,6 +443,8 @@ impl Session {
         Ok(())
     }
 
+    /// Stages a hand commitment for each side whose hand differs from its last commitment
+    /// (FAIRNESS.md §9).
     pub(super) fn append_hand_commitments(
         &mut self,
         now: DateTime<Utc>,
