@@ -51,7 +51,7 @@ pub struct GameReport {
     /// What was played, the game's identity, in a few bytes ([`Played`]); empty when the log
     /// could not be read.
     pub played: Played,
-    /// Per side: timeouts and replies (issue 17 §6; [`crate::session::correspondence::record`]).
+    /// Per side: timeouts and replies ([`crate::session::correspondence::record`]).
     pub record: crate::data::BySide<crate::session::correspondence::record::SideRecord>,
 }
 
@@ -219,7 +219,8 @@ pub fn verify_game(dir: &Path, head: Option<&Hex32>) -> GameReport {
         played: Played::default(),
         record: Default::default(),
     };
-    // Never read a move half written by a command running now (issue 12).
+    // Never read a move half written by a command running now (design §2 "One move, one
+    // transaction").
     let _reading = crate::gamefs::shared_read_lock(dir);
     let bytes = match std::fs::read(dir.join("log.yaml")) {
         Ok(b) => b,
@@ -288,7 +289,7 @@ pub fn verify_game(dir: &Path, head: Option<&Hex32>) -> GameReport {
 }
 
 /// What a game played, as a few bytes whatever its length, so that a report stays small in an
-/// archive of thousands of games (issue 15): the items played are the `create` entry's seed
+/// archive of thousands of games: the items played are the `create` entry's seed
 /// commitment (`seed <hex>`), then each decision as `SIDE <answer as JSON>` and each recorded
 /// chance outcome as `chance <outcome as JSON>`, in log order ([`for_each_item`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -335,7 +336,7 @@ fn game_digest(players: &Players) -> Sha256 {
 }
 
 /// Calls `each` with every item `entries` played ([`Played`]), as its UTF-8 bytes, and
-/// whether it is a decision. One buffer serves every item (issue 15: no allocation per item).
+/// whether it is a decision. One buffer serves every item: no allocation per item.
 fn for_each_item(entries: &[StoredEntry], mut each: impl FnMut(&[u8], bool)) {
     use std::io::Write;
     /// Appends `value` as JSON; nothing if it has no JSON form.
@@ -390,7 +391,7 @@ pub enum SameGame {
     Shorter,
 }
 
-/// A folder that holds the same game as another (issue 14): same players, same seed
+/// A folder that holds the same game as another (a copy, or a game imported twice): same players, same seed
 /// commitment, and its decisions are the other's or the first of them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Duplicate {
@@ -588,7 +589,7 @@ pub fn verify_many(dirs: &[PathBuf], head: Option<&Hex32>, jobs: usize) -> Vec<G
 /// verifying threads, in any order): a progress display.
 ///
 /// Each thread takes the next game not yet taken, so the threads stay busy to the end whatever
-/// each game costs (issue 15), and the reports are put back in the order of `dirs`.
+/// each game costs, and the reports are put back in the order of `dirs`.
 pub fn verify_many_with(
     dirs: &[PathBuf],
     head: Option<&Hex32>,
@@ -639,7 +640,7 @@ pub struct Standing {
     pub lost: u32,
     /// Not finished.
     pub unfinished: u32,
-    /// Timeouts recorded against the player (issue 17 §6).
+    /// Timeouts recorded against the player.
     pub timeouts: u32,
     /// Replies made (decisions owed and answered), for the average reply time.
     pub replies: u32,

@@ -1,4 +1,4 @@
-//! The game folder on disk, safely (design §2 "One move, one transaction"; issue 12):
+//! The game folder on disk, safely (design §2 "One move, one transaction"):
 //!
 //! * [`GameLock`] — one writer per game: an exclusive lock on `GAME_DIR/.lock`, held by a
 //!   command from reading the log to the last byte it writes. A second process waits a bounded

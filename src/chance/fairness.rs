@@ -358,8 +358,8 @@ pub fn headline_salt(seed: &[u8; 32], side: &str, turn: u32) -> [u8; 32] {
     hmac(seed, &msg)
 }
 
-/// The salt of the standing order `side` gave in log entry `seq` (issue 17 point 5,
-/// FAIRNESS.md §16): it seals the order until it is used, and the `standing_order_used` entry
+/// The salt of the standing order `side` gave in log entry `seq` (`schemas/NOTATION.md`
+/// "Standing orders", FAIRNESS.md §16): it seals the order until it is used, and the `standing_order_used` entry
 /// reveals it.
 ///
 /// `HMAC-SHA-256(key = seed, DOMAIN_STANDING_ORDER_SALT ‖ str(side) ‖ u64(seq))`, 32 bytes.

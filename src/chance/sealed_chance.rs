@@ -1,5 +1,5 @@
 //! The moderator's chance source and the public check of each finished turn's dice
-//! (`schemas/FAIRNESS.md` §3, issue 20).
+//! (`schemas/FAIRNESS.md` §3).
 //!
 //! Every draw is keyed only by what is fixed before play or by the players: a turn's dice key
 //! (a hash chain from the master seed whose end is committed in entry 0) for dice, the deck key
@@ -141,8 +141,8 @@ pub struct DiceLedger {
 /// The leading resolutions of a [`DiceLedger`] whose dice [`DiceLedger::check`] re-derived
 /// and found equal to the log's, with the mix and the keys it derived them from: a later check
 /// of the same ledger, grown by new resolutions and keys, starts after them while the ledger
-/// still begins with those resolutions and the mix and their keys are unchanged (issue 15: a
-/// command checks at the end of every replay).
+/// still begins with those resolutions and the mix and their keys are unchanged (a command
+/// checks at the end of every replay, and should not derive the same dice again).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Verified {
     /// The leading resolutions found sound.

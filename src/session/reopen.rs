@@ -1,4 +1,4 @@
-//! Opening a game again in the same process (issue 15 target 3): one `inbox` reply reads the
+//! Opening a game again in the same process: one `inbox` reply reads the
 //! game once to judge the mail, then needs the game as [`Session::open`] would open it after
 //! the move — for the receipt, and again for the prompts once the mail is filed. When the files
 //! are what this process last wrote or read, that is the replay's state it already holds: the
@@ -15,7 +15,8 @@
 
 use std::path::Path;
 
-use super::{read_secret, Session, SessionError};
+use super::secret::read_secret;
+use super::{Session, SessionError};
 
 impl Session {
     /// The game in this session's folder opened again: the same as [`Session::open`] on the

@@ -1,4 +1,4 @@
-//! The replay snapshot `GAME_DIR/snapshot.json` (issue 15 target 3): a derived cache of the
+//! The replay snapshot `GAME_DIR/snapshot.json`: a derived cache of the
 //! replayed game kept beside the log, so that a command on the moderator's host neither reads,
 //! hashes and parses the log's old entries nor replays them through the engine — its cost does
 //! not grow with the log.
@@ -35,14 +35,16 @@ use hmac::{KeyInit, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use super::{seats::BidState, Snapshot};
+use super::replay::Snapshot;
+use super::seats::BidState;
+use super::Session;
 use crate::chance::sealed_chance::DiceLedger;
 use crate::chance::sealed_choice::Slot;
 use crate::data::{BySide, Card, Side};
 use crate::engine::state::{Board, Revision};
 use crate::engine::{Game, Options};
 use crate::gamefs;
-use crate::log::{Hex32, LogPoint, Players};
+use crate::log::{Hex32, Log, LogPoint, Payload, Players};
 use crate::session::correspondence::{standing::Book, Ledger};
 use crate::session::takeback::Takebacks;
 
@@ -67,7 +69,7 @@ pub(super) struct Locals {
     pub snapshots: HashMap<u64, Snapshot>,
 }
 
-/// The last decision replayed, for the mail picture's highlight (issue 16): who made it, its
+/// The last decision replayed, for the mail picture's highlight: who made it, its
 /// notation as logged, and the Influence on the board just before it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct LastDecision {
@@ -119,6 +121,96 @@ impl Checkpoint {
             .filter_map(|s| s.game.as_mut());
         for g in self.game.iter_mut().chain(games) {
             g.set_revision(revision);
+        }
+    }
+}
+
+/// The checkpoints of a replay: when one fits a log, taking the replay's state from one and
+/// making one, writing the snapshot.
+impl Session {
+    /// Whether the replay of `log` may carry on from `cp`: the log's first `cp.len` entries
+    /// end with the entry `cp` ends with, the entry after them is no chance record (which
+    /// belongs to the decision before it), and no takeback request follows (its check and the
+    /// state it keeps need the entries before; those replays start from entry 0).
+    pub(super) fn fits(cp: &Checkpoint, log: &Log) -> bool {
+        cp.len > 0
+            && cp.len <= log.len()
+            && log
+                .get(cp.len as u64 - 1)
+                .is_some_and(|e| e.hash == cp.head)
+            && log
+                .since(cp.len as u64)
+                .iter()
+                .all(|e| !matches!(e.entry.payload, Payload::TakebackRequest { .. }))
+            && log
+                .get(cp.len as u64)
+                .is_none_or(|e| !matches!(e.entry.payload, Payload::Chance { .. }))
+    }
+
+    /// Whether this replay keeps a [`Checkpoint`]: with the moderator's secret seed, before
+    /// the reveal ([`snapshot`]).
+    pub(super) fn keeps_checkpoint(&self) -> bool {
+        self.secret.is_some() && self.seed.is_some() && !self.revealed && self.trace.is_none()
+    }
+
+    /// Takes the replay's state from `cp`; returns the replay's locals.
+    pub(super) fn resume(&mut self, cp: &Checkpoint) -> Locals {
+        let cp = cp.clone();
+        self.options = cp.options;
+        self.players = cp.players;
+        self.game = cp.game;
+        self.findings = cp.findings;
+        self.notes = cp.notes;
+        self.decisions = cp.decisions;
+        self.hand_commits = cp.hand_commits;
+        self.recorded = cp.recorded;
+        self.nonces = cp.nonces;
+        self.dice = cp.dice;
+        self.test_seed = cp.test_seed;
+        self.corr = cp.corr;
+        self.takebacks = cp.takebacks;
+        self.bid = cp.bid;
+        self.standing = cp.standing;
+        self.last_decision = cp.last_decision;
+        cp.locals
+    }
+
+    /// The replay's state after `len` entries, the last of hash `head`, with its `locals`.
+    pub(super) fn checkpoint_of(&self, len: usize, head: Hex32, locals: Locals) -> Checkpoint {
+        Checkpoint {
+            len,
+            head,
+            options: self.options.clone(),
+            players: self.players.clone(),
+            game: self.game.clone(),
+            findings: self.findings.clone(),
+            notes: self.notes.clone(),
+            decisions: self.decisions,
+            hand_commits: self.hand_commits.clone(),
+            recorded: self.recorded.clone(),
+            nonces: self.nonces.clone(),
+            dice: self.dice.clone(),
+            test_seed: self.test_seed,
+            corr: self.corr.clone(),
+            takebacks: self.takebacks.clone(),
+            bid: self.bid.clone(),
+            standing: self.standing.clone(),
+            last_decision: self.last_decision.clone(),
+            locals,
+        }
+    }
+
+    /// Writes the replay snapshot of the log as it is on disk ([`snapshot::write`]), when this
+    /// process holds the game's lock and the checkpoint is the log's; a snapshot that cannot
+    /// be written is left unwritten (it is a cache).
+    pub(super) fn save_snapshot(&self) {
+        let (Some(cp), Some(point), Some(secret)) =
+            (&self.checkpoint, self.log.point(), &self.secret)
+        else {
+            return;
+        };
+        if self.keeps_checkpoint() && gamefs::holds_lock(&self.dir) {
+            let _ = write(&self.dir, &self.game_id, secret.seed.as_bytes(), &point, cp);
         }
     }
 }

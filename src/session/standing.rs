@@ -1,4 +1,4 @@
-//! The session's side of standing orders (issue 17 point 5, [`crate::session::correspondence::standing`]):
+//! The session's side of standing orders ([`crate::session::correspondence::standing`]):
 //! giving, listing and cancelling them, and applying one when its decision comes.
 
 use chrono::{DateTime, Utc};
@@ -264,7 +264,7 @@ impl Session {
                 let kind = serde_json::to_string(&prompt.kind)
                     .map_err(|e| SessionError::State(format!("the decision's kind: {e}")))?;
                 // One open order a decision: a second for the same card's same decision would
-                // leave which one answers to chance (found by the issue 17 attack).
+                // leave which one answers to chance.
                 let sealed = self
                     .secret
                     .as_ref()

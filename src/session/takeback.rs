@@ -1,4 +1,4 @@
-//! Takeback by consent (issue 17 point 4): a player asks to take back their own latest
+//! Takeback by consent (`schemas/NOTATION.md` "Takebacks"): a player asks to take back their own latest
 //! decisions, the opponent accepts or declines, and an accepted takeback is a log entry naming
 //! the entries it cancels. The log is never rewritten: replay and `verify` skip the cancelled
 //! entries.
@@ -18,9 +18,12 @@
 
 use std::collections::HashSet;
 
+use chrono::{DateTime, Utc};
+
+use super::{Session, SessionError};
 use crate::data::Side;
 use crate::engine::{ChanceOutcome, Game};
-use crate::log::{Cancelled, CommitmentKind, Payload, StoredEntry};
+use crate::log::{Author, Cancelled, CommitmentKind, Log, Payload, StoredEntry};
 use crate::text::notation::NotationError;
 
 /// A takeback move, as typed.
@@ -381,7 +384,7 @@ pub struct Takebacks {
     /// The request waiting for the opponent's answer, if any.
     pub pending: Option<PendingTakeback>,
     /// The seq of the last answer to a request (accepted or declined), if any: [`news`] reads
-    /// no entry older than it, so a mail costs nothing more in a long game (issue 15).
+    /// no entry older than it, so a mail costs nothing more in a long game.
     pub last_answer: Option<u64>,
 }
 
@@ -479,4 +482,105 @@ pub fn news(session: &crate::session::Session, side: Side, since: Option<u64>) -
         }
     }
     out
+}
+
+/// The session's side of takebacks: the request pending, the answers, the entries cancelled,
+/// and a takeback move staged.
+impl Session {
+    /// The takeback waiting for an answer, if any.
+    pub fn pending_takeback(&self) -> Option<&PendingTakeback> {
+        self.takebacks.pending.as_ref()
+    }
+
+    /// The seq of the last answer to a takeback request (accepted or declined), if any.
+    pub fn last_takeback_answer(&self) -> Option<u64> {
+        self.takebacks.last_answer
+    }
+
+    /// The seqs of the entries cancelled by accepted takebacks.
+    pub fn cancelled(&self) -> &HashSet<u64> {
+        &self.takebacks.cancelled
+    }
+
+    /// Stages `side`'s takeback move: a request naming the entries it would cancel, or the
+    /// answer to the opponent's pending request. Returns the move as recorded.
+    ///
+    /// # Errors
+    ///
+    /// [`SessionError::State`] when the game has not started or is over, when asked for more
+    /// than can be taken back (naming the entry that blocks), or when there is no request of
+    /// the opponent to answer.
+    pub(super) fn stage_takeback(
+        &mut self,
+        side: Side,
+        mv: TakebackMove,
+        now: DateTime<Utc>,
+    ) -> Result<String, SessionError> {
+        let Some(game) = self.game.as_ref() else {
+            return Err(SessionError::State(
+                "the game has not started: both players must join".into(),
+            ));
+        };
+        if game.outcome().is_some() {
+            return Err(SessionError::Refusal(
+                "the game is over: nothing can be taken back".into(),
+            ));
+        }
+        let payload = match mv {
+            TakebackMove::Ask(n) => {
+                let entries = self.log.entries();
+                let cancels = self
+                    .takebacks
+                    .tail(entries, entries.len(), side)
+                    .pick(entries, n)
+                    .map_err(|m| SessionError::Refusal(format!("`{mv}` refused: {m}")))?;
+                Payload::TakebackRequest { side, cancels }
+            }
+            TakebackMove::Accept | TakebackMove::Decline => {
+                let asker = side.opponent();
+                let Some(p) = self.takebacks.pending.clone().filter(|p| p.side == asker) else {
+                    return Err(SessionError::Refusal(format!(
+                        "`{mv}` refused: the {asker} has asked for no takeback (or made a move since asking)"
+                    )));
+                };
+                if mv == TakebackMove::Accept {
+                    Payload::Takeback {
+                        side: asker,
+                        request: p.request,
+                        cancels: p.cancels,
+                    }
+                } else {
+                    Payload::TakebackDeclined {
+                        side: asker,
+                        request: p.request,
+                    }
+                }
+            }
+        };
+        let dir = self.dir.clone();
+        let public_findings =
+            |log: Log| Self::replay_log(&dir, None, false, log, false).map(|p| p.findings);
+        let before = public_findings(self.log.clone()).map_or(0, |f| f.len());
+        let mark = self.log.len();
+        self.log.stage(payload, Author::from(side), now)?;
+        if let Err(e) = self.reload() {
+            self.log.unstage_to(mark);
+            return Err(e);
+        }
+        // `verify` replays the public log, which sees less of the hands than the moderator:
+        // a takeback the public replay would refuse is refused here too, so `play` never
+        // writes what `verify` then flags.
+        let refusal = match public_findings(self.log.clone()) {
+            Err(e) => Some(e.to_string()),
+            Ok(f) => (f.len() > before).then(|| f[before..].join("; ")),
+        };
+        if let Some(why) = refusal {
+            self.log.unstage_to(mark);
+            self.reload()?;
+            return Err(SessionError::Refusal(format!(
+                "`{mv}` refused: the public replay `verify` makes would not accept it: {why}"
+            )));
+        }
+        Ok(mv.to_string())
+    }
 }

@@ -155,7 +155,7 @@ fn lookup<T: Copy + PartialEq>(
 }
 
 /// Each card with the names it is known by and its display name, made once per process: a
-/// move's lookups were a tenth of an `inbox` reply when the table was made for each (issue 15).
+/// move's lookups would be a tenth of an `inbox` reply if the table were made for each.
 fn card_names() -> &'static [(Card, Vec<String>, String)] {
     static NAMES: std::sync::OnceLock<Vec<(Card, Vec<String>, String)>> =
         std::sync::OnceLock::new();
@@ -646,7 +646,7 @@ fn option_name(options: &[String], n: u8, prompt: &Prompt) -> Option<String> {
     }
 }
 
-/// The answer a player leaves implied before `next` (issue 13 §3): when the decision owed is
+/// The answer a player leaves implied before `next`: when the decision owed is
 /// the order of the opponent's event and Operations, and the player goes straight on with an
 /// Operations move (`play NATO ops coup Iran`, `… influence Iran 2`, `… realign Iran`), they
 /// mean "Operations first". `None` otherwise.

@@ -1,5 +1,5 @@
 //! Plain-text rendering of views and of the decision owed, for the terminal and for mails
-//! (design §5; issue 7 "Text view").
+//! (design §5 "Moves by mail": what the mail shows).
 
 use std::fmt::Write;
 
@@ -36,6 +36,17 @@ fn card_line(c: Card) -> String {
 /// The text view of a game for a role: tracks, board by region, cards, decisions owed.
 pub fn render_view(game: &Game, v: &View) -> String {
     let mut o = String::new();
+    write_tracks(&mut o, game, v);
+    write_board(&mut o, v);
+    write_cards(&mut o, v);
+    write_owed(&mut o, v);
+    write_recent_events(&mut o, game, v);
+    o
+}
+
+/// The view's head: turn and phase, VP and DEFCON, the options, the tracks, the China Card
+/// and the effects in play.
+fn write_tracks(o: &mut String, game: &Game, v: &View) {
     let _ = writeln!(
         o,
         "Turn {} · {} · {}",
@@ -93,6 +104,10 @@ pub fn render_view(game: &Game, v: &View) -> String {
         let _ = writeln!(o, "Effects in play: {}", e.join(", "));
     }
     let _ = writeln!(o);
+}
+
+/// The board by region: each country with Influence, its Stability, Influence and control.
+fn write_board(o: &mut String, v: &View) {
     for region in Region::ALL {
         let rows: Vec<_> = v
             .board
@@ -123,6 +138,11 @@ pub fn render_view(game: &Game, v: &View) -> String {
     }
     let _ = writeln!(o, "  (* Battleground; number = Stability)");
     let _ = writeln!(o);
+}
+
+/// The cards: the role's hand (or both hands, for the moderator), the hand and deck sizes,
+/// the discard pile and the cards removed.
+fn write_cards(o: &mut String, v: &View) {
     if let Some(hand) = &v.hand {
         // In peer mode a card dealt is counted before the protocol brings it to the player.
         let dealt = v.role.side().map_or(0, |s| v.hand_sizes[s]);
@@ -168,6 +188,10 @@ pub fn render_view(game: &Game, v: &View) -> String {
     let _ = writeln!(o, "Discard pile: {}", names(&v.discard));
     let _ = writeln!(o, "Removed: {}", names(&v.removed));
     let _ = writeln!(o);
+}
+
+/// How the game ended, or whom it waits for and the decisions they owe.
+fn write_owed(o: &mut String, v: &View) {
     if let Some(out) = v.outcome {
         let _ = writeln!(
             o,
@@ -184,6 +208,10 @@ pub fn render_view(game: &Game, v: &View) -> String {
             let _ = writeln!(o, "  {}", p.text);
         }
     }
+}
+
+/// The last twelve lines of the game's history, for a player or the moderator.
+fn write_recent_events(o: &mut String, game: &Game, v: &View) {
     let recent: Vec<&String> = game.history().collect();
     if !recent.is_empty() && v.role != Role::Public {
         let _ = writeln!(o, "\nRecent events:");
@@ -191,7 +219,6 @@ pub fn render_view(game: &Game, v: &View) -> String {
             let _ = writeln!(o, "  {line}");
         }
     }
-    o
 }
 
 /// The decision `side` owes and its legal answers in the notation, grouped: every line

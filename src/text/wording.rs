@@ -1,5 +1,5 @@
-//! Counts and ranges in the words a reader reads (a new-user trial read "1 entries",
-//! "1 Operations points" and Rust's `0..=0`): [`count`] gives "1 entry" / "2 entries", [`span`]
+//! Counts and ranges in the words a reader reads (never "1 entries", "1 Operations points"
+//! or Rust's `0..=0`): [`count`] gives "1 entry" / "2 entries", [`span`]
 //! gives "4" / "1–3", [`entries`] gives "entry 4" / "entries 1–3".
 
 /// `n` and the noun in its number: `count(1, "entry", "entries")` is "1 entry",

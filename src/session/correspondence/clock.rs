@@ -1,4 +1,4 @@
-//! Deadlines and time left (issue 17 §1): computed from the [`Ledger`]'s ticks (when each
+//! Deadlines and time left under a time control: computed from the [`Ledger`]'s ticks (when each
 //! side began and ended owing a decision) and the side's declared leaves, never from a clock
 //! of its own: the same log gives the same deadlines on any machine, at any later time.
 //!

@@ -1,9 +1,9 @@
-//! Correspondence play (issue 17 points 1, 2, 3, 6): a time control per game, declared leave,
+//! Correspondence play: a time control per game, declared leave,
 //! resignation and draws, timeouts and adjudication, and a player's record.
 //!
 //! * [`Settings`] are chosen at `new` and recorded in entry 0's `options` under the key
-//!   [`OPTIONS_KEY`]; a log without the key (every game before issue 17) has no time control
-//!   and no leave allowance, and replays as before.
+//!   [`OPTIONS_KEY`]; a log without the key (a game written before correspondence play) has
+//!   no time control and no leave allowance, and replays as before.
 //! * The moves `resign`, `offer draw`, `accept draw`, `decline draw` and
 //!   `leave YYYY-MM-DD to YYYY-MM-DD` ([`parse_act`]) are recorded as the log entries `resign`,
 //!   `draw` and `leave`; `twilight remind` records `timeout`, `twilight adjudicate` records
@@ -29,7 +29,7 @@ use crate::log::{DrawAct, Entry, Payload};
 /// The key of entry 0's `options` mapping that holds the game's [`Settings`].
 pub const OPTIONS_KEY: &str = "correspondence";
 
-/// How much time a side has (issue 17 §1).
+/// How much time a side has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum TimeControl {
@@ -46,7 +46,7 @@ pub enum TimeControl {
     },
 }
 
-/// What happens when a side runs past its deadline and the grace period (issue 17 §1).
+/// What happens when a side runs past its deadline and the grace period.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TimeoutRule {
@@ -70,7 +70,7 @@ pub struct TimeZones {
     pub ussr: Option<String>,
 }
 
-/// A game's correspondence settings, entry 0's `options.correspondence` (issue 17 §1–2).
+/// A game's correspondence settings, entry 0's `options.correspondence`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Settings {
@@ -208,7 +208,7 @@ pub fn local(t: DateTime<Utc>, offset: FixedOffset) -> String {
         .to_string()
 }
 
-/// A correspondence move a player sends (issue 17 §2–3).
+/// A correspondence move a player sends (`schemas/NOTATION.md` "Correspondence moves").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Act {
     /// `resign`.
@@ -274,8 +274,8 @@ fn parse_leave(words: &[&str]) -> Option<Act> {
 /// chance records), which sides owe one and which side moved.
 ///
 /// Serialized (in the replay snapshot, `src/session/snapshot.rs`) as the compact record
-/// [`TickRecord`] `[seq, seconds, nanoseconds, flags]`: a game keeps one tick an entry, so the
-/// named-field form was most of a long game's snapshot (issue 15 target 3).
+/// [`TickRecord`] `[seq, seconds, nanoseconds, flags]`: a game keeps one tick an entry, and in
+/// a named-field form the ticks would be most of a long game's snapshot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(into = "TickRecord", try_from = "TickRecord")]
 pub struct Tick {
@@ -345,6 +345,23 @@ impl TryFrom<TickRecord> for Tick {
                 ussr: flags & TICK_USSR_MOVED != 0,
             },
         })
+    }
+}
+
+/// Refuses a correspondence entry after the game's end, naming how it ended.
+fn refuse_after_end(game: &Game) -> Result<(), String> {
+    match game.outcome() {
+        Some(o) => Err(match o.winner {
+            Some(w) => format!(
+                "the game is already over: the {w} won by {}",
+                o.reason.describe()
+            ),
+            None => format!(
+                "the game is already over: a draw by {}",
+                o.reason.describe()
+            ),
+        }),
+        None => Ok(()),
     }
 }
 
@@ -435,8 +452,8 @@ impl Ledger {
         });
     }
 
-    /// Appends `t` to the ticks, which are kept short (issue 15: the replay snapshot holds
-    /// them): a tick at which nobody moved and who owes is as at the tick before changes no
+    /// Appends `t` to the ticks, which are kept short (the replay snapshot holds them, and
+    /// its cost should not grow with the log): a tick at which nobody moved and who owes is as at the tick before changes no
     /// clock ([`clock::clock_at`] opens and closes a stretch only where who owes changes or a
     /// side moves), so it is dropped once a newer tick follows it. The last tick, whose time
     /// is the game's latest ([`record::of_ledger`]), always stays.
@@ -459,77 +476,9 @@ impl Ledger {
     /// allowance, a timeout before its deadline and grace, an adjudication no timeout asked
     /// for.
     pub fn replay(&mut self, entry: &Entry, game: &mut Game) -> Result<(), String> {
-        let over = |g: &Game| {
-            g.outcome().map(|o| match o.winner {
-                Some(w) => format!(
-                    "the game is already over: the {w} won by {}",
-                    o.reason.describe()
-                ),
-                None => format!(
-                    "the game is already over: a draw by {}",
-                    o.reason.describe()
-                ),
-            })
-        };
         match &entry.payload {
-            Payload::Resign { side } => {
-                if let Some(m) = over(game) {
-                    return Err(m);
-                }
-                self.awaiting_adjudication = None;
-                game.conclude(
-                    Outcome {
-                        winner: Some(side.opponent()),
-                        reason: VictoryReason::Resignation,
-                    },
-                    format!("The {side} resigns: the {} wins.", side.opponent()),
-                );
-            }
-            Payload::Draw { side, act } => {
-                if let Some(m) = over(game) {
-                    return Err(m);
-                }
-                let standing = self.draw_offer.map(|(by, _)| by);
-                match act {
-                    DrawAct::Offer if standing == Some(*side) => {
-                        return Err(format!("the {side} has already offered a draw"))
-                    }
-                    DrawAct::Offer if standing.is_some() => {
-                        return Err(format!(
-                        "the {} has offered a draw: answer it with `accept draw` or `decline draw`",
-                        side.opponent()
-                    ))
-                    }
-                    DrawAct::Offer => {
-                        self.draw_offer = Some((*side, entry.seq));
-                        game.note(format!(
-                            "The {side} offers a draw (the {} answers `accept draw` or `decline draw`; a move declines it).",
-                            side.opponent()
-                        ));
-                    }
-                    DrawAct::Accept | DrawAct::Decline if standing != Some(side.opponent()) => {
-                        return Err(format!(
-                            "the {} has no draw offer standing to answer",
-                            side.opponent()
-                        ))
-                    }
-                    DrawAct::Accept => {
-                        self.draw_offer = None;
-                        self.awaiting_adjudication = None;
-                        game.conclude(
-                            Outcome {
-                                winner: None,
-                                reason: VictoryReason::AgreedDraw,
-                            },
-                            format!("The {side} accepts the draw: the game is drawn by agreement."),
-                        );
-                    }
-                    DrawAct::Decline => {
-                        self.draw_offer = None;
-                        game.note(format!("The {side} declines the draw."));
-                    }
-                }
-            }
+            Payload::Resign { side } => self.replay_resign(*side, game)?,
+            Payload::Draw { side, act } => self.replay_draw(entry.seq, *side, *act, game)?,
             Payload::Leave { side, from, to } => {
                 let leave = Leave {
                     seq: entry.seq,
@@ -537,78 +486,13 @@ impl Ledger {
                     from: *from,
                     to: *to,
                 };
-                self.check_leave(&leave, entry.at)?;
-                self.leaves.push(leave);
-                game.note(format!(
-                    "The {side} is on leave from {from} to {to} (UTC days): no deadline falls inside."
-                ));
+                self.replay_leave(leave, entry.at, game)?;
             }
             Payload::Timeout { side, deadline } => {
-                if let Some(m) = over(game) {
-                    return Err(m);
-                }
-                let c = clock::clock_at(self, *side, entry.at);
-                let Some(want) = c.deadline else {
-                    return Err(format!(
-                        "a timeout of the {side}, who owes no decision under a time control"
-                    ));
-                };
-                if want != *deadline {
-                    return Err(format!(
-                        "a timeout of the {side} with deadline {deadline}; its deadline is {want}"
-                    ));
-                }
-                let end = c.timeout_at.expect("a deadline has a grace end");
-                if entry.at < end {
-                    return Err(format!(
-                        "a timeout of the {side} at {} before its deadline and grace end ({end})",
-                        entry.at
-                    ));
-                }
-                self.timeouts.push((entry.seq, *side));
-                match self.settings.on_timeout {
-                    TimeoutRule::Loses => game.conclude(
-                        Outcome {
-                            winner: Some(side.opponent()),
-                            reason: VictoryReason::Timeout,
-                        },
-                        format!(
-                            "The {side} ran out of time (deadline {deadline}, grace {} h): the {} wins.",
-                            self.settings.grace_hours,
-                            side.opponent()
-                        ),
-                    ),
-                    TimeoutRule::Adjudicate => {
-                        self.awaiting_adjudication = Some((entry.seq, *side));
-                        game.note(format!(
-                            "The {side} ran out of time (deadline {deadline}): the game waits for the moderator's adjudication."
-                        ));
-                    }
-                }
+                self.replay_timeout(entry, *side, *deadline, game)?;
             }
             Payload::Adjudication { winner, note } => {
-                if let Some(m) = over(game) {
-                    return Err(m);
-                }
-                if self.awaiting_adjudication.take().is_none() {
-                    return Err("an adjudication that no timeout asked for".into());
-                }
-                let why = if note.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({note})")
-                };
-                let line = match winner {
-                    Some(w) => format!("The moderator adjudicates a win for the {w}{why}."),
-                    None => format!("The moderator adjudicates a draw{why}."),
-                };
-                game.conclude(
-                    Outcome {
-                        winner: *winner,
-                        reason: VictoryReason::Adjudication,
-                    },
-                    line,
-                );
+                self.replay_adjudication(*winner, note, game)?;
             }
             other => {
                 return Err(format!(
@@ -617,6 +501,170 @@ impl Ledger {
                 ))
             }
         }
+        Ok(())
+    }
+
+    /// `side` resigns: the opponent wins.
+    fn replay_resign(&mut self, side: Side, game: &mut Game) -> Result<(), String> {
+        refuse_after_end(game)?;
+        self.awaiting_adjudication = None;
+        game.conclude(
+            Outcome {
+                winner: Some(side.opponent()),
+                reason: VictoryReason::Resignation,
+            },
+            format!("The {side} resigns: the {} wins.", side.opponent()),
+        );
+        Ok(())
+    }
+
+    /// `side`'s draw act of entry `seq`: an offer stands until answered or a move declines it;
+    /// an accepted offer draws the game.
+    fn replay_draw(
+        &mut self,
+        seq: u64,
+        side: Side,
+        act: DrawAct,
+        game: &mut Game,
+    ) -> Result<(), String> {
+        refuse_after_end(game)?;
+        let standing = self.draw_offer.map(|(by, _)| by);
+        match act {
+            DrawAct::Offer if standing == Some(side) => {
+                return Err(format!("the {side} has already offered a draw"))
+            }
+            DrawAct::Offer if standing.is_some() => {
+                return Err(format!(
+                    "the {} has offered a draw: answer it with `accept draw` or `decline draw`",
+                    side.opponent()
+                ))
+            }
+            DrawAct::Offer => {
+                self.draw_offer = Some((side, seq));
+                game.note(format!(
+                    "The {side} offers a draw (the {} answers `accept draw` or `decline draw`; a move declines it).",
+                    side.opponent()
+                ));
+            }
+            DrawAct::Accept | DrawAct::Decline if standing != Some(side.opponent()) => {
+                return Err(format!(
+                    "the {} has no draw offer standing to answer",
+                    side.opponent()
+                ))
+            }
+            DrawAct::Accept => {
+                self.draw_offer = None;
+                self.awaiting_adjudication = None;
+                game.conclude(
+                    Outcome {
+                        winner: None,
+                        reason: VictoryReason::AgreedDraw,
+                    },
+                    format!("The {side} accepts the draw: the game is drawn by agreement."),
+                );
+            }
+            DrawAct::Decline => {
+                self.draw_offer = None;
+                game.note(format!("The {side} declines the draw."));
+            }
+        }
+        Ok(())
+    }
+
+    /// A leave declared at `at`: checked ([`Ledger::check_leave`]) and kept.
+    fn replay_leave(
+        &mut self,
+        leave: Leave,
+        at: DateTime<Utc>,
+        game: &mut Game,
+    ) -> Result<(), String> {
+        self.check_leave(&leave, at)?;
+        self.leaves.push(leave);
+        let Leave { side, from, to, .. } = leave;
+        game.note(format!(
+            "The {side} is on leave from {from} to {to} (UTC days): no deadline falls inside."
+        ));
+        Ok(())
+    }
+
+    /// `side`'s timeout, recorded in `entry`: its deadline must be the clock's and its grace
+    /// over; then the game's timeout rule applies.
+    fn replay_timeout(
+        &mut self,
+        entry: &Entry,
+        side: Side,
+        deadline: DateTime<Utc>,
+        game: &mut Game,
+    ) -> Result<(), String> {
+        refuse_after_end(game)?;
+        let c = clock::clock_at(self, side, entry.at);
+        let Some(want) = c.deadline else {
+            return Err(format!(
+                "a timeout of the {side}, who owes no decision under a time control"
+            ));
+        };
+        if want != deadline {
+            return Err(format!(
+                "a timeout of the {side} with deadline {deadline}; its deadline is {want}"
+            ));
+        }
+        let end = c.timeout_at.expect("a deadline has a grace end");
+        if entry.at < end {
+            return Err(format!(
+                "a timeout of the {side} at {} before its deadline and grace end ({end})",
+                entry.at
+            ));
+        }
+        self.timeouts.push((entry.seq, side));
+        match self.settings.on_timeout {
+            TimeoutRule::Loses => game.conclude(
+                Outcome {
+                    winner: Some(side.opponent()),
+                    reason: VictoryReason::Timeout,
+                },
+                format!(
+                    "The {side} ran out of time (deadline {deadline}, grace {} h): the {} wins.",
+                    self.settings.grace_hours,
+                    side.opponent()
+                ),
+            ),
+            TimeoutRule::Adjudicate => {
+                self.awaiting_adjudication = Some((entry.seq, side));
+                game.note(format!(
+                    "The {side} ran out of time (deadline {deadline}): the game waits for the moderator's adjudication."
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The moderator's ruling on a timeout that asked for one: `winner`, or a draw.
+    fn replay_adjudication(
+        &mut self,
+        winner: Option<Side>,
+        note: &str,
+        game: &mut Game,
+    ) -> Result<(), String> {
+        refuse_after_end(game)?;
+        if self.awaiting_adjudication.take().is_none() {
+            return Err("an adjudication that no timeout asked for".into());
+        }
+        let why = if note.is_empty() {
+            String::new()
+        } else {
+            format!(" ({note})")
+        };
+        let line = match winner {
+            Some(w) => format!("The moderator adjudicates a win for the {w}{why}."),
+            None => format!("The moderator adjudicates a draw{why}."),
+        };
+        game.conclude(
+            Outcome {
+                winner,
+                reason: VictoryReason::Adjudication,
+            },
+            line,
+        );
         Ok(())
     }
 

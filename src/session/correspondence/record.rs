@@ -1,4 +1,4 @@
-//! A player's record for leagues (issue 17 §6): per game and side, the timeouts and the replies
+//! A player's record for leagues: per game and side, the timeouts and the replies
 //! (how many, and their total time), which `verify`'s standings sum per player.
 
 use chrono::Duration;

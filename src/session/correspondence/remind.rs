@@ -1,4 +1,4 @@
-//! `twilight remind` under a time control (issue 17 §1), run by the moderator from cron:
+//! `twilight remind` under a time control, run by the moderator from cron:
 //!
 //! * a reminder to the side that owes a decision at each of the game's `remind_hours_before`
 //!   points before its deadline (once per point and decision);

@@ -1,4 +1,4 @@
-//! Standing orders (issue 17 point 5): answers a player gives in advance to a decision they
+//! Standing orders (`schemas/FAIRNESS.md` §16): answers a player gives in advance to a decision they
 //! expect later, applied by the engine when the decision comes.
 //!
 //! * Forms (`schemas/NOTATION.md` "Standing orders", [`parse`]): `if CARD: MOVE` gives one,
