@@ -153,7 +153,7 @@ fn a_game_by_mail_with_a_deadline_a_leave_a_takeback_and_a_standing_order() {
     let shown = listed.split('`').nth(1).unwrap();
     assert_eq!(shown, "if Olympic Games: boycott");
     assert!(matches!(
-        twilight_pbem::session::correspondence::standing::parse(shown),
+        twilight_pbem::session::correspondence::standing_orders::parse(shown),
         Some(Ok(_))
     ));
     // The USSR's mail says nothing of it: it is sealed.

@@ -206,7 +206,7 @@ fn a_full_stop_at_the_end_of_a_move_is_not_part_of_it() {
 /// now"), and `if Olympic Games: boycott.` keeps no stop in the order.
 #[test]
 fn takeback_and_standing_order_lines_ended_like_a_sentence_are_read() {
-    use twilight_pbem::session::correspondence::standing::{self, OrderMove};
+    use twilight_pbem::session::correspondence::standing_orders::{self, OrderMove};
     use twilight_pbem::session::takeback::{self, TakebackMove};
     for (typed, plain) in [
         ("takeback.", "takeback"),
@@ -224,12 +224,16 @@ fn takeback_and_standing_order_lines_ended_like_a_sentence_are_read() {
         ("cancel orders!", "cancel orders"),
         ("if Olympic Games: boycott.", "if Olympic Games: boycott"),
     ] {
-        let got = standing::parse(typed).map(Result::ok);
+        let got = standing_orders::parse(typed).map(Result::ok);
         assert!(got.is_some(), "{typed}");
-        assert_eq!(got, standing::parse(plain).map(Result::ok), "{typed}");
+        assert_eq!(
+            got,
+            standing_orders::parse(plain).map(Result::ok),
+            "{typed}"
+        );
     }
     assert!(matches!(
-        standing::parse("if Olympic Games: boycott."),
+        standing_orders::parse("if Olympic Games: boycott."),
         Some(Ok(OrderMove::Give { answer, .. })) if answer == "boycott"
     ));
     assert_eq!(
@@ -260,7 +264,7 @@ fn a_move_copied_with_backticks_quotes_or_a_bullet_is_read() {
     }
     assert!(twilight_pbem::session::takeback::parse("`takeback`").is_some());
     assert!(twilight_pbem::session::correspondence::parse_act("`offer draw`").is_some());
-    assert!(twilight_pbem::session::correspondence::standing::parse("- `orders`").is_some());
+    assert!(twilight_pbem::session::correspondence::standing_orders::parse("- `orders`").is_some());
     // A quote inside a move is the player's own: `headline "Duck and Cover"` stays as typed.
     assert_eq!(
         parse_line("headline \"Duck and Cover\"").unwrap(),

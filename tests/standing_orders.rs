@@ -8,7 +8,7 @@
 use twilight_pbem::data::{Card, Side};
 use twilight_pbem::engine::{Prompt, PromptKind};
 use twilight_pbem::log::Payload;
-use twilight_pbem::session::correspondence::standing::{self, SealedOrder};
+use twilight_pbem::session::correspondence::standing_orders::{self, SealedOrder};
 use twilight_pbem::session::{Session, SessionError};
 
 mod standing_common;
@@ -239,7 +239,7 @@ fn an_order_for_no_fixed_decision_is_refused_with_the_forms() {
             vec![shown.to_string()]
         );
         // What is shown is accepted when sent back.
-        assert!(matches!(standing::parse(shown), Some(Ok(_))));
+        assert!(matches!(standing_orders::parse(shown), Some(Ok(_))));
     }
     assert_eq!(s.standing_order_lines(Side::Us).len(), 3);
 }
@@ -269,8 +269,8 @@ fn an_order_fits_only_the_decision_it_was_given_for() {
     ));
     assert_eq!(order.text(), "if Blockade: discard none");
     assert!(matches!(
-        standing::parse(&order.text()),
-        Some(Ok(standing::OrderMove::Give {
+        standing_orders::parse(&order.text()),
+        Some(Ok(standing_orders::OrderMove::Give {
             card: Card::Blockade,
             ..
         }))

@@ -345,7 +345,7 @@ pub enum Payload {
         bonus: Option<BidBonus>,
     },
     /// A standing order given (`schemas/FAIRNESS.md` §16): an answer to a decision `side` expects
-    /// later, sealed until it is used ([`crate::session::correspondence::standing`]). Written by the
+    /// later, sealed until it is used ([`crate::session::correspondence::standing_orders`]). Written by the
     /// side that gave it.
     StandingOrder {
         /// The side giving it.

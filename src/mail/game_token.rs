@@ -11,7 +11,7 @@
 //! replayed, like any mail.
 
 use crate::data::Side;
-use crate::session::correspondence::{self, standing};
+use crate::session::correspondence::{self, standing_orders};
 use crate::session::takeback;
 use crate::session::Session;
 
@@ -28,7 +28,7 @@ pub fn token(session: &Session, side: Side) -> Option<String> {
 /// `cancel orders`).
 pub fn is_game_move(line: &str) -> bool {
     matches!(correspondence::parse_act(line), Some(Ok(_)))
-        || matches!(standing::parse(line), Some(Ok(_)))
+        || matches!(standing_orders::parse(line), Some(Ok(_)))
         || matches!(takeback::parse(line), Some(Ok(_)))
 }
 

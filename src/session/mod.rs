@@ -53,7 +53,7 @@ mod replay;
 pub mod seats;
 mod secret;
 mod snapshot;
-mod standing;
+mod standing_orders;
 pub mod takeback;
 mod tokens;
 
@@ -114,8 +114,8 @@ pub struct Session {
     takebacks: crate::session::takeback::Takebacks,
     /// A bid game's seats and bids ([`crate::bid_session`]).
     pub(crate) bid: seats::BidState,
-    /// Standing orders logged and what became of them ([`correspondence::standing`]).
-    standing: correspondence::standing::Book,
+    /// Standing orders logged and what became of them ([`correspondence::standing_orders`]).
+    standing: correspondence::standing_orders::Book,
     /// The replay's state after the log's last entry (staged ones included), kept while the
     /// seed is the moderator's secret: what the next replay carries on from and what the
     /// replay snapshot holds ([`snapshot`]).

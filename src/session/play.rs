@@ -93,7 +93,7 @@ impl Session {
                 done.push(self.stage_takeback(side, mv?, now)?);
                 continue;
             }
-            if let Some(order) = correspondence::standing::parse(line) {
+            if let Some(order) = correspondence::standing_orders::parse(line) {
                 let order = order.map_err(SessionError::Refusal)?;
                 done.push(self.stage_standing(side, order, seed, now, happened)?);
                 self.apply_standing(seed, now, happened, Some(side))?;

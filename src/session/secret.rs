@@ -31,9 +31,9 @@ pub struct Secret {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending_superpower_card: Option<crate::chance::sealed_choice::PendingSuperpowerCard>,
     /// Standing orders given and not yet used or cancelled, logged only as digests
-    /// ([`correspondence::standing`]).
+    /// ([`correspondence::standing_orders`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub standing_orders: Vec<correspondence::standing::SealedOrder>,
+    pub standing_orders: Vec<correspondence::standing_orders::SealedOrder>,
 }
 
 /// A headline submitted first (design §2 "Simultaneous headlines").

@@ -45,7 +45,7 @@ use crate::engine::state::{Board, Revision};
 use crate::engine::{Game, Options};
 use crate::gamefs;
 use crate::log::{Hex32, Log, LogPoint, Payload, Players};
-use crate::session::correspondence::{standing::Book, Ledger};
+use crate::session::correspondence::{standing_orders::Book, Ledger};
 use crate::session::takeback::Takebacks;
 
 /// The snapshot's file name in the game folder.

@@ -129,7 +129,7 @@ pub(super) fn classify(line: &str) -> LineKind {
         return LineKind::Other;
     }
     // Standing orders (`schemas/NOTATION.md`): `if CARD: MOVE`, `orders`, `cancel order N`.
-    match crate::session::correspondence::standing::parse(line) {
+    match crate::session::correspondence::standing_orders::parse(line) {
         Some(Ok(_)) => return LineKind::Move,
         Some(Err(_)) => return LineKind::Attempt,
         None => {}

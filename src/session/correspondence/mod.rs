@@ -17,7 +17,7 @@
 pub mod clock;
 pub mod record;
 pub mod remind;
-pub mod standing;
+pub mod standing_orders;
 
 use chrono::{DateTime, Datelike, FixedOffset, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};

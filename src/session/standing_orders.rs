@@ -1,4 +1,4 @@
-//! The session's side of standing orders ([`crate::session::correspondence::standing`]):
+//! The session's side of standing orders ([`crate::session::correspondence::standing_orders`]):
 //! giving, listing and cancelling them, and applying one when its decision comes.
 
 use chrono::{DateTime, Utc};
@@ -8,7 +8,7 @@ use crate::chance::fairness;
 use crate::data::Side;
 use crate::engine::{Game, Prompt, SeededChance};
 use crate::log::{Author, Hex32, Payload};
-use crate::session::correspondence::standing::{self, OrderMove, SealedOrder};
+use crate::session::correspondence::standing_orders::{self, OrderMove, SealedOrder};
 use crate::text::notation;
 
 impl Session {
@@ -23,7 +23,7 @@ impl Session {
         if self.secret.is_none() {
             return Vec::new();
         }
-        standing::list_lines(&self.standing, sealed, side)
+        standing_orders::list_lines(&self.standing, sealed, side)
     }
 
     /// For `status` (public): how many sealed standing orders each side has open, one line per
@@ -47,7 +47,7 @@ impl Session {
     /// The standing orders used in the entries from `since` on, as sentences for both players'
     /// next mails.
     pub fn standing_order_news(&self, since: u64) -> Vec<String> {
-        standing::news(&self.standing, since)
+        standing_orders::news(&self.standing, since)
     }
 
     /// Whether `o`'s logged digest (entry `o.seq`, open) is the one `o` seals for `prompt`.
@@ -55,7 +55,7 @@ impl Session {
         let logged = self.standing.open_orders(o.side).find(|l| l.seq == o.seq)?;
         let want = fairness::commitment(
             &fairness::standing_order_salt(seed, side_str(o.side), o.seq),
-            &standing::canonical(o.side, o.card, &o.answer, &prompt.kind),
+            &standing_orders::canonical(o.side, o.card, &o.answer, &prompt.kind),
         );
         Some(*logged.digest.as_bytes() == want)
     }
@@ -205,7 +205,12 @@ impl Session {
             };
             // The replay noted the order's use in the history ahead of the lines of the
             // activity under way (`Game::note`): one line more before `before`.
-            happened.push(standing::used_line(o.side, &o.text(), o.seq, &answer));
+            happened.push(standing_orders::used_line(
+                o.side,
+                &o.text(),
+                o.seq,
+                &answer,
+            ));
             if let Some(g) = self.game.as_ref() {
                 happened.extend(g.history().skip(before + 1).cloned());
             }
@@ -253,13 +258,13 @@ impl Session {
                 Ok("orders".into())
             }
             OrderMove::Give { card, answer } => {
-                let (prompt, _) =
-                    standing::expected(game, side, card, &answer).map_err(SessionError::Refusal)?;
+                let (prompt, _) = standing_orders::expected(game, side, card, &answer)
+                    .map_err(SessionError::Refusal)?;
                 let seq = self.log.next_seq();
                 let salt = fairness::standing_order_salt(&seed, side_str(side), seq);
                 let digest = fairness::commitment(
                     &salt,
-                    &standing::canonical(side, card, &answer, &prompt.kind),
+                    &standing_orders::canonical(side, card, &answer, &prompt.kind),
                 );
                 let kind = serde_json::to_string(&prompt.kind)
                     .map_err(|e| SessionError::State(format!("the decision's kind: {e}")))?;
@@ -277,9 +282,9 @@ impl Session {
                     return Err(SessionError::Refusal(format!(
                         "`{}` refused: standing order {} (`{}`) already answers that decision; \
                          cancel it first with `cancel order {}`",
-                        standing::order_text(card, &answer),
+                        standing_orders::order_text(card, &answer),
                         o.seq,
-                        standing::order_text(o.card, &o.answer),
+                        standing_orders::order_text(o.card, &o.answer),
                         o.seq
                     )));
                 }
@@ -310,7 +315,7 @@ impl Session {
                     self.secret = Some(before);
                     return Err(e);
                 }
-                Ok(standing::order_text(card, &answer))
+                Ok(standing_orders::order_text(card, &answer))
             }
             OrderMove::Cancel(n) => {
                 self.stage_checked(
