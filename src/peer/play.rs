@@ -35,7 +35,9 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
-use super::protocol::{Claim, Decision, Party, PeerError, RollResult, Setup, Step, Verified, Why};
+use super::protocol::{
+    Body, Claim, Decision, Party, PeerError, Purpose, RollResult, Setup, Step, Verified, Why,
+};
 use crate::data::{Card, Side};
 use crate::engine::chance::ChanceError;
 use crate::engine::{
@@ -820,9 +822,7 @@ impl PeerGame {
                             .iter()
                             .rev()
                             .find_map(|s| match &s.body {
-                                super::protocol::Body::Open { card, why, .. }
-                                    if s.from == *side =>
-                                {
+                                Body::Open { card, why, .. } if s.from == *side => {
                                     Some((*card, *why))
                                 }
                                 _ => None,
@@ -861,8 +861,22 @@ impl PeerGame {
     /// Checks a received step against what the log owes beyond the protocol: a draw, a
     /// shuffle, a claim, a roll, an open must be the one the engine called for.
     fn check_step(&self, s: &Step) -> Result<(), String> {
-        use super::protocol::Body;
         let owed = self.owed();
+        self.check_known_headline(s)?;
+        match (&s.body, owed) {
+            (_, Owed::Protocol(_)) => Ok(()),
+            (Body::Hello { .. }, _) => Ok(()),
+            (Body::Lock { shuffle: 0, .. }, _) if self.party.table().shuffles.is_empty() => Ok(()),
+            (body, Owed::Deck(_)) => self.check_deck_step(s.from, body, owed),
+            (body, Owed::Decide(_)) => self.check_decision_step(body, owed),
+            (body, Owed::Chance(_)) => self.check_chance_step(body),
+            (Body::Final { .. }, Owed::Final(_)) => Ok(()),
+            (_, o) => Err(not_owed(o)),
+        }
+    }
+
+    /// A headline revealed without a position is a card the public knows its author holds.
+    fn check_known_headline(&self, s: &Step) -> Result<(), String> {
         if let Body::HeadlineReveal {
             card,
             position: None,
@@ -875,19 +889,23 @@ impl PeerGame {
                 ));
             }
         }
-        match (&s.body, owed) {
-            (_, Owed::Protocol(_)) => Ok(()),
-            (Body::Hello { .. }, _) => Ok(()),
-            (Body::Lock { shuffle: 0, .. }, _) if self.party.table().shuffles.is_empty() => Ok(()),
-            (Body::Draw { positions, .. }, Owed::Deck(_)) => match self.tasks.front() {
+        Ok(())
+    }
+
+    /// A step for the first deck task: the draw of the dealt count, the shuffle of the cards
+    /// added or of the cards set aside and not discarded, the Scoring cards opened and the
+    /// claim at the end of a turn.
+    fn check_deck_step(&self, from: Side, body: &Body, owed: Owed) -> Result<(), String> {
+        match body {
+            Body::Draw { positions, .. } => match self.tasks.front() {
                 Some(Task::Draw { n, side, .. })
-                    if *side == s.from && positions.len() == *n as usize =>
+                    if *side == from && positions.len() == *n as usize =>
                 {
                     Ok(())
                 }
                 _ => Err("a draw the engine did not deal".into()),
             },
-            (Body::Lock { new, back, .. }, Owed::Deck(_)) => match self.tasks.front() {
+            Body::Lock { new, back, .. } => match self.tasks.front() {
                 Some(Task::Reshuffle { new: want, .. }) if want == new && back.is_empty() => Ok(()),
                 Some(Task::ReturnAside { .. }) => {
                     let want: Vec<[u32; 2]> =
@@ -903,40 +921,39 @@ impl PeerGame {
                 }
                 _ => Err("a shuffle the engine did not call for".into()),
             },
-            (
-                Body::Open {
-                    shuffle,
-                    position,
-                    card,
-                    ..
-                },
-                Owed::Deck(_),
-            ) => match self.tasks.front() {
+            Body::Open {
+                shuffle,
+                position,
+                card,
+                ..
+            } => match self.tasks.front() {
                 Some(Task::TurnEnd { .. }) if card.is_scoring() => Ok(()),
                 _ => Err(format!(
                     "opens {card} (position {position} of shuffle {shuffle}) where the engine \
                      called for no card"
                 )),
             },
-            (
-                Body::Claim {
-                    claim: Claim::NoScoringCard,
-                },
-                Owed::Deck(_),
-            ) => match self.tasks.front() {
+            Body::Claim {
+                claim: Claim::NoScoringCard,
+            } => match self.tasks.front() {
                 Some(Task::TurnEnd { .. }) => Ok(()),
                 _ => Err("a claim where none was owed".into()),
             },
-            (
-                Body::Open {
-                    shuffle,
-                    position,
-                    card,
-                    why: Why::Play | Why::Claim { .. },
-                    ..
-                },
-                Owed::Decide(_),
-            ) => {
+            _ => Err(not_owed(owed)),
+        }
+    }
+
+    /// A step of a player's decision: a card opened by choice (while cards are set aside,
+    /// one of them), or the headline commitment of this turn's Headline Phase.
+    fn check_decision_step(&self, body: &Body, owed: Owed) -> Result<(), String> {
+        match body {
+            Body::Open {
+                shuffle,
+                position,
+                card,
+                why: Why::Play | Why::Claim { .. },
+                ..
+            } => {
                 if self.game.state().cards.unknown_aside > 0
                     && !self.aside.contains(&(*shuffle, *position))
                 {
@@ -944,107 +961,113 @@ impl PeerGame {
                 }
                 Ok(())
             }
-            (Body::HeadlineCommit { turn, .. }, Owed::Decide(_)) => {
+            Body::HeadlineCommit { turn, .. } => {
                 if is_headline_phase(&self.game) && *turn == self.game.state().turn as u32 {
                     Ok(())
                 } else {
                     Err("a headline commitment outside the Headline Phase".into())
                 }
             }
-            (body, Owed::Chance(_)) => {
-                let need = self.pending.front().and_then(|p| p.need.clone());
-                let ok = match (&need, body) {
-                    (
-                        Some(Need::Roll { roll }),
-                        Body::Roll {
-                            roll: r, purpose, ..
-                        },
-                    ) => r == roll && *purpose == super::protocol::Purpose::Die,
-                    (
-                        Some(Need::Pick { roll, victim }),
-                        Body::Roll {
-                            roll: r, purpose, ..
-                        },
-                    ) => r == roll && *purpose == super::protocol::Purpose::Pick { from: *victim },
-                    (
-                        Some(Need::Among {
-                            roll,
-                            known,
-                            victim,
-                        }),
-                        Body::Roll {
-                            roll: r, purpose, ..
-                        },
-                    ) => {
-                        r == roll
-                            && *purpose
-                                == super::protocol::Purpose::Among {
-                                    n: (known.len() + self.party.table().hidden(*victim).len())
-                                        as u32,
-                                }
-                    }
-                    (
-                        Some(Need::Among {
-                            roll,
-                            known,
-                            victim,
-                        }),
-                        Body::Open {
-                            shuffle,
-                            position,
-                            why: Why::Play,
-                            ..
-                        },
-                    ) => {
-                        let t = self.party.table();
-                        match t.rolls().get(*roll as usize - 1) {
-                            Some(RollResult::Index(i)) if *i as usize >= known.len() => {
-                                t.hidden(*victim).get(*i as usize - known.len())
-                                    == Some(&(*shuffle, *position))
-                            }
-                            _ => false,
+            _ => Err(not_owed(owed)),
+        }
+    }
+
+    /// A step for the chance outcome the answer being applied needs.
+    fn check_chance_step(&self, body: &Body) -> Result<(), String> {
+        let need = self.pending.front().and_then(|p| p.need.clone());
+        if self.fits_need(&need, body) {
+            Ok(())
+        } else {
+            Err(format!("not the step the engine's chance needs ({need:?})"))
+        }
+    }
+
+    /// Whether `body` is a step `need` calls for (DEALERLESS.md §9, 4.): the roll of its
+    /// number and purpose, the open of the position picked or drawn face up, a card of a hand
+    /// shown, a Scoring card shown and the claim after them, the face-up draw.
+    fn fits_need(&self, need: &Option<Need>, body: &Body) -> bool {
+        match (need, body) {
+            (
+                Some(Need::Roll { roll }),
+                Body::Roll {
+                    roll: r, purpose, ..
+                },
+            ) => r == roll && *purpose == Purpose::Die,
+            (
+                Some(Need::Pick { roll, victim }),
+                Body::Roll {
+                    roll: r, purpose, ..
+                },
+            ) => r == roll && *purpose == Purpose::Pick { from: *victim },
+            (
+                Some(Need::Among {
+                    roll,
+                    known,
+                    victim,
+                }),
+                Body::Roll {
+                    roll: r, purpose, ..
+                },
+            ) => {
+                r == roll
+                    && *purpose
+                        == Purpose::Among {
+                            n: (known.len() + self.party.table().hidden(*victim).len()) as u32,
                         }
+            }
+            (
+                Some(Need::Among {
+                    roll,
+                    known,
+                    victim,
+                }),
+                Body::Open {
+                    shuffle,
+                    position,
+                    why: Why::Play,
+                    ..
+                },
+            ) => {
+                let t = self.party.table();
+                match t.rolls().get(*roll as usize - 1) {
+                    Some(RollResult::Index(i)) if *i as usize >= known.len() => {
+                        t.hidden(*victim).get(*i as usize - known.len())
+                            == Some(&(*shuffle, *position))
                     }
-                    (Some(Need::RevealHand { .. }), Body::Open { why: Why::Play, .. }) => true,
-                    (
-                        Some(Need::RevealScoring { .. }),
-                        Body::Open {
-                            card,
-                            why: Why::Play,
-                            ..
-                        },
-                    ) => card.is_scoring(),
-                    (
-                        Some(Need::RevealScoring { .. }),
-                        Body::Claim {
-                            claim: Claim::NoScoringCard,
-                        },
-                    ) => true,
-                    (
-                        Some(Need::RevealDraw { at, .. }),
-                        Body::Draw {
-                            shuffle, positions, ..
-                        },
-                    ) => (*shuffle, positions.as_slice()) == (at.0, &[at.1][..]),
-                    (
-                        Some(Need::RevealDraw { at, .. }),
-                        Body::Open {
-                            shuffle,
-                            position,
-                            why: Why::Play,
-                            ..
-                        },
-                    ) => (*shuffle, *position) == *at,
                     _ => false,
-                };
-                if ok {
-                    Ok(())
-                } else {
-                    Err(format!("not the step the engine's chance needs ({need:?})"))
                 }
             }
-            (Body::Final { .. }, Owed::Final(_)) => Ok(()),
-            (_, o) => Err(format!("a step where the log owed {o:?}")),
+            (Some(Need::RevealHand { .. }), Body::Open { why: Why::Play, .. }) => true,
+            (
+                Some(Need::RevealScoring { .. }),
+                Body::Open {
+                    card,
+                    why: Why::Play,
+                    ..
+                },
+            ) => card.is_scoring(),
+            (
+                Some(Need::RevealScoring { .. }),
+                Body::Claim {
+                    claim: Claim::NoScoringCard,
+                },
+            ) => true,
+            (
+                Some(Need::RevealDraw { at, .. }),
+                Body::Draw {
+                    shuffle, positions, ..
+                },
+            ) => (*shuffle, positions.as_slice()) == (at.0, &[at.1][..]),
+            (
+                Some(Need::RevealDraw { at, .. }),
+                Body::Open {
+                    shuffle,
+                    position,
+                    why: Why::Play,
+                    ..
+                },
+            ) => (*shuffle, *position) == *at,
+            _ => false,
         }
     }
 
@@ -1068,7 +1091,6 @@ impl PeerGame {
     /// Appends a move to the log (and to the outbox when it is this side's), updating the
     /// bookkeeping of opened cards, claims and tasks.
     fn record(&mut self, m: Move, own: bool) {
-        use super::protocol::Body;
         if let Move::Step(s) = &m {
             let side = ix(s.from);
             match &s.body {
@@ -1199,250 +1221,311 @@ impl PeerGame {
             if protocol_owed(self.party.table(), self.game.state().turn as u32).is_some() {
                 return Ok(());
             }
-            let nothing_back = self.aside_back().is_empty();
-            if let Some(task) = self.tasks.front_mut() {
-                let done = match task {
-                    Task::Draw { started, .. } | Task::Reshuffle { started, .. } => *started,
-                    Task::ReturnAside { started } => *started || nothing_back,
-                    Task::TurnEnd { claims: base, held } => {
-                        for side in Side::BOTH {
-                            if self.claims[ix(side)] > base[ix(side)] && !held[ix(side)] {
-                                let o = &mut self.opened[ix(side)];
-                                if o.iter().any(|c| c.is_scoring()) {
-                                    held[ix(side)] = true;
-                                }
-                                o.clear();
-                            }
-                        }
-                        self.claims[0] > base[0] && self.claims[1] > base[1]
-                    }
-                };
-                if !done {
+            if !self.tasks.is_empty() {
+                if !self.finish_task() {
                     return Ok(());
-                }
-                let popped = self.tasks.pop_front();
-                if matches!(popped, Some(Task::ReturnAside { .. })) {
-                    self.aside.clear();
-                }
-                if let Some(Task::TurnEnd { held, .. }) = popped {
-                    let known = |s: Side| {
-                        self.game.state().cards.hands[s]
-                            .iter()
-                            .any(|c| c.is_scoring())
-                    };
-                    let h = [held[0] || known(Side::Us), held[1] || known(Side::Ussr)];
-                    if held[0] || held[1] {
-                        let winner = if h[0] { Side::Us } else { Side::Ussr };
-                        let winner = if h[0] && h[1] {
-                            Side::Us
-                        } else {
-                            winner.opponent()
-                        };
-                        self.held = Some(Outcome {
-                            winner: Some(winner),
-                            reason: VictoryReason::ScoringCardHeld,
-                        });
-                        self.game.conclude(
-                            self.held.expect("just set"),
-                            format!(
-                                "A Scoring card was held at the end of the turn: the {winner} wins (FAQ F030, F177)."
-                            ),
-                        );
-                        self.tasks.clear();
-                        self.pending.clear();
-                    }
                 }
                 continue;
             }
             if self.outcome().is_some() {
                 return Ok(());
             }
-            if let Some(p) = self.pending.front_mut() {
-                if let Some(need) = p.need.clone() {
-                    let t = self.party.table();
-                    let got: Option<Vec<ChanceOutcome>> = match need {
-                        Need::Roll { roll } => t.rolls().get(roll as usize - 1).map(|r| match r {
-                            RollResult::Die(d) => vec![ChanceOutcome::Die(*d)],
-                            RollResult::Pick(..) | RollResult::Index(_) => vec![],
-                        }),
-                        Need::Pick { roll, .. } => match t.rolls().get(roll as usize - 1) {
-                            Some(RollResult::Pick(s, q)) => t.shuffles[*s as usize].opened
-                                [*q as usize]
-                                .map(|c| vec![ChanceOutcome::RandomCard(c)]),
-                            _ => None,
-                        },
-                        Need::Among {
-                            victim,
-                            roll,
-                            known,
-                        } => match t.rolls().get(roll as usize - 1) {
-                            Some(RollResult::Index(i)) if (*i as usize) < known.len() => {
-                                Some(vec![ChanceOutcome::RandomCard(known[*i as usize])])
-                            }
-                            Some(RollResult::Index(_)) => {
-                                // The victim opens the hidden card picked (`why: play`).
-                                let o = &mut self.opened[ix(victim)];
-                                o.pop().map(|c| vec![ChanceOutcome::RandomCard(c)])
-                            }
-                            _ => None,
-                        },
-                        Need::RevealHand { side, known } => t.hidden(side).is_empty().then(|| {
-                            let mut hand = known;
-                            hand.append(&mut self.opened[ix(side)]);
-                            hand.sort();
-                            hand.into_iter().map(ChanceOutcome::Card).collect()
-                        }),
-                        Need::RevealDraw { side, at } => {
-                            t.shuffles[at.0 as usize].opened[at.1 as usize].map(|c| {
-                                self.opened[ix(side)].retain(|o| *o != c);
-                                vec![ChanceOutcome::Card(c)]
-                            })
-                        }
-                        Need::RevealScoring {
-                            side,
-                            claims,
-                            known,
-                        } => (self.claims[ix(side)] > claims).then(|| {
-                            let mut v: Vec<Card> =
-                                known.iter().copied().filter(|c| c.is_scoring()).collect();
-                            v.append(&mut self.opened[ix(side)]);
-                            v.sort();
-                            vec![ChanceOutcome::Cards(v)]
-                        }),
-                    };
-                    match got {
-                        Some(o) => {
-                            p.outcomes.extend(o);
-                            p.need = None;
-                        }
-                        None => return Ok(()),
-                    }
+            if !self.pending.is_empty() {
+                if !self.take_needed_outcomes() {
+                    return Ok(());
                 }
-                let mut feed = Feed {
-                    outcomes: p.outcomes.iter().cloned().collect(),
-                    missing: None,
-                    request: None,
-                };
-                let (entry, side, answer) = (p.entry, p.side, p.answer.clone());
-                match self.game.apply(side, answer, &mut feed) {
-                    Ok(_) => {
-                        self.pending.pop_front();
-                        self.take_events();
-                        continue;
-                    }
-                    Err(e) => {
-                        let Some(req) = feed.request.take() else {
-                            return Err(GameFault {
-                                entry,
-                                party: side,
-                                why: format!("the engine refuses the answer: {e}"),
-                            });
-                        };
-                        if self.take_refused_events() {
-                            continue;
-                        }
-                        // Each settled chance gives the engine an outcome more; stopping at
-                        // the same request again with none is a replica that cannot go on.
-                        let miss = (
-                            self.pending.front().expect("present").outcomes.len(),
-                            format!("{req:?}"),
-                        );
-                        let pending = self.pending.front_mut().expect("present");
-                        if pending.last_miss.as_ref() == Some(&miss) {
-                            panic!(
-                                "peer mode: the engine asks again for {} after it was settled, with no outcome more (move {entry}); this replica cannot go on",
-                                miss.1
-                            );
-                        }
-                        pending.last_miss = Some(miss);
-                        let t = self.party.table();
-                        let next_roll = t.rolls().len() as u32 + 1;
-                        let need = match req {
-                            OwnedRequest::Die => Need::Roll { roll: next_roll },
-                            OwnedRequest::HandCard {
-                                side: victim,
-                                known,
-                                unknown,
-                            } => {
-                                assert_eq!(
-                                    t.hidden(victim).len(),
-                                    unknown as usize,
-                                    "peer mode: the protocol's hidden hand differs from the engine's"
-                                );
-                                if !known.is_empty() {
-                                    Need::Among {
-                                        victim,
-                                        roll: next_roll,
-                                        known,
-                                    }
-                                } else {
-                                    Need::Pick {
-                                        victim,
-                                        roll: next_roll,
-                                    }
-                                }
-                            }
-                            OwnedRequest::RevealHandCard { side, known } => {
-                                Need::RevealHand { side, known }
-                            }
-                            OwnedRequest::RevealScoringCards { side, known } => Need::RevealScoring {
-                                side,
-                                known,
-                                claims: self.claims[ix(side)],
-                            },
-                            OwnedRequest::RevealDraw => {
-                                let next = t
-                                    .shuffles
-                                    .last()
-                                    .filter(|_| !t.shuffling())
-                                    .and_then(|sh| sh.undrawn().first().copied());
-                                // A reshuffle in the middle of the event (the deck ran
-                                // out) is a task done before this request
-                                // (`take_refused_events`), so the deck in play has the card.
-                                let Some(p) = next else {
-                                    panic!(
-                                        "peer mode: the engine draws a card face up but the \
-                                         protocol's deck has no undrawn position (move {entry}); \
-                                         this replica cannot go on"
-                                    )
-                                };
-                                Need::RevealDraw {
-                                    side,
-                                    at: (t.shuffles.len() as u32 - 1, p),
-                                }
-                            }
-                            OwnedRequest::Other(what) => panic!(
-                                "peer mode: the engine asks for {what}, which protocol v1 does not provide (DEALERLESS.md §9)"
-                            ),
-                        };
-                        self.pending.front_mut().expect("present").need = Some(need);
-                        continue;
-                    }
-                }
+                self.apply_pending()?;
+                continue;
             }
-            if is_headline_phase(&self.game) {
-                let turn = self.game.state().turn as u32;
-                let (_, cards) = self.party.table().headline(turn);
-                if let [Some(us), Some(ussr)] = cards {
-                    if !self.headlines_done.contains(&turn) {
-                        self.headlines_done.push(turn);
-                        let entry = self.log.len() - 1;
-                        for (side, card) in [(Side::Ussr, ussr), (Side::Us, us)] {
-                            self.pending.push_back(Pending {
-                                entry,
-                                side,
-                                answer: Answer::Card(card),
-                                outcomes: Vec::new(),
-                                need: None,
-                                last_miss: None,
-                            });
-                        }
-                        continue;
-                    }
-                }
+            if self.start_headline_answers() {
+                continue;
             }
             return Ok(());
         }
+    }
+
+    /// Finishes the first deck task if its steps are in (a Scoring card held at the end of a
+    /// turn ends the game); returns whether it did.
+    fn finish_task(&mut self) -> bool {
+        if !self.task_done() {
+            return false;
+        }
+        match self.tasks.pop_front() {
+            Some(Task::ReturnAside { .. }) => self.aside.clear(),
+            Some(Task::TurnEnd { held, .. }) => self.end_turn(held),
+            _ => {}
+        }
+        true
+    }
+
+    /// Whether the steps of the first deck task are in. At the end of a turn, each side's
+    /// claim sets aside the Scoring cards it opened before it: `held`.
+    fn task_done(&mut self) -> bool {
+        let nothing_back = self.aside_back().is_empty();
+        let task = self.tasks.front_mut().expect("a task");
+        match task {
+            Task::Draw { started, .. } | Task::Reshuffle { started, .. } => *started,
+            Task::ReturnAside { started } => *started || nothing_back,
+            Task::TurnEnd { claims: base, held } => {
+                for side in Side::BOTH {
+                    if self.claims[ix(side)] > base[ix(side)] && !held[ix(side)] {
+                        let o = &mut self.opened[ix(side)];
+                        if o.iter().any(|c| c.is_scoring()) {
+                            held[ix(side)] = true;
+                        }
+                        o.clear();
+                    }
+                }
+                self.claims[0] > base[0] && self.claims[1] > base[1]
+            }
+        }
+    }
+
+    /// The end of a turn: a Scoring card held, shown by its holder or known to the public,
+    /// loses the game, the US if both held one (FAQ F030, F177).
+    fn end_turn(&mut self, held: [bool; 2]) {
+        let known = |s: Side| {
+            self.game.state().cards.hands[s]
+                .iter()
+                .any(|c| c.is_scoring())
+        };
+        let h = [held[0] || known(Side::Us), held[1] || known(Side::Ussr)];
+        if held[0] || held[1] {
+            let winner = if h[0] { Side::Us } else { Side::Ussr };
+            let winner = if h[0] && h[1] {
+                Side::Us
+            } else {
+                winner.opponent()
+            };
+            self.held = Some(Outcome {
+                winner: Some(winner),
+                reason: VictoryReason::ScoringCardHeld,
+            });
+            self.game.conclude(
+                self.held.expect("just set"),
+                format!(
+                    "A Scoring card was held at the end of the turn: the {winner} wins (FAQ F030, F177)."
+                ),
+            );
+            self.tasks.clear();
+            self.pending.clear();
+        }
+    }
+
+    /// Gives the first pending answer the outcomes of the chance it needs once the protocol
+    /// settled them; returns false while it has not.
+    fn take_needed_outcomes(&mut self) -> bool {
+        let Some(need) = self.pending.front().and_then(|p| p.need.clone()) else {
+            return true;
+        };
+        let Some(o) = self.settled_outcomes(need) else {
+            return false;
+        };
+        let p = self.pending.front_mut().expect("present");
+        p.outcomes.extend(o);
+        p.need = None;
+        true
+    }
+
+    /// The engine's outcomes of `need`, once its steps are in: the die rolled, the card
+    /// picked or chosen by index, the hand or the Scoring cards shown, the card drawn face
+    /// up. The cards opened for it are used up.
+    fn settled_outcomes(&mut self, need: Need) -> Option<Vec<ChanceOutcome>> {
+        let t = self.party.table();
+        match need {
+            Need::Roll { roll } => t.rolls().get(roll as usize - 1).map(|r| match r {
+                RollResult::Die(d) => vec![ChanceOutcome::Die(*d)],
+                RollResult::Pick(..) | RollResult::Index(_) => vec![],
+            }),
+            Need::Pick { roll, .. } => match t.rolls().get(roll as usize - 1) {
+                Some(RollResult::Pick(s, q)) => t.shuffles[*s as usize].opened[*q as usize]
+                    .map(|c| vec![ChanceOutcome::RandomCard(c)]),
+                _ => None,
+            },
+            Need::Among {
+                victim,
+                roll,
+                known,
+            } => match t.rolls().get(roll as usize - 1) {
+                Some(RollResult::Index(i)) if (*i as usize) < known.len() => {
+                    Some(vec![ChanceOutcome::RandomCard(known[*i as usize])])
+                }
+                Some(RollResult::Index(_)) => {
+                    // The victim opens the hidden card picked (`why: play`).
+                    let o = &mut self.opened[ix(victim)];
+                    o.pop().map(|c| vec![ChanceOutcome::RandomCard(c)])
+                }
+                _ => None,
+            },
+            Need::RevealHand { side, known } => t.hidden(side).is_empty().then(|| {
+                let mut hand = known;
+                hand.append(&mut self.opened[ix(side)]);
+                hand.sort();
+                hand.into_iter().map(ChanceOutcome::Card).collect()
+            }),
+            Need::RevealDraw { side, at } => {
+                t.shuffles[at.0 as usize].opened[at.1 as usize].map(|c| {
+                    self.opened[ix(side)].retain(|o| *o != c);
+                    vec![ChanceOutcome::Card(c)]
+                })
+            }
+            Need::RevealScoring {
+                side,
+                claims,
+                known,
+            } => (self.claims[ix(side)] > claims).then(|| {
+                let mut v: Vec<Card> = known.iter().copied().filter(|c| c.is_scoring()).collect();
+                v.append(&mut self.opened[ix(side)]);
+                v.sort();
+                vec![ChanceOutcome::Cards(v)]
+            }),
+        }
+    }
+
+    /// Applies the first pending answer with the outcomes it has. Where the engine stops at
+    /// a chance outcome it lacks, the draws and shuffles the answer made before it become
+    /// tasks first; else that outcome becomes the answer's need.
+    ///
+    /// Errors: a [`GameFault`] naming the answer when the engine refuses it.
+    fn apply_pending(&mut self) -> Result<(), GameFault> {
+        let p = self.pending.front().expect("present");
+        let mut feed = Feed {
+            outcomes: p.outcomes.iter().cloned().collect(),
+            missing: None,
+            request: None,
+        };
+        let (entry, side, answer) = (p.entry, p.side, p.answer.clone());
+        match self.game.apply(side, answer, &mut feed) {
+            Ok(_) => {
+                self.pending.pop_front();
+                self.take_events();
+                Ok(())
+            }
+            Err(e) => {
+                let Some(req) = feed.request.take() else {
+                    return Err(GameFault {
+                        entry,
+                        party: side,
+                        why: format!("the engine refuses the answer: {e}"),
+                    });
+                };
+                if self.take_refused_events() {
+                    return Ok(());
+                }
+                self.note_miss(entry, &req);
+                let need = self.need_for(req, entry, side);
+                self.pending.front_mut().expect("present").need = Some(need);
+                Ok(())
+            }
+        }
+    }
+
+    /// Records the request the first pending answer stopped at. Each settled chance gives
+    /// the engine an outcome more; stopping at the same request again with none is a replica
+    /// that cannot go on.
+    fn note_miss(&mut self, entry: usize, req: &OwnedRequest) {
+        let miss = (
+            self.pending.front().expect("present").outcomes.len(),
+            format!("{req:?}"),
+        );
+        let pending = self.pending.front_mut().expect("present");
+        if pending.last_miss.as_ref() == Some(&miss) {
+            panic!(
+                "peer mode: the engine asks again for {} after it was settled, with no outcome more (move {entry}); this replica cannot go on",
+                miss.1
+            );
+        }
+        pending.last_miss = Some(miss);
+    }
+
+    /// The protocol steps the engine's request calls for (DEALERLESS.md §9, 4.), for the
+    /// answer of `side` at move `entry`.
+    fn need_for(&self, req: OwnedRequest, entry: usize, side: Side) -> Need {
+        let t = self.party.table();
+        let next_roll = t.rolls().len() as u32 + 1;
+        match req {
+            OwnedRequest::Die => Need::Roll { roll: next_roll },
+            OwnedRequest::HandCard {
+                side: victim,
+                known,
+                unknown,
+            } => {
+                assert_eq!(
+                    t.hidden(victim).len(),
+                    unknown as usize,
+                    "peer mode: the protocol's hidden hand differs from the engine's"
+                );
+                if !known.is_empty() {
+                    Need::Among {
+                        victim,
+                        roll: next_roll,
+                        known,
+                    }
+                } else {
+                    Need::Pick {
+                        victim,
+                        roll: next_roll,
+                    }
+                }
+            }
+            OwnedRequest::RevealHandCard { side, known } => Need::RevealHand { side, known },
+            OwnedRequest::RevealScoringCards { side, known } => Need::RevealScoring {
+                side,
+                known,
+                claims: self.claims[ix(side)],
+            },
+            OwnedRequest::RevealDraw => {
+                let next = t
+                    .shuffles
+                    .last()
+                    .filter(|_| !t.shuffling())
+                    .and_then(|sh| sh.undrawn().first().copied());
+                // A reshuffle in the middle of the event (the deck ran out) is a task done
+                // before this request (`take_refused_events`), so the deck in play has the
+                // card.
+                let Some(p) = next else {
+                    panic!(
+                        "peer mode: the engine draws a card face up but the \
+                         protocol's deck has no undrawn position (move {entry}); \
+                         this replica cannot go on"
+                    )
+                };
+                Need::RevealDraw {
+                    side,
+                    at: (t.shuffles.len() as u32 - 1, p),
+                }
+            }
+            OwnedRequest::Other(what) => panic!(
+                "peer mode: the engine asks for {what}, which protocol v1 does not provide (DEALERLESS.md §9)"
+            ),
+        }
+    }
+
+    /// In the Headline Phase, once both headlines are revealed: both answers pending, USSR
+    /// first (once per turn). Returns whether it added them.
+    fn start_headline_answers(&mut self) -> bool {
+        if is_headline_phase(&self.game) {
+            let turn = self.game.state().turn as u32;
+            let (_, cards) = self.party.table().headline(turn);
+            if let [Some(us), Some(ussr)] = cards {
+                if !self.headlines_done.contains(&turn) {
+                    self.headlines_done.push(turn);
+                    let entry = self.log.len() - 1;
+                    for (side, card) in [(Side::Ussr, ussr), (Side::Us, us)] {
+                        self.pending.push_back(Pending {
+                            entry,
+                            side,
+                            answer: Answer::Card(card),
+                            outcomes: Vec::new(),
+                            need: None,
+                            last_miss: None,
+                        });
+                    }
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     /// Writes every move this side owes and its software makes by itself, until the log
@@ -1578,6 +1661,11 @@ impl PeerGame {
             }
         }
     }
+}
+
+/// The fault of a step where the log owed another move.
+fn not_owed(o: Owed) -> String {
+    format!("a step where the log owed {o:?}")
 }
 
 /// Who owes the next protocol step (a shuffle pass, shares, a roll's second secret, a pick's
