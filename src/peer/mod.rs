@@ -1,4 +1,4 @@
-//! Peer mode: two players, no host (issue 19; schemas/DEALERLESS.md).
+//! Peer mode: two players, no host (schemas/DEALERLESS.md).
 //!
 //! Protocol core:
 //! * [`derive`]: every secret from the player's `secret_seed`;

@@ -30,6 +30,19 @@
 //! and that the cards it names from the hidden hand are exactly the ones just opened. A
 //! [`GameFault`] names the move's index in the log (entry `seq` = index + 2 in the signed
 //! log, after `open` and `join`).
+//!
+//! # The files
+//!
+//! * this file: the moves ([`Move`]), who owes the next one ([`PeerGame::owed`]), the replica
+//!   and what it shows;
+//! * `decide.rs`: the player's own decision ([`PeerGame::check_answer`], [`PeerGame::decide`]);
+//! * `receive.rs`: the opponent's moves, checked on receipt ([`PeerGame::receive`]);
+//! * `settle.rs`: the game carried on as far as the log allows (deck tasks finished, chance
+//!   outcomes handed to the engine, answers applied);
+//! * `tasks.rs`: the engine's changes of the hidden cards as the deck tasks the log owes;
+//! * `chance.rs`: the engine's chance requests and the steps that settle them;
+//! * `writing.rs`: every move taken into the log, and the moves this side's software writes by
+//!   itself.
 
 use std::collections::VecDeque;
 

@@ -1,7 +1,7 @@
 //! The dealerless protocol: the messages two players exchange, one player's side of it, and
 //! the check of a whole game after its end (schemas/DEALERLESS.md §6–8).
 //!
-//! # The interface with the transport (issue 19, s19b)
+//! # The interface with the transport (DEALERLESS.md "Transport")
 //!
 //! * [`Step`]: one protocol message from one party to the other. `serde` (YAML/JSON)
 //!   serialisable; its JSON is deterministic (structs and sequences only, no maps); it holds
@@ -21,8 +21,17 @@
 //!   everything from the two revealed seeds; a [`Fault`] names the step and the party.
 //!
 //! The decisions here are protocol-level (draw, open a card, roll, pick from a hand, headline,
-//! reshuffle, claim). Driving them from the rules engine's prompts is the engine integration
-//! of issue 19 point 4 (see DEALERLESS.md §9 for what is and is not built).
+//! reshuffle, claim). The rules engine's prompts drive them in [`super::play`] (DEALERLESS.md
+//! §9, which also says what peer play does not do yet).
+//!
+//! # The files
+//!
+//! * `messages.rs`: what the players agree on first ([`Setup`]) and the steps ([`Step`],
+//!   [`Body`]);
+//! * `table.rs`: the public state ([`Table`]) and the checks a step meets on arrival (§6);
+//! * `party.rs`: one player's side ([`Party`]) and its player's decisions ([`Decision`]);
+//! * `verify.rs`: the check after the end ([`verify_transcript`], §7);
+//! * this file: the errors ([`Fault`], [`PeerError`]) and the encodings the others share.
 
 mod messages;
 mod party;

@@ -138,7 +138,7 @@ impl Party {
         self.hand.iter().map(|(at, c)| (*at, *c)).collect()
     }
 
-    /// Cheating tests only (issue 19 §5): this party forgets that it holds `card`, so its
+    /// Cheating tests only (DEALERLESS.md §7): this party forgets that it holds `card`, so its
     /// software neither opens nor counts it (the public table still holds the position as
     /// dealt to it), and returns the card's place; [`Party::remember_for_cheating_test`] puts
     /// it back. Honest play never calls it: it lets a test make the false claims (`no Scoring
