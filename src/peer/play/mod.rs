@@ -6,7 +6,7 @@
 //! players' answers — written by one side at a time: at every point [`PeerGame::owed`] says
 //! who writes next, so the two replicas never write the same place. Every change of the hidden
 //! cards the engine makes ([`DeckEvent`]) and every chance outcome it asks for
-//! ([`ChanceRequest`]) becomes protocol steps:
+//! ([`ChanceRequest`](crate::engine::ChanceRequest)) becomes protocol steps:
 //!
 //! | engine | protocol |
 //! |---|---|
