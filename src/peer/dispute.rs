@@ -1,5 +1,5 @@
-//! Findings against a peer game's log, and `twilight verify` of one replica or two (issue 19
-//! §5; schemas/DEALERLESS.md "Transport").
+//! Findings against a peer game's log, and `twilight verify` of one replica or two
+//! (schemas/DEALERLESS.md T.5 "Verify and disputes").
 //!
 //! A [`Finding`] names the first entry concerned, what is wrong, the party at fault where the
 //! evidence shows it, and carries the signed entries that prove it. Who is at fault:
@@ -38,7 +38,7 @@ pub enum FindingKind {
     /// A move against the rules or the protocol (found on receipt, on replay, or by the check
     /// after the end: a false claim, a key or secret its seed does not derive).
     BadMove,
-    /// The game is over and a player has not revealed its seed (issue 19 §5: forfeits).
+    /// The game is over and a player has not revealed its seed (it forfeits: DEALERLESS.md §7).
     NoFinalReveal,
 }
 

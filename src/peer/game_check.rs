@@ -1,4 +1,4 @@
-//! The game-level check of a peer replica (issue 19 §5; schemas/DEALERLESS.md §9, T.5): the
+//! The game-level check of a peer replica (schemas/DEALERLESS.md §7, §9, T.5): the
 //! log's moves replayed through the rules engine and, once both seeds are revealed, the whole
 //! protocol transcript re-derived ([`verify_transcript`]). Each finding names the first entry
 //! concerned (signed-log `seq` = move index + 2) and the party at fault.

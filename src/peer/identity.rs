@@ -1,4 +1,4 @@
-//! A player's peer-mode identity (issue 19 §1; schemas/DEALERLESS.md "Transport"): an Ed25519
+//! A player's peer-mode identity (schemas/DEALERLESS.md T.1 "Identities"): an Ed25519
 //! key pair (`ed25519-dalek`) and the short fingerprint players compare by another channel.
 //!
 //! * The private key lives in a key file of its own (`twilight keygen`), mode 0600, outside

@@ -1,7 +1,7 @@
-//! Peer mode: two players, no host (issue 19; schemas/DEALERLESS.md).
+//! Peer mode: two players, no host (schemas/DEALERLESS.md).
 //!
 //! Protocol core:
-//! * [`derive`]: every secret from the player's `secret_seed`;
+//! * [`derive`](mod@derive): every secret from the player's `secret_seed`;
 //! * [`deck`]: the commutative cipher over ristretto255 and the two-pass shuffle;
 //! * [`dice`]: the hash-chain dice;
 //! * [`protocol`]: the messages ([`protocol::Step`]), one player's side ([`protocol::Party`])

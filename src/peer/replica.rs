@@ -1,5 +1,5 @@
-//! One player's replica of a peer game on disk (issue 19 §1; schemas/DEALERLESS.md
-//! "Transport"). A player's game folder holds:
+//! One player's replica of a peer game on disk (schemas/DEALERLESS.md T.3 "Replicas"). A
+//! player's game folder holds:
 //!
 //! * `peer.yaml` ([`PeerConfig`]): game id, this player's side and address, the opponent's
 //!   address, and the path of this player's key file (the private key itself stays there,

@@ -1,4 +1,4 @@
-//! The signed, shared log of a peer game (issue 19 §1; schemas/DEALERLESS.md "Transport").
+//! The signed, shared log of a peer game (schemas/DEALERLESS.md T.2 "Entries").
 //!
 //! Every entry is signed by its author with Ed25519 over its *canonical bytes*:
 //!

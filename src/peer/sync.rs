@@ -1,5 +1,5 @@
-//! Carrying the signed log between two replicas by mail (issue 19 §1; schemas/DEALERLESS.md
-//! "Transport").
+//! Carrying the signed log between two replicas by mail (schemas/DEALERLESS.md T.4 "Mails and
+//! acknowledgements").
 //!
 //! Every mail carries a [`Bundle`] as a YAML attachment (`twilight-peer-<game>-<n>.yaml`) beside
 //! the readable text: the entries the recipient has not acknowledged, and the sender's signed

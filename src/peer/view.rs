@@ -1,12 +1,12 @@
-//! What a peer player sees of its game: the board and the news (a new-user trial found that a
-//! peer player saw no board). The board is the moderated mode's redacted view of the player's
-//! role (design §3 "Redaction"), built by [`crate::engine::view::view`] from the replica's
-//! engine and rendered by [`crate::text::render::render_view`], as a moderated player's `view` and
-//! mails are. The replica's engine holds public information only
-//! ([`crate::engine::Game::new_public`]); the one thing the view adds is what the player's own
-//! software holds: its hand ([`PeerGame::hand`]). The opponent's hidden cards, the deck order
-//! and a sealed headline before its reveal are in no part of that engine, so no view of it
-//! can show them (`tests/peer_view.rs`).
+//! What a peer player sees of its game: the board and the news. The board is the moderated
+//! mode's redacted view of the player's role (design §3 "Redaction"), built by
+//! [`crate::engine::view::view`] from the replica's engine and rendered by
+//! [`crate::text::render::render_view`], as a moderated player's `view` and mails are. The
+//! replica's engine holds public information only ([`crate::engine::Game::new_public`]); the
+//! one thing the view adds is what the player's own software holds: its hand
+//! ([`PeerGame::hand`]). The opponent's hidden cards, the deck order and a sealed headline
+//! before its reveal are in no part of that engine, so no view of it can show them
+//! (`tests/peer_view.rs`).
 
 use super::play::PeerGame;
 use crate::data::Side;
