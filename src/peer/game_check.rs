@@ -155,7 +155,7 @@ fn missing_final(moves: &[Move], side: Side) -> Finding {
         format!(
             "the game is over but the {} has not revealed its seed (the final reveal): the \
              hidden cards and claims cannot be checked; a player who refuses it forfeits \
-             (issue 19 §5)",
+             (DEALERLESS.md §7)",
             side.name()
         ),
     )
