@@ -17,6 +17,10 @@
 //!
 //! The command line (`src/main.rs`, one module a command under `src/cli/`) only parses
 //! arguments, calls these modules and prints.
+//!
+//! Comments cite the rules (`FAQ F163`, Deluxe rule numbers), the specs in `schemas/`
+//! (`FAIRNESS.md §6`, `NOTATION.md`, `DEALERLESS.md §7`) and the design document (`design §2`:
+//! `shared/design.md`, kept beside the repository with the rulebook and the FAQ).
 
 #![warn(missing_docs)]
 
