@@ -132,17 +132,7 @@ impl PeerGame {
             Task::ReturnAside { .. } => {
                 self.own_step(Decision::ShuffleBack(self.aside_back()))?;
             }
-            Task::TurnEnd { .. } => {
-                for c in self.party.hand() {
-                    if c.is_scoring() {
-                        self.own_step(Decision::Open {
-                            card: c,
-                            claim: None,
-                        })?;
-                    }
-                }
-                self.own_step(Decision::Claim(Claim::NoScoringCard))?;
-            }
+            Task::TurnEnd { .. } => self.show_scoring_cards()?,
         }
         Ok(())
     }
@@ -195,18 +185,22 @@ impl PeerGame {
                     self.own_step(Decision::Open { card, claim: None })?;
                 }
             }
-            Need::RevealScoring { .. } => {
-                for c in self.party.hand() {
-                    if c.is_scoring() {
-                        self.own_step(Decision::Open {
-                            card: c,
-                            claim: None,
-                        })?;
-                    }
-                }
-                self.own_step(Decision::Claim(Claim::NoScoringCard))?;
-            }
+            Need::RevealScoring { .. } => self.show_scoring_cards()?,
         }
         Ok(())
+    }
+
+    /// Each Scoring card in this side's hand opened, then the claim that no other is held (the
+    /// held-Scoring-card check at a turn's end and when an event asks for them; DEALERLESS.md §9).
+    fn show_scoring_cards(&mut self) -> Result<(), GameFault> {
+        for c in self.party.hand() {
+            if c.is_scoring() {
+                self.own_step(Decision::Open {
+                    card: c,
+                    claim: None,
+                })?;
+            }
+        }
+        self.own_step(Decision::Claim(Claim::NoScoringCard))
     }
 }
