@@ -208,7 +208,8 @@ impl Options {
 /// Where the China Card is (rulebook section 9; FAQ F147–F162).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChinaCard {
-    /// Its holder; `None` only while the Chinese Civil War is unresolved.
+    /// Its holder; `None` while the Chinese Civil War is unresolved and while the card is
+    /// being played (between its play and its passing to the opponent, FAQ F156).
     pub holder: Option<Side>,
     /// Face up (playable) or face down (playable from the next turn; FAQ F159).
     pub face_up: bool,

@@ -833,11 +833,9 @@ pub fn nuclear_test_ban(cx: &mut Cx, side: Side) -> Step<bool> {
 
 /// #35 Formosan Resolution (US): while in effect a US-controlled Taiwan is a Battleground
 /// when Asia is scored (FAQ F210); ends when the US next plays the China Card (FAQ F209).
+/// While the Chinese Civil War is unresolved the US counts as the China Card's holder for
+/// this card, so the event occurs as usual (FAQ F163).
 pub fn formosan_resolution(cx: &mut Cx, _side: Side) -> Step<bool> {
-    if civil_war_unresolved(cx.state) {
-        cx.note("Formosan Resolution: not while the Chinese Civil War is unresolved (rule 12).");
-        return Ok(false);
-    }
     cx.state
         .add_effect(Card::FormosanResolution, Side::Us, Duration::Lasting);
     Ok(true)
