@@ -206,21 +206,27 @@ impl Driver {
                 part: Some(part),
             });
         } else {
-            for i in bl.pos..bl.items.len() {
-                let Item::Event(c) = bl.items[i].item else {
-                    continue;
-                };
+            // A decision that sets several events going is a headline: its events are the
+            // cards headlined, one a side, so the search is tried at most twice.
+            let mut headlined: Vec<Card> = Vec::new();
+            for side in Side::BOTH {
+                headlined.extend(bl.items.iter().find_map(|r| match r.item {
+                    Item::Headlines { side: s, card } if s == side => Some(card),
+                    _ => None,
+                }));
+            }
+            for c in headlined {
                 match bl.event_part(c) {
-                    Some(part) if part.start == i && !bl.prints_dice(part.clone()) => {
-                        targets.push(DiceTarget {
+                    Some(part) if part.start >= bl.pos && !bl.prints_dice(part.clone()) => targets
+                        .push(DiceTarget {
                             card: Some(c),
                             before: printed_before(part.start),
                             part: Some(part),
-                        })
-                    }
+                        }),
                     _ => {}
                 }
             }
+            targets.sort_by_key(|t| t.part.as_ref().map(|p| p.start));
         }
         if targets.is_empty() {
             targets.push(DiceTarget::any());
