@@ -10,7 +10,7 @@ use twilight_pbem::data::Side;
 use twilight_pbem::session::correspondence::now;
 
 use super::args::{MailArgs, SideArg};
-use super::mail::{send_prompts, sent_or_exit_3};
+use super::mail::{owe_prompts, send_prompts, sent_or_exit_3};
 use super::open::open_moderator;
 use super::output::print_status;
 
@@ -54,6 +54,7 @@ pub fn exec(args: PlayArgs) -> Result<ExitCode> {
         );
     }
     let mut s = open_moderator(&game_dir)?;
+    owe_prompts(&s, &mail)?;
     let result = s.play(side.into(), &moves, now());
     for d in s.applied() {
         println!("accepted: {d}");

@@ -43,6 +43,7 @@ pub mod inbound;
 pub mod invite;
 pub mod moderator;
 pub mod outbound;
+pub mod queue;
 pub mod receipt;
 pub mod refusal;
 pub mod reply;
