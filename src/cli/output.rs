@@ -136,6 +136,9 @@ pub fn print_drain(r: &queue::DrainReport, transport: &Transport, dir: &Path) ->
             dir.display()
         );
     }
+    for n in &r.notes {
+        eprintln!("note: {n}");
+    }
     for b in &r.busy {
         eprintln!(
             "note: {}: another twilight process is sending this game's mail; it sends these too",

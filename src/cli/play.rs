@@ -62,7 +62,12 @@ pub fn exec(args: PlayArgs) -> Result<ExitCode> {
     for h in s.happened() {
         println!("  {h}");
     }
-    result?;
+    if let Err(e) = result {
+        // A refused move still sends what the game owes (the moves before it, or mail a crash
+        // or a mail server that was down left queued).
+        let _ = send_prompts(&s, &mail, false);
+        return Err(e.into());
+    }
     print_status(&s);
     sent_or_exit_3(send_prompts(&s, &mail, false)?)
 }

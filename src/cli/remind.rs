@@ -34,7 +34,11 @@ pub fn exec(args: RemindArgs) -> Result<ExitCode> {
     // Under a time control: reminders before the deadline, the late notice, the timeout at
     // the end of grace; the game's queue is sent (the reminders above with it).
     let (notices, mut report) = remind::run_with_report(&mut s, &transport, now())?;
-    // A game without a time control (or over): the reminders are sent here.
+    // A game without a time control: the reminders are sent here; a game a timeout ended:
+    // its final mails.
+    if s.game().is_some_and(|g| g.outcome().is_some()) {
+        queue::queue_due(&s, false, now())?;
+    }
     report.merge(queue::flush(&s, &transport, now(), false));
     if queued.is_empty() && notices.is_empty() {
         println!("no reminder due");

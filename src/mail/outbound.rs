@@ -240,9 +240,11 @@ pub fn compose(
     p.history_len = history.len();
     if purpose == Purpose::Prompt && p.last_seq != Some(seq) {
         p.owed_since = Some(now);
+        p.prompt_id = Some(out.message_id.clone());
     }
     if purpose != Purpose::Prompt && purpose != Purpose::Reminder {
         p.owed_since = None;
+        p.prompt_id = None;
     }
     p.last_seq = Some(seq);
     p.last_at = Some(now);

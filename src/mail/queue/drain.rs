@@ -104,6 +104,9 @@ pub struct DrainReport {
     pub busy: Vec<PathBuf>,
     /// Games whose queue could not be read or settled, with why.
     pub errors: Vec<String>,
+    /// Lines to tell that are no failure of the mail (a side `remind` did not time out because
+    /// its prompt went out after its deadline).
+    pub notes: Vec<String>,
 }
 
 impl DrainReport {
@@ -114,6 +117,7 @@ impl DrainReport {
         self.waiting += other.waiting;
         self.busy.extend(other.busy);
         self.errors.extend(other.errors);
+        self.notes.extend(other.notes);
     }
 
     /// Whether every mail owed went out: nothing failed, waits or could not be read.

@@ -48,7 +48,7 @@
 //! failed, a 4xx reply) stops the game's queue until the next try, keeping the order.
 //!
 //! `remind` never records a timeout for a side whose prompt is still queued or was never
-//! sent ([`prompt_delivered`]).
+//! sent, or went out after its deadline ([`prompt_sent_at`]).
 //!
 //! The files are described in `store.rs`; the sender in `drain.rs`.
 
@@ -166,14 +166,15 @@ pub fn stable_id(from: &str, game_id: &str, what: &str) -> String {
     format!("ts.{}.{}@{domain}", safe(game_id), safe(what))
 }
 
-/// Whether `side`'s prompt for the decision it owes now went out: it is composed (the game
-/// owes it no prompt not composed yet) and its latest mail of the game is not in the queue
-/// (the transport accepted it). What `remind` asks before it records a timeout.
+/// When `side`'s prompt for the decision it owes now went out: `None` while it is not composed
+/// (the game owes it and has not queued it), or queued and not sent; else the time `sent.log`
+/// records for it (a prompt sent before this queue kept `sent.log`: the time it was composed).
+/// What `remind` asks before it tells a side it is late or records its timeout.
 ///
 /// # Errors
 ///
-/// The mail settings or state could not be read.
-pub fn prompt_delivered(session: &Session, side: Side) -> Result<bool, MailError> {
+/// The mail settings, state or `sent.log` could not be read.
+pub fn prompt_sent_at(session: &Session, side: Side) -> Result<Option<DateTime<Utc>>, MailError> {
     let dir = session.dir();
     let queue = Queue::of(dir);
     let config = MailConfig::load(dir)?;
@@ -181,11 +182,32 @@ pub fn prompt_delivered(session: &Session, side: Side) -> Result<bool, MailError
     let owed_now = due(session, &config, &state, false)
         .iter()
         .any(|(s, p)| *s == side && *p == Purpose::Prompt);
-    if owed_now {
-        return Ok(false);
+    let rec = state.player(side);
+    let Some(id) = rec.prompt_id.as_ref().or(rec.last_id.as_ref()) else {
+        return Ok(None);
+    };
+    if owed_now || queue.is_queued(id) {
+        return Ok(None);
     }
-    Ok(match &state.player(side).last_id {
-        Some(id) => !queue.is_queued(id),
-        None => false,
-    })
+    Ok(Some(match queue.sent_at(id)? {
+        Some(t) => t,
+        None => rec
+            .owed_since
+            .or(rec.last_at)
+            .unwrap_or(DateTime::<Utc>::MIN_UTC),
+    }))
+}
+
+/// Whether the game's mail goes through the queue at all: a mail of it was composed for a
+/// player, or prompts are marked owed. A game whose moderator mails nothing (`--no-mail`,
+/// a game made through the library) is not held to [`prompt_sent_at`] by `remind`.
+///
+/// # Errors
+///
+/// The mail state could not be read.
+pub fn is_mailed(game_dir: &Path) -> Result<bool, MailError> {
+    let state = MailState::load(game_dir)?;
+    Ok(Queue::of(game_dir).owes_prompts()
+        || state.us.last_id.is_some()
+        || state.ussr.last_id.is_some())
 }

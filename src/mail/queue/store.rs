@@ -484,6 +484,36 @@ impl Queue {
             .collect())
     }
 
+    /// When the mail with this Message-ID was recorded as sent (`sent.log`), if it was.
+    ///
+    /// # Errors
+    ///
+    /// The file could not be read.
+    pub fn sent_at(&self, message_id: &str) -> Result<Option<DateTime<Utc>>, MailError> {
+        let path = self.path(SENT_LOG);
+        let bytes = match gamefs::read_nofollow(&path) {
+            Ok(b) => b,
+            Err(gamefs::FsError::Io { source, .. })
+                if source.kind() == std::io::ErrorKind::NotFound =>
+            {
+                return Ok(None)
+            }
+            Err(e) => return Err(fs_err(e)),
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        Ok(text
+            .split_inclusive('\n')
+            .filter(|l| l.ends_with('\n'))
+            .filter_map(|l| {
+                let mut f = l.split('\t');
+                let id = f.next()?.trim();
+                let at = f.next()?.trim();
+                (id == message_id).then(|| DateTime::parse_from_rfc3339(at).ok())?
+            })
+            .map(|t| t.with_timezone(&Utc))
+            .next())
+    }
+
     /// Records the mail `key` as sent (a line appended to `sent.log` and synced), then removes
     /// its files. Called only after the server (or the outbox folder) accepted it: a crash
     /// before the line is on disk sends it again, with the same Message-ID.

@@ -157,8 +157,10 @@ pub fn run(
 ///
 /// Before anything else, the prompts the game owes and has not composed are queued and the
 /// queue is sent: a side whose prompt is still queued after that (the mail server down), or
-/// was never composed, gets no reminder, no late notice and no timeout — it was never asked
-/// ([`queue::prompt_delivered`]). The notices are queued before what records them as sent
+/// went out only after its deadline (a crash, an outage), gets no late notice and no timeout —
+/// it was not asked in time ([`queue::prompt_sent_at`]); the report's errors say so. A game
+/// whose moderator mails nothing (no mail of it composed, [`queue::is_mailed`]) is held to
+/// its clock alone, as before. The notices are queued before what records them as sent
 /// (`clock-mail.yaml`), each with a Message-ID made of what decided it, so that a crash in
 /// between queues the same mail again, once. A timeout's notices are composed from the
 /// timeout as staged and queued ahead of its commit ([`queue::Queue::enqueue_ahead`]).
@@ -180,8 +182,12 @@ pub fn run_with_report(
     if s.game().is_none_or(|g| g.outcome().is_some()) {
         return Ok((out, DrainReport::default()));
     }
-    // The prompts owed go out first: a side is reminded or timed out only once prompted.
-    queue::queue_due(s, false, now)?;
+    // The prompts owed go out first: a side is told it is late, or timed out, only once
+    // prompted before its deadline.
+    let mailed = queue::is_mailed(s.dir())?;
+    if mailed {
+        queue::queue_due(s, false, now)?;
+    }
     let mut report = queue::flush(s, transport, now, false);
     let dir = s.dir().to_path_buf();
     let mut sent = Sent::load(&dir)?;
@@ -191,12 +197,22 @@ pub fn run_with_report(
         else {
             continue;
         };
-        if now >= deadline && !queue::prompt_delivered(s, side)? {
-            continue;
+        if mailed && now >= deadline {
+            match queue::prompt_sent_at(s, side)? {
+                Some(t) if t <= deadline => {}
+                Some(t) => {
+                    report.notes.push(unprompted(s, side, deadline, Some(t)));
+                    continue;
+                }
+                None => {
+                    report.errors.push(unprompted(s, side, deadline, None));
+                    continue;
+                }
+            }
         }
         let stretch = since.to_rfc3339();
         if now >= end {
-            out.extend(timeout(s, side, deadline, end, now)?);
+            out.extend(timeout(s, side, deadline, end, mailed, now)?);
             break;
         }
         if now >= deadline {
@@ -209,13 +225,39 @@ pub fn run_with_report(
     Ok((out, report))
 }
 
+/// The line telling the moderator why `side` is not told it is late nor timed out: its prompt
+/// went out after its deadline (`at`), or has not gone out.
+fn unprompted(
+    s: &Session,
+    side: Side,
+    deadline: DateTime<Utc>,
+    at: Option<DateTime<Utc>>,
+) -> String {
+    let why = match at {
+        Some(t) => format!(
+            "its prompt went out {}, after its deadline {}",
+            t.format("%Y-%m-%d %H:%M UTC"),
+            deadline.format("%Y-%m-%d %H:%M UTC")
+        ),
+        None => "its prompt has not gone out (it is queued: the mail server took no mail)".into(),
+    };
+    format!(
+        "{}: the {side} is past its deadline, but {why}: no late notice and no timeout are \
+         recorded for a side that was not asked in time (its move is still taken; `twilight \
+         adjudicate` rules if the game must end)",
+        s.dir().display()
+    )
+}
+
 /// The end of grace: the timeout staged, its notices to both players composed and queued
-/// ahead of its commit (with the marker of the game-over mails), then committed.
+/// ahead of its commit (with, in a game `mailed`, the marker of the game-over mails), then
+/// committed.
 fn timeout(
     s: &mut Session,
     side: Side,
     deadline: DateTime<Utc>,
     end: DateTime<Utc>,
+    mailed: bool,
     now: DateTime<Utc>,
 ) -> Result<Vec<Notice>, MailError> {
     let settings = s.correspondence().settings.clone();
@@ -251,7 +293,9 @@ fn timeout(
             queue.enqueue_ahead(&mail, after, now)?;
             out.push(n);
         }
-        queue::owe(s.dir())?;
+        if mailed {
+            queue::owe(s.dir())?;
+        }
         queue.sync()
     };
     if let Err(e) = ahead() {
