@@ -166,6 +166,9 @@ pub enum Enqueued {
     AlreadySent,
 }
 
+/// A queued mail's key and its record (or why the record cannot be read).
+pub type Owed = (String, Result<Record, MailError>);
+
 /// The key of a Message-ID: the first 32 hex digits of its SHA-256.
 pub fn key_of(message_id: &str) -> String {
     hex::encode(&sha2::Sha256::digest(message_id.as_bytes())[..16])
@@ -427,8 +430,8 @@ impl Queue {
     ///
     /// The folder could not be read. A record that cannot be read is skipped here and named by
     /// the sender's report.
-    pub fn owed(&self) -> Result<Vec<(String, Result<Record, MailError>)>, MailError> {
-        let mut out: Vec<(String, Result<Record, MailError>)> = self
+    pub fn owed(&self) -> Result<Vec<Owed>, MailError> {
+        let mut out: Vec<Owed> = self
             .names(".yaml")?
             .into_iter()
             .map(|k| {
