@@ -59,9 +59,6 @@ fn print_report(report: &inbound::InboxReport) {
     for f in &report.skipped {
         println!("{}: already processed, skipped", f.display());
     }
-    for r in &report.receipts {
-        println!("{r}");
-    }
     for o in &report.sent {
         print_mailed(o);
     }
@@ -151,7 +148,6 @@ fn print_totals(report: &inbound::InboxReport, start: Instant) {
         report.count(|v| matches!(v, inbound::Verdict::Failed { .. })),
         wording::count(
             (report.sent.len()
-                + report.receipts.len()
                 + report.count(|v| matches!(
                     v,
                     inbound::Verdict::Refused {

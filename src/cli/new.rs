@@ -16,6 +16,7 @@ use twilight_pbem::session::correspondence::{
 use twilight_pbem::session::Session;
 
 use super::args::{MailArgs, VariantArgs};
+use super::output::print_drain;
 use super::peer;
 
 /// The arguments of `twilight new`.
@@ -103,7 +104,15 @@ fn invite(s: &Session, game_dir: &std::path::Path, mail: &MailArgs) -> Result<()
         );
     } else {
         let transport = Transport::choose(&outbound::outbox_of(s.dir()), mail.outbox)?;
-        twilight_pbem::mail::invite::send_invitations(s, &transport)?;
+        twilight_pbem::mail::invite::queue_invitations(s, now())?;
+        let report = twilight_pbem::mail::queue::flush(s, &transport, now(), false);
+        if !print_drain(&report, &transport, s.dir()) {
+            bail!(
+                "the invitations could not be sent via {}; they stay queued: the next \
+                 `twilight` command that sends this game's mail sends them",
+                transport.describe()
+            );
+        }
         println!(
             "Invitations mailed to both players ({}); `twilight inbox` records their nonces as they reply.",
             transport.describe()

@@ -12,9 +12,8 @@ use std::fmt::Write as _;
 use chrono::{DateTime, Utc};
 
 use super::inbound::Refusal;
-use super::invite::{nonce_line, plain, Joined};
+use super::invite::{nonce_line, Joined};
 use super::outbound::subject_tag;
-use super::transport::Transport;
 use super::{MailConfig, MailError, MailState};
 use crate::chance::bid;
 use crate::log::Payload;
@@ -81,26 +80,41 @@ pub fn bid_invitation_text(session: &Session, seat: u8) -> Result<String, MailEr
     Ok(t)
 }
 
-/// Mails both seats their invitation to bid (`twilight new --bid`).
-pub fn send_bid_invitations(session: &Session, transport: &Transport) -> Result<(), MailError> {
+/// Queues both seats' invitations to bid (`twilight new --bid`; sent with the game's queue,
+/// [`super::queue`]), each with a Message-ID made of the game and the seat.
+///
+/// # Errors
+///
+/// The mail settings could not be read, or a mail could not be built or queued.
+pub fn queue_bid_invitations(session: &Session, now: DateTime<Utc>) -> Result<(), MailError> {
     let config = MailConfig::load(session.dir())?;
+    let from = config.sender();
     let seats = session
         .seats()
         .ok_or_else(|| MailError::Config("not a bid game".into()))?;
+    let queue = super::queue::Queue::of(session.dir());
     for seat in bid::SEATS {
         let text = bid_invitation_text(session, seat)?;
         let subject = format!(
             "{} Invitation — bid for sides (seat {seat})",
             subject_tag(session.game_id())
         );
-        transport.send(&plain(
-            &config.sender(),
-            &seats[usize::from(seat - 1)],
-            subject,
-            text,
-        )?)?;
+        let id =
+            super::queue::stable_id(&from, session.game_id(), &format!("seat{seat}.invitation"));
+        let to = seats[usize::from(seat - 1)].clone();
+        queue.enqueue(
+            &super::queue::Mail {
+                message: super::invite::plain_with_id(&from, &to, subject.clone(), text, Some(id))?,
+                kind: super::queue::Kind::Invitation,
+                to,
+                side: None,
+                whom: format!("seat {seat}"),
+                label: subject,
+            },
+            now,
+        )?;
     }
-    Ok(())
+    queue.sync()
 }
 
 /// The receipt of a bid by mail: the bid and nonce as sealed, the commitment's entry and digest.
@@ -150,9 +164,8 @@ pub fn judge_bid(
     body: &str,
     tokens: &[String],
     mail: super::MailKey<'_>,
-    force_outbox: bool,
     now: DateTime<Utc>,
-    receipts: &mut Vec<Result<String, String>>,
+    receipts: &mut Vec<String>,
 ) -> Result<Result<Joined, Refusal>, MailError> {
     if tokens.is_empty() {
         return Ok(Err(Refusal::MissingToken));
@@ -190,6 +203,8 @@ pub fn judge_bid(
         Err(why) => return illegal(&format!("bid: {line}"), why),
     };
     let seq = session.log().next_seq();
+    // The prompts of a game the bid starts: marked before the bid is committed.
+    super::queue::owe(session.dir())?;
     if let Err(e) = session.bid_by_mail(seat, b, &nonce, now) {
         return illegal(&format!("bid: {line}"), e.to_string());
     }
@@ -199,22 +214,38 @@ pub fn judge_bid(
         .applied
         .push(mail.applied(b.side, seq, now, Some(session.log().head())));
     state.save(&dir)?;
-    // The bid is committed: a receipt that cannot be sent is told, not a failed mail.
+    // The bid is committed: its receipt is queued (sent with the game's queue); one that
+    // cannot be queued is told, not a failed mail.
     if let (Some(text), Some(seats)) = (bid_receipt_text(session, seat, b), session.seats()) {
-        let to = &seats[usize::from(seat - 1)];
-        let sent = (|| -> Result<String, MailError> {
-            let config = MailConfig::load(&dir)?;
-            let transport = Transport::choose(&dir.join("outbox"), force_outbox)?;
+        let to = seats[usize::from(seat - 1)].clone();
+        let queued = (|| -> Result<(), MailError> {
+            let from = MailConfig::load(&dir)?.sender();
             let subject = format!(
                 "{} Receipt — your sealed bid",
                 subject_tag(session.game_id())
             );
-            transport.deliver(&plain(&config.sender(), to, subject, text)?)
+            let id = super::queue::stable_id(
+                &from,
+                session.game_id(),
+                &format!("seat{seat}.bid-receipt"),
+            );
+            let queue = super::queue::Queue::of(&dir);
+            queue.enqueue(
+                &super::queue::Mail {
+                    message: super::invite::plain_with_id(&from, &to, subject, text, Some(id))?,
+                    kind: super::queue::Kind::Receipt,
+                    to: to.clone(),
+                    side: None,
+                    whom: format!("seat {seat}"),
+                    label: "receipt of the sealed bid".into(),
+                },
+                now,
+            )?;
+            queue.sync()
         })();
-        receipts.push(
-            sent.map(|d| format!("mailed {to} (seat {seat}): receipt of the sealed bid — {d}"))
-                .map_err(|e| e.to_string()),
-        );
+        if let Err(e) = queued {
+            receipts.push(e.to_string());
+        }
     }
     Ok(Ok((
         session.game_id().to_string(),

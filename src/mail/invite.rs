@@ -14,7 +14,6 @@ use lettre::Message;
 
 use super::inbound::Refusal;
 use super::outbound::subject_tag;
-use super::transport::Transport;
 use super::{MailConfig, MailError, MailState};
 use crate::data::Side;
 use crate::log::Payload;
@@ -29,18 +28,21 @@ fn mailbox(s: &str) -> Result<Mailbox, MailError> {
 }
 
 /// A plain-text mail with its charset declared (the text holds `—`; without a `Content-Type`
-/// a reader must take it as US-ASCII, RFC 2045 §5.2) and a Message-ID a reply can name.
-pub(crate) fn plain(
+/// a reader must take it as US-ASCII, RFC 2045 §5.2) and the Message-ID `id` (without angle
+/// brackets; `None`: a fresh one), which a reply can name; a mail composed again after a crash
+/// keeps its Message-ID, so it is queued once ([`super::queue`]).
+pub(crate) fn plain_with_id(
     from: &str,
     to: &str,
     subject: String,
     text: String,
+    id: Option<String>,
 ) -> Result<Message, MailError> {
     Message::builder()
         .from(mailbox(from)?)
         .to(mailbox(to)?)
         .subject(subject)
-        .message_id(None)
+        .message_id(id.map(|id| format!("<{id}>")))
         .header(ContentType::TEXT_PLAIN)
         .body(text)
         .map_err(|e| MailError::Build(e.to_string()))
@@ -105,15 +107,23 @@ pub fn invitation_text(session: &Session, side: Side) -> Result<String, MailErro
     Ok(t)
 }
 
-/// Mails both players their invitation through `transport` (`twilight new`).
-pub fn send_invitations(session: &Session, transport: &Transport) -> Result<Vec<Side>, MailError> {
+/// Queues both players' invitations (`twilight new`; sent by the next flush or drain of the
+/// game's queue, [`super::queue`]); each has a Message-ID made of the game and the side, so it
+/// is queued once. Returns the sides invited (none in a bid game, whose seats are invited to
+/// bid: [`super::bid_mail::queue_bid_invitations`]).
+///
+/// # Errors
+///
+/// The mail settings could not be read, or a mail could not be built or queued.
+pub fn queue_invitations(session: &Session, now: DateTime<Utc>) -> Result<Vec<Side>, MailError> {
     if session.awaiting_bids() {
         // A bid game: the players are seats until the bid decides (FAIRNESS.md §14).
-        super::bid_mail::send_bid_invitations(session, transport)?;
+        super::bid_mail::queue_bid_invitations(session, now)?;
         return Ok(Vec::new());
     }
     let config = MailConfig::load(session.dir())?;
     let from = config.sender();
+    let queue = super::queue::Queue::of(session.dir());
     let mut sent = Vec::new();
     for side in [Side::Ussr, Side::Us] {
         let text = invitation_text(session, side)?;
@@ -121,9 +131,26 @@ pub fn send_invitations(session: &Session, transport: &Transport) -> Result<Vec<
             "{} Invitation — you play the {side}",
             subject_tag(session.game_id())
         );
-        transport.send(&plain(&from, address(session, side), subject, text)?)?;
+        let id = super::queue::stable_id(
+            &from,
+            session.game_id(),
+            &format!("{}.invitation", side.name().to_ascii_lowercase()),
+        );
+        let to = address(session, side).to_string();
+        queue.enqueue(
+            &super::queue::Mail {
+                message: plain_with_id(&from, &to, subject.clone(), text, Some(id))?,
+                kind: super::queue::Kind::Invitation,
+                to,
+                side: Some(side),
+                whom: side.to_string(),
+                label: subject,
+            },
+            now,
+        )?;
         sent.push(side);
     }
+    queue.sync()?;
     Ok(sent)
 }
 
@@ -209,9 +236,8 @@ pub fn judge_join(
     body: &str,
     tokens: &[String],
     mail: super::MailKey<'_>,
-    force_outbox: bool,
     now: DateTime<Utc>,
-    receipts: &mut Vec<Result<String, String>>,
+    receipts: &mut Vec<String>,
 ) -> Result<Result<Joined, Refusal>, MailError> {
     if tokens.is_empty() {
         return Ok(Err(Refusal::MissingToken));
@@ -239,6 +265,8 @@ pub fn judge_join(
         }));
     }
     let seq = session.log().next_seq();
+    // The prompts a started game owes: marked before the join is committed.
+    super::queue::owe(session.dir())?;
     if let Err(e) = session.join_by_mail(side, &nonce, now) {
         return Ok(Err(Refusal::Illegal {
             line: format!("nonce: {nonce}"),
@@ -252,19 +280,35 @@ pub fn judge_join(
         .applied
         .push(mail.applied(side, seq, now, Some(session.log().head())));
     state.save(&dir)?;
-    // The join is committed: a receipt that cannot be sent is told, not a failed mail.
+    // The join is committed: its receipt is queued (sent with the game's queue); one that
+    // cannot be queued is told, not a failed mail.
     if let Some(text) = join_receipt_text(session, side) {
-        let to = address(session, side);
-        let sent = (|| -> Result<String, MailError> {
-            let config = MailConfig::load(&dir)?;
-            let transport = Transport::choose(&dir.join("outbox"), force_outbox)?;
+        let to = address(session, side).to_string();
+        let queued = (|| -> Result<(), MailError> {
+            let from = MailConfig::load(&dir)?.sender();
             let subject = format!("{} Receipt — your nonce", subject_tag(session.game_id()));
-            transport.deliver(&plain(&config.sender(), to, subject, text)?)
+            let id = super::queue::stable_id(
+                &from,
+                session.game_id(),
+                &format!("{}.join-receipt", side.name().to_ascii_lowercase()),
+            );
+            let queue = super::queue::Queue::of(&dir);
+            queue.enqueue(
+                &super::queue::Mail {
+                    message: plain_with_id(&from, &to, subject, text, Some(id))?,
+                    kind: super::queue::Kind::Receipt,
+                    to: to.clone(),
+                    side: Some(side),
+                    whom: side.name().to_string(),
+                    label: "receipt of the nonce".into(),
+                },
+                now,
+            )?;
+            queue.sync()
         })();
-        receipts.push(
-            sent.map(|d| format!("mailed {to} ({}): receipt of the nonce — {d}", side.name()))
-                .map_err(|e| e.to_string()),
-        );
+        if let Err(e) = queued {
+            receipts.push(e.to_string());
+        }
     }
     Ok(Ok((
         session.game_id().to_string(),

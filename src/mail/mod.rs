@@ -43,6 +43,7 @@ pub mod inbound;
 pub mod invite;
 pub mod moderator;
 pub mod outbound;
+pub mod queue;
 pub mod receipt;
 pub mod refusal;
 pub mod reply;
@@ -164,6 +165,11 @@ pub struct PlayerMail {
     /// Since when this player has owed the decision of `last_seq` (for reminders).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owed_since: Option<DateTime<Utc>>,
+    /// The Message-ID of the first prompt of the decision this player owes (of `last_seq`):
+    /// when it went out decides whether `remind` may record a timeout
+    /// ([`queue::prompt_sent_at`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_id: Option<String>,
 }
 
 /// A reply that was applied, so that the same mail is never applied twice.

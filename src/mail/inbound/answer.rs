@@ -1,27 +1,23 @@
-//! Answering a judged mail: the receipt of an accepted move (the entries it made, exactly as
-//! logged: [`crate::mail::receipt`]), or the reply to a refused one — only to a player of the
-//! game — which is itself a prompt ([`crate::mail::refusal`] writes it).
+//! Answering a judged mail: the game of an accepted move owes its prompts (its receipt was
+//! queued ahead of its commit, `apply.rs`); a refused one gets a reply — only to a player of
+//! the game — which is itself a prompt ([`crate::mail::refusal`] writes it), queued and sent
+//! with the game's mail queue ([`crate::mail::queue`]).
 
 use std::path::Path;
 
 use super::identify::sides_of;
 use super::judge::Context;
-use super::{reopen, InboxOptions, InboxReport, Refusal, Touched, Verdict};
+use super::{InboxOptions, InboxReport, Refusal, Touched, Verdict};
 use crate::data::Side;
+use crate::mail::queue::{self, DrainReport, Kind, Mail, Queue};
 use crate::mail::transport::Transport;
 use crate::mail::{MailConfig, MailError};
 use crate::session::Session;
 
 /// After an accepted mail: its game's prompts are due (`touched`, with this process's replay of
-/// the game after the move), and the sender of a move gets its receipt ([`send_receipt`]).
-pub(super) fn answer_accepted(
-    opts: &InboxOptions,
-    ctx: &mut Context,
-    side: Option<Side>,
-    touched: &mut Touched,
-    report: &mut InboxReport,
-    file: &Path,
-) {
+/// the game after the move). The receipt of a move was queued ahead of its commit
+/// (`apply.rs`); it goes out with the prompts.
+pub(super) fn answer_accepted(ctx: &mut Context, touched: &mut Touched) {
     if let Some(d) = &ctx.game_dir {
         let i = match touched.iter().position(|(t, _)| t == d) {
             Some(i) => i,
@@ -31,22 +27,7 @@ pub(super) fn answer_accepted(
             }
         };
         // This move's replay stands for the game from now on (an earlier mail's no more).
-        touched[i].1 = None;
-        if let (Some(from), Some(side)) = (ctx.receipt_from, side) {
-            let sent = reopen(d, ctx.session.take()).map_err(MailError::from);
-            let sent = sent.and_then(|session| {
-                let line = send_receipt(&session, side, from, opts.force_outbox);
-                touched[i].1 = Some(session);
-                line
-            });
-            match sent {
-                Ok(Some(line)) => report.receipts.push(line),
-                Ok(None) => {}
-                Err(e) => report
-                    .send_errors
-                    .push(format!("{}: receipt not sent: {e}", file.display())),
-            }
-        }
+        touched[i].1 = ctx.session.take();
     }
 }
 
@@ -60,7 +41,20 @@ pub(super) fn answer_refused(
 ) -> Verdict {
     let (reply, sent) = answer_refusal(opts, ctx, &refusal);
     let answered = match sent {
-        Ok(a) => a,
+        Ok(None) => None,
+        Ok(Some((id, drained))) => {
+            // The reply, and whatever else of the game's queue went out with it.
+            let mut answered = None;
+            report.send_errors.extend(drained.problems());
+            for d in drained.sent {
+                if d.message_id == id {
+                    answered = Some(d.delivered);
+                } else {
+                    report.sent.push(d);
+                }
+            }
+            answered
+        }
         Err(e) => {
             report
                 .send_errors
@@ -76,30 +70,21 @@ pub(super) fn answer_refused(
     }
 }
 
-/// Mails the receipt of `side`'s move starting at log entry `from`.
-fn send_receipt(
-    session: &Session,
-    side: Side,
-    from: u64,
-    force_outbox: bool,
-) -> Result<Option<String>, MailError> {
-    let transport = Transport::choose(&session.dir().join("outbox"), force_outbox)?;
-    crate::mail::receipt::send_move_receipt(session, side, from, &transport)
-}
-
 /// The reply to a refused mail (see [`crate::mail::refusal::refusal_text`]; no retry part).
 pub fn refusal_text(refusal: &Refusal, game: Option<&str>, moves: &[String]) -> String {
     crate::mail::refusal::refusal_text(refusal, game, moves, None)
 }
 
 /// Answers a refused mail — only when its sender is a player of the game it names — with a
-/// reply that is itself a prompt. Returns the reply's text and where it went (`None`: not
+/// reply that is itself a prompt, queued (before the mail is filed: a crash in between
+/// composes the same Message-ID again, queued once) and sent with the game's queue. Returns
+/// the reply's text, and its Message-ID with what the game's queue sent (`None`: not
 /// answered).
 fn answer_refusal(
     opts: &InboxOptions,
     ctx: &Context,
     refusal: &Refusal,
-) -> (String, Result<Option<String>, MailError>) {
+) -> (String, Result<Option<(String, DrainReport)>, MailError>) {
     let plain = crate::mail::refusal::refusal_text(refusal, ctx.game.as_deref(), &ctx.moves, None);
     let (Some(r), Some(dir)) = (&ctx.received, &ctx.game_dir) else {
         return (plain, Ok(None));
@@ -145,10 +130,28 @@ fn answer_refusal(
             &r.digest,
             Some(&retry),
             &text,
+        )?;
+        let id = queue::message_id_of(&m)
+            .ok_or_else(|| MailError::Build("a refusal without a Message-ID".into()))?;
+        let q = Queue::of(dir);
+        q.enqueue(
+            &Mail {
+                message: m,
+                kind: Kind::Refusal,
+                to,
+                side: Some(side),
+                whom: side.to_string(),
+                label: subject,
+            },
             opts.now,
         )?;
+        q.sync()?;
+        crate::gamefs::crash_point("refusal-queued");
         let transport = Transport::choose(&dir.join("outbox"), opts.force_outbox)?;
-        transport.deliver(&m).map(Some)
+        Ok(Some((
+            id,
+            queue::flush(&session, &transport, opts.now, false),
+        )))
     })();
     (text, sent)
 }

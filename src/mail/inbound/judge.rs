@@ -61,9 +61,8 @@ pub(super) struct Context {
     /// This very file was applied by an earlier run (at this log entry) that could not file
     /// it: it is filed now, not answered.
     pub(super) unfiled: Option<u64>,
-    /// Where the receipts of a join or a sealed bid went (`mailed …` lines), or why one could
-    /// not be sent, to tell.
-    pub(super) receipts: Vec<Result<String, String>>,
+    /// Why the receipt of a join or a sealed bid could not be queued, to tell.
+    pub(super) receipts: Vec<String>,
 }
 
 /// An applied mail: the game, the side (`None`: a seat's sealed bid, before the sides are
@@ -156,7 +155,6 @@ fn judge_steps(
             &received.body,
             &tokens,
             key,
-            opts.force_outbox,
             opts.now,
             &mut ctx.receipts,
         )));
@@ -169,7 +167,6 @@ fn judge_steps(
             &received.body,
             &tokens,
             key,
-            opts.force_outbox,
             opts.now,
             &mut ctx.receipts,
         )));

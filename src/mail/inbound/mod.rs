@@ -50,7 +50,7 @@ use chrono::{DateTime, Utc};
 use self::answer::{answer_accepted, answer_refused};
 use self::judge::{judge, Context};
 use self::sources::{file_away, list_sources, note_path, source_name, Source};
-use super::outbound::{send_due, Outgoing};
+use super::queue::{self, Delivered};
 use super::reply::{self, Reply};
 use super::transport::Transport;
 use super::MailError;
@@ -100,12 +100,12 @@ pub struct InboxReport {
     pub processed: Vec<Processed>,
     /// Files skipped (already processed `.eml` files).
     pub skipped: Vec<PathBuf>,
-    /// Prompts and updates sent after the moves.
-    pub sent: Vec<Outgoing>,
-    /// The receipts mailed to the players whose moves were accepted, one line each: where
-    /// each went (a sealed headline's receipt too, and a join's or a sealed bid's).
-    pub receipts: Vec<String>,
-    /// Problems sending mail (the moves stand; `twilight mail GAME_DIR` re-sends).
+    /// The mails sent from the games' queues ([`crate::mail::queue`]) in this run, in order:
+    /// receipts, prompts, updates, and mails an earlier run queued and could not send. The
+    /// replies to refused mails are told with their verdicts instead.
+    pub sent: Vec<Delivered>,
+    /// Problems sending mail (the moves stand; an unsent mail stays queued and the next run
+    /// sends it).
     pub send_errors: Vec<String>,
     /// Lines saying what was set aside from a log a crash left incomplete.
     pub recovered: Vec<String>,
@@ -139,8 +139,40 @@ pub fn run(opts: &InboxOptions, sources: &[PathBuf]) -> Result<InboxReport, Mail
     let mut touched: Touched = Vec::new();
     let sources = list_sources(sources)?;
     let kept = judge_and_file_each(opts, sources, &mut report, &mut touched);
+    let done: Vec<PathBuf> = touched.iter().map(|(d, _)| d.clone()).collect();
     send_prompts(opts, touched, kept, &mut report);
+    drain_others(opts, &done, &mut report);
     Ok(report)
+}
+
+/// Sends what the other games of the games folder owe (mails a crash or a mail server that
+/// was down left queued): every run of `inbox` drains every game's queue
+/// ([`crate::mail::queue::drain_game`]).
+fn drain_others(opts: &InboxOptions, done: &[PathBuf], report: &mut InboxReport) {
+    let Ok(rd) = fs::read_dir(&opts.games_dir) else {
+        return;
+    };
+    let mut dirs: Vec<PathBuf> = rd
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.path())
+        .filter(|d| !done.contains(d) && !queue::Queue::of(d).is_empty())
+        .collect();
+    dirs.sort();
+    for dir in dirs {
+        match Transport::choose(&dir.join("outbox"), opts.force_outbox) {
+            Ok(t) => absorb(report, queue::drain_game(&dir, &t, opts.now)),
+            Err(e) => report
+                .send_errors
+                .push(format!("{}: mail not sent: {e}", dir.display())),
+        }
+    }
+}
+
+/// Adds a drain's mails and problems to the run's report.
+fn absorb(report: &mut InboxReport, drained: queue::DrainReport) {
+    report.send_errors.extend(drained.problems());
+    report.sent.extend(drained.sent);
 }
 
 /// Judges, answers and files every mail of `sources` in order. Returns the lock of the last
@@ -272,10 +304,15 @@ fn send_prompts(
                 continue;
             }
         };
-        let sent = Transport::choose(&dir.join("outbox"), opts.force_outbox)
-            .and_then(|transport| send_due(&session, &transport, false, opts.now));
-        match sent {
-            Ok(sent) => report.sent.extend(sent),
+        // The prompts the moves owe, queued (the marker written ahead of each move says so
+        // even after a crash), then the game's queue sent: receipts first, in order.
+        if let Err(e) = queue::queue_due(&session, false, opts.now) {
+            report
+                .send_errors
+                .push(format!("{}: prompts not queued: {e}", dir.display()));
+        }
+        match Transport::choose(&dir.join("outbox"), opts.force_outbox) {
+            Ok(t) => absorb(report, queue::flush(&session, &t, opts.now, false)),
             Err(e) => report
                 .send_errors
                 .push(format!("{}: prompts not sent: {e}", dir.display())),
@@ -319,14 +356,11 @@ fn process(
         other => other,
     };
     report.recovered.extend(ctx.recovered.take());
-    // A join's or a bid's receipt, mailed while judging: said and counted like a move's.
-    for r in ctx.receipts.drain(..) {
-        match r {
-            Ok(line) => report.receipts.push(line),
-            Err(e) => report
-                .send_errors
-                .push(format!("{}: receipt not sent: {e}", file.display())),
-        }
+    // A join's or a bid's receipt that could not be queued (the join or bid stands).
+    for e in ctx.receipts.drain(..) {
+        report
+            .send_errors
+            .push(format!("{}: receipt not queued: {e}", file.display()));
     }
     // The lock is held by the caller until the mail is filed.
     *held = ctx.lock.take();
@@ -340,7 +374,7 @@ fn process(
             seq: ctx.unfiled.unwrap_or_default(),
         },
         Ok((game, side, applied)) => {
-            answer_accepted(opts, &mut ctx, side, touched, report, file);
+            answer_accepted(&mut ctx, touched);
             Verdict::Accepted {
                 game,
                 side,
