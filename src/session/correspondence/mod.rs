@@ -7,7 +7,8 @@
 //! * The moves `resign`, `offer draw`, `accept draw`, `decline draw` and
 //!   `leave YYYY-MM-DD to YYYY-MM-DD` ([`parse_act`]) are recorded as the log entries `resign`,
 //!   `draw` and `leave`; `twilight remind` records `timeout`, `twilight adjudicate` records
-//!   `adjudication`.
+//!   `adjudication`, and `twilight serve` records `outage` when the host was out of service
+//!   longer than its threshold (no time of an outage counts on any clock).
 //! * [`Ledger`] is what the replay learns from those entries and from who owed a decision
 //!   when; its checks are the ones `verify` applies and the ones a new entry must pass (it is
 //!   staged, replayed, and refused whole if the replay refuses it).
@@ -398,6 +399,10 @@ pub struct Ledger {
     pub draw_offer: Option<(Side, u64)>,
     /// Timeouts recorded: the entry and the late side.
     pub timeouts: Vec<(u64, Side)>,
+    /// Host outages recorded (`outage` entries), in log order: from, to (UTC). No time
+    /// inside one counts on either side's clock ([`clock::clock_at`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outages: Vec<(DateTime<Utc>, DateTime<Utc>)>,
     /// A timeout under the "adjudicate" rule waiting for `twilight adjudicate`.
     pub awaiting_adjudication: Option<(u64, Side)>,
     /// A side whose first headline is sealed (its decision is logged when the pair is in).
@@ -466,7 +471,7 @@ impl Ledger {
         self.ticks.push(t);
     }
 
-    /// Replays one correspondence entry (`resign`, `draw`, `leave`, `timeout`,
+    /// Replays one correspondence entry (`resign`, `draw`, `leave`, `timeout`, `outage`,
     /// `adjudication`) on `game`: checks it against the game and the settings and applies it.
     ///
     /// # Errors
@@ -491,6 +496,7 @@ impl Ledger {
             Payload::Timeout { side, deadline } => {
                 self.replay_timeout(entry, *side, *deadline, game)?;
             }
+            Payload::Outage { from, to } => self.replay_outage(entry.at, *from, *to, game)?,
             Payload::Adjudication { winner, note } => {
                 self.replay_adjudication(*winner, note, game)?;
             }
@@ -583,6 +589,42 @@ impl Ledger {
         let Leave { side, from, to, .. } = leave;
         game.note(format!(
             "The {side} is on leave from {from} to {to} (UTC days): no deadline falls inside."
+        ));
+        Ok(())
+    }
+
+    /// A host outage from `from` to `to`, recorded at `at`: it ends by the time it is
+    /// recorded, starts before it ends and no earlier than the previous outage's end, and
+    /// comes before the game's end. Kept: its time counts on no clock.
+    fn replay_outage(
+        &mut self,
+        at: DateTime<Utc>,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+        game: &mut Game,
+    ) -> Result<(), String> {
+        refuse_after_end(game)?;
+        if from >= to {
+            return Err(format!(
+                "an outage from {from} that ends at {to}, not after it"
+            ));
+        }
+        if to > at {
+            return Err(format!(
+                "an outage that ends at {to}, after the entry's own time {at}"
+            ));
+        }
+        if let Some((_, end)) = self.outages.last().filter(|(_, end)| from < *end) {
+            return Err(format!(
+                "an outage from {from}, before the previous outage's end {end}"
+            ));
+        }
+        self.outages.push((from, to));
+        game.note(format!(
+            "The host was out of service from {} to {} UTC ({}): no time of it counts on any clock, and every deadline falls later by it.",
+            from.format("%Y-%m-%d %H:%M"),
+            to.format("%Y-%m-%d %H:%M"),
+            clock::human(to - from)
         ));
         Ok(())
     }
