@@ -20,6 +20,8 @@ pub mod record;
 pub mod remind;
 pub mod standing_orders;
 
+use std::path::Path;
+
 use chrono::{DateTime, Datelike, FixedOffset, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -783,19 +785,32 @@ fn days_in_year(l: &Leave, year: i32) -> i64 {
 }
 
 /// The current time: `TWILIGHT_NOW` (RFC 3339, e.g. `2027-01-12T18:00:00Z`) when set — the
-/// injectable clock of the tests, which never sleep — else the system clock. The one place
-/// the program reads the time.
+/// injectable clock of the tests, which never sleep — else the time written in the file
+/// `TWILIGHT_NOW_FILE` names, read again at every call (the injectable clock of the
+/// long-running `twilight serve`, which a test moves on by rewriting the file), else the
+/// system clock. The one place the program reads the time.
 ///
 /// # Panics
 ///
-/// When `TWILIGHT_NOW` is set but does not read as RFC 3339: a test clock that silently fell
-/// back to the system clock would make every deadline a guess.
+/// When `TWILIGHT_NOW` (or the file) does not read as RFC 3339, or the file cannot be read: a
+/// test clock that silently fell back to the system clock would make every deadline a guess.
 pub fn now() -> DateTime<Utc> {
+    let parse = |t: &str, what: &str| {
+        DateTime::parse_from_rfc3339(t.trim())
+            .unwrap_or_else(|e| panic!("{what}=`{t}` is not an RFC 3339 time: {e}"))
+            .with_timezone(&Utc)
+    };
     match std::env::var("TWILIGHT_NOW") {
-        Ok(t) if !t.trim().is_empty() => DateTime::parse_from_rfc3339(t.trim())
-            .unwrap_or_else(|e| panic!("TWILIGHT_NOW=`{t}` is not an RFC 3339 time: {e}"))
-            .with_timezone(&Utc),
-        _ => Utc::now(),
+        Ok(t) if !t.trim().is_empty() => parse(&t, "TWILIGHT_NOW"),
+        _ => match std::env::var_os("TWILIGHT_NOW_FILE").filter(|f| !f.is_empty()) {
+            Some(f) => {
+                let t = std::fs::read_to_string(&f).unwrap_or_else(|e| {
+                    panic!("TWILIGHT_NOW_FILE={}: {e}", Path::new(&f).display())
+                });
+                parse(&t, "TWILIGHT_NOW_FILE")
+            }
+            None => Utc::now(),
+        },
     }
 }
 
