@@ -420,6 +420,22 @@ impl Payload {
         }
     }
 
+    /// Whether an entry with this payload leaves `side`'s prompt as it was: the opponent's
+    /// sealed choice (nothing `side` may see changes) or a host outage (no move of the game).
+    /// The prompt's reply token stays good across such entries, and no second, identical
+    /// prompt is mailed for them (FAIRNESS.md §10).
+    pub fn keeps_prompt_of(&self, side: Side) -> bool {
+        match self {
+            Payload::Commitment {
+                kind,
+                side: Some(s),
+                ..
+            } => *s == side.opponent() && kind.seals_a_choice(),
+            Payload::Outage { .. } => true,
+            _ => false,
+        }
+    }
+
     /// Who must write an entry with this payload (the log-level author rule).
     pub fn author(&self) -> Author {
         match self {

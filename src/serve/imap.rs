@@ -441,6 +441,16 @@ impl Mailbox {
         Ok(outcome == WaitOutcome::MailboxChanged)
     }
 
+    /// Adds `raw` to the mailbox read, as a delivery does (the tests and the load benchmark
+    /// deliver the players' replies this way).
+    pub fn append(&mut self, mailbox: &str, raw: &[u8]) -> Result<(), ServeError> {
+        self.session
+            .append(mailbox, raw)
+            .finish()
+            .map_err(unreachable("APPEND"))?;
+        Ok(())
+    }
+
     /// Logs out (the connection closes either way).
     pub fn logout(mut self) {
         let _ = self.session.logout();
