@@ -109,7 +109,12 @@ fn cpu_and_rss(pid: u32) -> (f64, u64) {
         .rsplit_once(')')
         .map(|(_, r)| r.split_whitespace().collect())
         .unwrap_or_default();
-    let ticks = |i: usize| fields.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
     // utime and stime are fields 14 and 15 (11 and 12 after the name); 100 ticks a second.
     let cpu = (ticks(11) + ticks(12)) / 100.0;
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
@@ -202,7 +207,10 @@ fn drive(spool: &Path, replies: usize, rate: f64, pid: u32) {
             sent += 1;
         }
         if last_progress.elapsed() > Duration::from_secs(120) {
-            eprintln!("no mail for 120 s: stopping with {} replies measured", latencies.len());
+            eprintln!(
+                "no mail for 120 s: stopping with {} replies measured",
+                latencies.len()
+            );
             break;
         }
         std::thread::sleep(Duration::from_millis(2));

@@ -161,3 +161,47 @@ fn serve_without_a_mail_source_says_how_to_give_one() {
     assert!(stderr(&o).contains("TWILIGHT_IMAP_URL"), "{}", stderr(&o));
     assert!(stderr(&o).contains("--maildir"), "{}", stderr(&o));
 }
+
+#[test]
+fn a_second_serve_on_the_same_games_is_refused_and_sigterm_stops_the_first() {
+    let t = Table::new(&format!("twice-{}", std::process::id()), 43);
+    let log = t.tmp.path().join("serve.log");
+    let mut first = Command::new(assert_cmd::cargo::cargo_bin("twilight"))
+        .args(["serve", "--outbox", "--tick", "0.2", "--games"])
+        .arg(&t.games)
+        .arg("--maildir")
+        .arg(&t.inbox)
+        .stdin(Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while !std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .contains("serve: games")
+    {
+        assert!(start.elapsed().as_secs() < 30, "serve did not start");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let o = t.twilight(&[
+        "serve",
+        "--games",
+        &t.games.to_string_lossy(),
+        "--maildir",
+        &t.inbox.to_string_lossy(),
+        "--once",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("another `twilight serve` runs"),
+        "{}",
+        stderr(&o)
+    );
+    unsafe {
+        libc::kill(first.id() as i32, libc::SIGTERM);
+    }
+    let status = first.wait().unwrap();
+    assert!(status.success(), "{status}");
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("serve: stopped"), "{text}");
+}

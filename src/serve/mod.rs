@@ -138,6 +138,7 @@ pub fn run(
     log: &mut dyn FnMut(&str),
 ) -> Result<Summary, ServeError> {
     make_private_dir(&opts.state_dir)?;
+    let _only_one = lock_state(&opts.state_dir)?;
     let mut intake = Intake::new(
         opts.source.clone(),
         &opts.folder_prefix,
@@ -351,6 +352,31 @@ fn sleep(d: StdDuration, stop: &AtomicBool) {
     let end = Instant::now() + d;
     while Instant::now() < end && !signals::stopping(stop) {
         std::thread::sleep(StdDuration::from_millis(100).min(end - Instant::now()));
+    }
+}
+
+/// Takes `serve`'s lock on its state folder (`serve.lock`, held until the returned file is
+/// dropped): two `serve` on one spool would fetch and move each other's mails.
+fn lock_state(dir: &Path) -> Result<std::fs::File, ServeError> {
+    let path = dir.join("serve.lock");
+    let err = |m: String| ServeError::File {
+        path: path.clone(),
+        message: m,
+    };
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| err(e.to_string()))?;
+    match f.try_lock() {
+        Ok(()) => Ok(f),
+        Err(std::fs::TryLockError::WouldBlock) => Err(ServeError::Config(format!(
+            "another `twilight serve` runs with the state folder {} (one at a time: two would \
+             take each other's mails)",
+            dir.display()
+        ))),
+        Err(std::fs::TryLockError::Error(e)) => Err(err(e.to_string())),
     }
 }
 
