@@ -43,6 +43,10 @@ pub struct ServeArgs {
     /// Write mails to the games' outbox folders even if TWILIGHT_SMTP_URL is set.
     #[arg(long)]
     outbox: bool,
+    /// Mails of different games handled at once, at most (each game's in arrival order): a
+    /// mail mostly waits for the SMTP server.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
+    jobs: u16,
 }
 
 /// `6h`, `90m`, `2d`, `45s`: a span of time.
@@ -103,6 +107,7 @@ pub fn exec(args: ServeArgs) -> Result<ExitCode> {
         outage_after: args.outage_after,
         tick: std::time::Duration::from_secs_f64(args.tick),
         once: args.once,
+        jobs: usize::from(args.jobs),
         clock: now,
     };
     let stop = serve::signals::install()?;

@@ -152,10 +152,9 @@ impl Intake {
             .collect())
     }
 
-    /// Handles one mail (judged, answered, filed, its prompts sent) and, over IMAP, moves it
-    /// to its folder on the server.
-    pub(super) fn handle(
-        &mut self,
+    /// Handles one mail: judged, answered, filed, its prompts sent (on any thread; the
+    /// server is told with [`Intake::settle`]).
+    pub(super) fn judge(
         p: &Pending,
         opts: &inbound::InboxOptions,
     ) -> Result<(Fate, inbound::InboxReport), ServeError> {
@@ -167,7 +166,14 @@ impl Intake {
                 None => Fate::Gone,
             },
         };
-        let folder = match &fate {
+        Ok((fate, report))
+    }
+
+    /// After [`Intake::judge`]: over IMAP, moves the mail to its folder on the server; a mail
+    /// for no game leaves the spool's `new/` (IMAP) or is not read again by this process
+    /// (Maildir).
+    pub(super) fn settle(&mut self, p: &Pending, fate: &Fate) -> Result<(), ServeError> {
+        let folder = match fate {
             Fate::Handled(Verdict::Accepted { .. } | Verdict::Filed { .. }) => Some(Folder::Done),
             Fate::Handled(Verdict::Refused { .. }) => Some(Folder::Refused),
             Fate::Handled(Verdict::Failed { .. }) => Some(Folder::Failed),
@@ -193,7 +199,7 @@ impl Intake {
                 return Err(e);
             }
         }
-        Ok((fate, report))
+        Ok(())
     }
 
     /// Waits at most `timeout` for new mail (IMAP IDLE, or a plain wait that a stop ends).

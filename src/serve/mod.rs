@@ -26,6 +26,7 @@ mod deliver;
 mod intake;
 mod outage;
 mod schedule;
+mod workers;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -89,6 +90,8 @@ pub struct ServeOptions {
     pub tick: StdDuration,
     /// One pass, then stop (for cron).
     pub once: bool,
+    /// Mails of different games handled at once, at most.
+    pub jobs: usize,
     /// The clock ([`crate::session::correspondence::now`]; injectable).
     pub clock: fn() -> DateTime<Utc>,
 }
@@ -250,7 +253,8 @@ struct Handled {
     send_failed: bool,
 }
 
-/// Handles the pending mails in order, each alone, until a stop is asked for.
+/// Handles the pending mails, each game's in arrival order, several games' at once
+/// ([`workers`]), until a stop is asked for (the mails in hand are finished).
 fn handle_all(
     opts: &ServeOptions,
     intake: &mut Intake,
@@ -263,41 +267,44 @@ fn handle_all(
         count: 0,
         send_failed: false,
     };
-    for p in pending {
-        if signals::stopping(stop) {
-            break;
-        }
+    let keys: Vec<Option<String>> = pending.iter().map(|p| workers::game_key(&p.file)).collect();
+    let judge = |p: &intake::Pending| {
         let inbox = InboxOptions {
             games_dir: opts.games_dir.clone(),
             force_outbox: opts.force_outbox,
             now: (opts.clock)(),
         };
+        Intake::judge(p, &inbox)
+    };
+    workers::each_in_game_order(opts.jobs, pending, &keys, stop, judge, |p, judged| {
         let name = p
             .file
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        match intake.handle(p, &inbox) {
-            Ok((fate, report)) => {
-                if matches!(fate, Fate::Handled(_)) {
-                    h.count += 1;
-                    summary.mails += 1;
-                }
-                if matches!(
-                    fate,
-                    Fate::Handled(Verdict::Refused { .. } | Verdict::Failed { .. })
-                ) {
-                    summary.refused += 1;
-                }
-                log(&mail_line(&name, &fate, &report));
-                for e in report.send_errors {
-                    h.send_failed = true;
-                    log(&format!("error: {e}"));
-                }
-            }
-            Err(e) => log(&format!("error: {name}: {e}")),
+        let (fate, report) = match judged {
+            Ok(j) => j,
+            Err(e) => return log(&format!("error: {name}: {e}")),
+        };
+        if matches!(fate, Fate::Handled(_)) {
+            h.count += 1;
+            summary.mails += 1;
         }
-    }
+        if matches!(
+            fate,
+            Fate::Handled(Verdict::Refused { .. } | Verdict::Failed { .. })
+        ) {
+            summary.refused += 1;
+        }
+        log(&mail_line(&name, &fate, &report));
+        for e in &report.send_errors {
+            h.send_failed = true;
+            log(&format!("error: {e}"));
+        }
+        if let Err(e) = intake.settle(p, &fate) {
+            log(&format!("error: {name}: {e}"));
+        }
+    });
     h
 }
 
