@@ -13,7 +13,9 @@
 //! * Around one game: [`mail`] (prompts out, authenticated replies in), [`picture`] (the board
 //!   as SVG, PNG and an HTML replay page), [`peer`] (two players, no host), [`import`] (games
 //!   played elsewhere).
-//! * Many games: [`archive`] (verifying a folder of games, standings).
+//! * Many games: [`archive`] (verifying a folder of games, standings), [`serve`] (the host's
+//!   long-running process: mail in by IMAP or a Maildir, prompts out, the clock's work at its
+//!   times, outages).
 //!
 //! The command line (`src/main.rs`, one module a command under `src/cli/`) only parses
 //! arguments, calls these modules and prints.
@@ -34,5 +36,6 @@ pub mod log;
 pub mod mail;
 pub mod peer;
 pub mod picture;
+pub mod serve;
 pub mod session;
 pub mod text;

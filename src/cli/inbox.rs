@@ -22,11 +22,17 @@ pub struct InboxArgs {
     #[arg(long = "games")]
     games_dir: Option<PathBuf>,
     /// Maildir folders (their new/ messages) or .eml files.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "stdin", conflicts_with = "stdin")]
     sources: Vec<PathBuf>,
     /// Write mails to outbox folders even if TWILIGHT_SMTP_URL is set.
     #[arg(long)]
     outbox: bool,
+    /// Read one mail from standard input, as an MTA pipes it (.forward, procmail, Postfix
+    /// pipe); it is kept in GAMES/.mta/ first. Exit status for the MTA: 0 the mail is taken
+    /// (whatever became of it), 75 (EX_TEMPFAIL) not taken, try again later (its game busy,
+    /// the disk full).
+    #[arg(long)]
+    stdin: bool,
 }
 
 /// `twilight inbox`.
@@ -35,6 +41,7 @@ pub fn exec(args: InboxArgs) -> Result<ExitCode> {
         games_dir,
         sources,
         outbox,
+        stdin,
     } = args;
     let start = Instant::now();
     let (games_dir, _) =
@@ -45,10 +52,44 @@ pub fn exec(args: InboxArgs) -> Result<ExitCode> {
         force_outbox: outbox,
         now: now(),
     };
+    if stdin {
+        return exec_stdin(&opts, start);
+    }
     let report = inbound::run(&opts, &sources)?;
     print_report(&report);
     print_totals(&report, start);
     Ok(ExitCode::from(report.exit_code()))
+}
+
+/// `twilight inbox --stdin`: one mail from the MTA (`twilight_pbem::serve::pipe`); every
+/// failure to take it is exit 75, so that the MTA keeps the mail and tries again.
+fn exec_stdin(opts: &inbound::InboxOptions, start: Instant) -> Result<ExitCode> {
+    use twilight_pbem::serve::pipe::{self, Piped, EX_TEMPFAIL};
+    if !opts.games_dir.is_dir() {
+        eprintln!(
+            "error: {}: no such games folder; the MTA will try again",
+            opts.games_dir.display()
+        );
+        return Ok(ExitCode::from(EX_TEMPFAIL));
+    }
+    let raw = match pipe::read_piped(&mut std::io::stdin().lock()) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: reading the mail from standard input: {e}; the MTA will try again");
+            return Ok(ExitCode::from(EX_TEMPFAIL));
+        }
+    };
+    match pipe::take(opts, &raw) {
+        Piped::Taken(report) => {
+            print_report(&report);
+            print_totals(&report, start);
+            Ok(ExitCode::SUCCESS)
+        }
+        Piped::TryLater(why) => {
+            eprintln!("not taken, the MTA will try again (exit {EX_TEMPFAIL}): {why}");
+            Ok(ExitCode::from(EX_TEMPFAIL))
+        }
+    }
 }
 
 /// Prints what `inbox` did with each mail and where every mail it wrote went.

@@ -611,21 +611,16 @@ pub fn last_move(
     (changed, Some(format!("{}: {}", d.side.name(), d.notation)))
 }
 
-/// Whether every log entry from `since` on is the opponent's sealed headline commitment: then
-/// `side`'s decision and everything it may see are as its last prompt showed them, and that
-/// prompt's token is still good (`inbound`), so no second, identical prompt is mailed.
+/// Whether every log entry from `since` on is the opponent's sealed headline commitment or a
+/// host outage ([`crate::log::Payload::keeps_prompt_of`]): then `side`'s decision and
+/// everything it may see are as its last prompt showed them, and that prompt's token is still
+/// good (`inbound`), so no second, identical prompt is mailed.
 fn only_sealed_headline_since(session: &Session, side: Side, since: u64) -> bool {
-    use crate::log::Payload;
-    session.log().since(since).iter().all(|e| {
-        matches!(
-            e.entry.payload,
-            Payload::Commitment {
-                kind,
-                side: Some(s),
-                ..
-            } if s == side.opponent() && kind.seals_a_choice()
-        )
-    })
+    session
+        .log()
+        .since(since)
+        .iter()
+        .all(|e| e.entry.payload.keeps_prompt_of(side))
 }
 
 /// Reminders: a prompt mail again to each player who has owed the same decision for longer than

@@ -127,6 +127,24 @@ impl Session {
         self.reload()
     }
 
+    /// `twilight serve` after an outage: records that the host was out of service from `from`
+    /// to `to` (its last heartbeat and its return); no time of it counts on any clock, so
+    /// every deadline falls later by it.
+    ///
+    /// # Errors
+    ///
+    /// [`SessionError::Refusal`] when the game is over, `from` is not before `to`, `to` is
+    /// after `now`, or the outage starts before the previous one's end; nothing is written.
+    pub fn record_outage(
+        &mut self,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<(), SessionError> {
+        self.stage_checked(Payload::Outage { from, to }, Author::Moderator, now)?;
+        self.commit()
+    }
+
     /// `twilight adjudicate`: the moderator's ruling (`None`: a draw) on a game whose timeout
     /// asked for one; the seed is revealed.
     ///

@@ -250,6 +250,8 @@ pub fn tail(
             Payload::Reveal { .. } => stop("reveals the seed".into()),
             // A declared absence is no move of the game: it stays, and is not cancelled.
             Payload::Leave { .. } => continue,
+            // A host outage is no move of the game either: it stays.
+            Payload::Outage { .. } => continue,
             // Standing orders given or cancelled stay; a decision a standing order made is
             // blocked itself ("answered a standing order"), so the walk stops before its
             // `standing_order_used` entry.

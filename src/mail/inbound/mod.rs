@@ -175,6 +175,23 @@ fn absorb(report: &mut InboxReport, drained: queue::DrainReport) {
     report.sent.extend(drained.sent);
 }
 
+/// [`run`] on one message of a Maildir's `new/` folder (`maildir` is the Maildir, `file` the
+/// message in its `new/`): judged, answered, filed, and the prompts it made due sent before
+/// the call returns (`twilight serve` hands its mails one at a time, so that each player's
+/// next prompt leaves as soon as their reply is in, and a stop finishes only the mail in hand).
+pub fn run_message(
+    opts: &InboxOptions,
+    maildir: &Path,
+    file: &Path,
+) -> Result<InboxReport, MailError> {
+    let mut report = InboxReport::default();
+    let mut touched: Touched = Vec::new();
+    let sources = vec![Source::Maildir(maildir.to_path_buf(), file.to_path_buf())];
+    let kept = judge_and_file_each(opts, sources, &mut report, &mut touched);
+    send_prompts(opts, touched, kept, &mut report);
+    Ok(report)
+}
+
 /// Judges, answers and files every mail of `sources` in order. Returns the lock of the last
 /// mail's game, kept for sending its prompts: held all along, its files need not be read and
 /// compared again (`Session::reopen`), nor the lock taken anew.
