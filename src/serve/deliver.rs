@@ -1,13 +1,14 @@
 //! Sending what the games owe: the one place `serve` sends the mail a change left owed (a
-//! prompt a crash kept from leaving, a send that failed). Every other mail goes out with the
-//! change that makes it (`inbound`, `remind`).
+//! prompt a crash kept from leaving, a send that failed and waits out its back-off). Every
+//! mail is queued with the change that owes it ([`crate::mail::queue`]); this drains the
+//! queues.
 
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 
-use super::open_locked;
-use crate::mail::outbound::{outbox_of, send_due};
+use crate::mail::outbound::outbox_of;
+use crate::mail::queue;
 use crate::mail::transport::Transport;
 
 /// What a drain did: one line per mail sent, and the errors (tried again at a later pass).
@@ -17,9 +18,9 @@ pub(super) struct Drained {
     pub errors: Vec<String>,
 }
 
-/// Sends every mail owed by the games of `games_dir` (`games`: its game folders): the prompts
-/// and updates of each game's current position that its mail state does not record as sent
-/// ([`send_due`]: nothing is sent twice).
+/// Sends every mail queued by the games of `games_dir` (`games`: its game folders), each
+/// game's queue through its transport ([`queue::drain_game`]: nothing is sent twice; a game
+/// whose lock is busy is left to its holder).
 pub(super) fn drain(
     _games_dir: &Path,
     games: &[PathBuf],
@@ -28,27 +29,27 @@ pub(super) fn drain(
 ) -> Drained {
     let mut out = Drained::default();
     for dir in games {
-        let sent = open_locked(dir).and_then(|(_lock, s)| {
-            if s.game().is_none() {
-                return Ok(Vec::new());
+        let transport = match Transport::choose(&outbox_of(dir), force_outbox) {
+            Ok(t) => t,
+            Err(e) => {
+                out.errors
+                    .push(format!("{}: owed mail not sent: {e}", dir.display()));
+                continue;
             }
-            let transport = Transport::choose(&outbox_of(dir), force_outbox)?;
-            Ok(send_due(&s, &transport, false, now)?)
-        });
-        match sent {
-            Ok(sent) => out.sent.extend(sent.iter().map(|o| {
-                format!(
-                    "{}: mailed {} ({}): {}",
-                    dir.display(),
-                    o.to,
-                    o.side,
-                    o.subject
-                )
-            })),
-            Err(e) => out
-                .errors
-                .push(format!("{}: owed mail not sent: {e}", dir.display())),
-        }
+        };
+        let report = queue::drain_game(dir, &transport, now);
+        out.sent.extend(
+            report
+                .sent
+                .iter()
+                .map(|o| format!("{}: {}", dir.display(), o.line())),
+        );
+        out.errors.extend(
+            report
+                .problems()
+                .into_iter()
+                .map(|e| format!("{}: owed mail not sent: {e}", dir.display())),
+        );
     }
     out
 }

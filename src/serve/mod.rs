@@ -311,7 +311,6 @@ fn handle_all(
 /// The log line of one mail: what became of it and how many mails it sent.
 fn mail_line(name: &str, fate: &Fate, report: &InboxReport) -> String {
     let sent = report.sent.len()
-        + report.receipts.len()
         + report.count(|v| {
             matches!(
                 v,

@@ -1,6 +1,6 @@
 //! The clock's work at its times, without cron: reminders before a deadline, the late notice,
 //! the timeout at the end of grace ([`crate::session::correspondence::remind`]) and the
-//! reminders of `mail.yaml`'s `remind_after_hours` ([`outbound::send_reminders`]).
+//! reminders of `mail.yaml`'s `remind_after_hours` ([`outbound::queue_reminders`]).
 //!
 //! Each running game has its next due time, computed from its log alone; a game whose
 //! `log.yaml` changed (by a mail, or by a command the moderator ran) is looked at again. A game
@@ -15,6 +15,7 @@ use chrono::{DateTime, Duration, Utc};
 use super::{open_locked, ServeError};
 use crate::data::Side;
 use crate::mail::outbound::{self, outbox_of};
+use crate::mail::queue;
 use crate::mail::transport::Transport;
 use crate::mail::{MailConfig, MailState};
 use crate::session::correspondence::{clock::clock_at, remind};
@@ -157,26 +158,22 @@ fn run_game(
     let (_lock, mut s) = open_locked(dir)?;
     let transport = Transport::choose(&outbox_of(dir), force_outbox)?;
     let gid = s.game_id().to_string();
-    for o in outbound::send_reminders(&s, &transport, now)? {
-        lines.push(format!(
-            "{gid}: reminded {} ({}): {}",
-            o.to, o.side, o.subject
-        ));
+    // As `twilight remind`: the reminders of `remind_after_hours` queued; under a time control
+    // the reminders before a deadline, the late notice and the timeout; then the game's queue
+    // sent (the final mails too when a timeout ended the game).
+    outbound::queue_reminders(&s, now)?;
+    let (_notices, mut report) = remind::run_with_report(&mut s, &transport, now)?;
+    let over = s.game().is_some_and(|g| g.outcome().is_some());
+    if over {
+        queue::queue_due(&s, false, now)?;
     }
-    for n in remind::run(&mut s, &transport, now)? {
-        lines.push(format!(
-            "{gid}: mailed {} ({}): {}",
-            n.to, n.side, n.subject
-        ));
+    report.merge(queue::flush(&s, &transport, now, false));
+    lines.extend(report.sent.iter().map(|o| format!("{gid}: {}", o.line())));
+    lines.extend(report.notes.iter().map(|n| format!("{gid}: {n}")));
+    if let Some(e) = report.problems().into_iter().next() {
+        lines.push(format!("{gid}: mail not sent (tried again later): {e}"));
     }
-    if s.game().is_some_and(|g| g.outcome().is_some()) {
-        // A timeout ended the game: the final mails go out now.
-        for o in outbound::send_due(&s, &transport, false, now)? {
-            lines.push(format!(
-                "{gid}: mailed {} ({}): {}",
-                o.to, o.side, o.subject
-            ));
-        }
+    if over {
         return Ok(None);
     }
     Ok(next_due(&s, now))
