@@ -5,8 +5,9 @@
 //!
 //! `serve_load setup GAMES N`: N started games in the folder GAMES (fixed seeds).
 //!
-//! `serve_load drive SPOOL REPLIES RATE PID`: reads the prompts serve mails into the SMTP
-//! server's Maildir SPOOL, answers each with a listed move by IMAP APPEND (at most RATE a
+//! `serve_load drive SPOOL REPLIES RATE PID GAMES_N`: waits for serve's first prompt of each
+//! of the GAMES_N games (the mail it owes at start), then reads the prompts serve mails into
+//! the SMTP server's Maildir SPOOL, answers each with a listed move by IMAP APPEND (at most RATE a
 //! second, 0: as fast as they come) until REPLIES replies are in; then prints mails a second,
 //! the p50/p99/max latency from a reply's APPEND to the SMTP server's acceptance of the next
 //! prompt of its game, serve's CPU a reply and peak RSS (from /proc/PID).
@@ -126,7 +127,7 @@ fn cpu_and_rss(pid: u32) -> (f64, u64) {
     (cpu, hwm)
 }
 
-fn drive(spool: &Path, replies: usize, rate: f64, pid: u32) {
+fn drive(spool: &Path, replies: usize, rate: f64, pid: u32, games_n: usize) {
     let v = |k: &str| std::env::var(k).unwrap_or_else(|_| panic!("{k} is not set"));
     let port = v("TWILIGHT_TEST_IMAP_PORT");
     let (user, pass, ca) = (
@@ -150,7 +151,7 @@ fn drive(spool: &Path, replies: usize, rate: f64, pid: u32) {
     let mut waiting: HashMap<String, Vec<(SystemTime, u64)>> = HashMap::new();
     let mut queue: std::collections::VecDeque<Prompt> = Default::default();
     let mut latencies: Vec<f64> = Vec::new();
-    let (cpu0, _) = cpu_and_rss(pid);
+    let mut cpu0: Option<f64> = None;
     let mut sent = 0usize;
     let mut mails = 0usize;
     let start = Instant::now();
@@ -183,8 +184,9 @@ fn drive(spool: &Path, replies: usize, rate: f64, pid: u32) {
             }
             queue.push_back(p);
         }
-        // Reply to what is queued, at most `rate` a second since the first reply.
-        while sent < replies {
+        // Reply to what is queued, at most `rate` a second since the first reply, once every
+        // game's first prompt is in (serve's start, measured apart).
+        while sent < replies && (first_reply.is_some() || queue.len() >= games_n) {
             if rate > 0.0 {
                 if let Some(t) = first_reply {
                     if (sent as f64) >= t.elapsed().as_secs_f64() * rate {
@@ -193,6 +195,13 @@ fn drive(spool: &Path, replies: usize, rate: f64, pid: u32) {
                 }
             }
             let Some(p) = queue.pop_front() else { break };
+            if cpu0.is_none() {
+                cpu0 = Some(cpu_and_rss(pid).0);
+                println!(
+                    "serve's start: every game's first prompt mailed {:.1} s after the driver began",
+                    start.elapsed().as_secs_f64()
+                );
+            }
             let mv = &p.moves[(p.seq as usize + sent) % p.moves.len()];
             let raw = format!(
                 "From: {}\r\nTo: referee@ts.test\r\nSubject: Re: {}\r\nMessage-ID: <load.{sent}@ts.test>\r\nIn-Reply-To: <{}>\r\nMIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{mv}\r\n\r\nToken: {}\r\n",
@@ -226,14 +235,14 @@ fn drive(spool: &Path, replies: usize, rate: f64, pid: u32) {
     };
     let n = latencies.len().max(1) as f64;
     println!(
-        "replies {} (sent {sent}) in {elapsed:.1} s: {:.1} replies/s, {:.1} mails/s out; latency p50 {:.3} s, p99 {:.3} s, max {:.3} s; serve CPU {:.1} ms a reply; peak RSS {:.1} MB; {} mails caught in {:.1} s",
+        "replies {} (sent {sent}) in {elapsed:.1} s: {:.1} replies/s, {:.1} mails/s caught; latency p50 {:.3} s, p99 {:.3} s, max {:.3} s; serve CPU {:.1} ms a reply; peak RSS {:.1} MB; {} mails caught in {:.1} s",
         latencies.len(),
         latencies.len() as f64 / elapsed.max(1e-9),
         mails as f64 / start.elapsed().as_secs_f64(),
         pct(0.50),
         pct(0.99),
         latencies.last().copied().unwrap_or(0.0),
-        (cpu1 - cpu0) * 1000.0 / n,
+        (cpu1 - cpu0.unwrap_or(cpu1)) * 1000.0 / n,
         hwm as f64 / 1024.0,
         mails,
         start.elapsed().as_secs_f64()
@@ -249,7 +258,8 @@ fn main() {
             args[3].parse().unwrap(),
             args[4].parse().unwrap(),
             args[5].parse().unwrap(),
+            args[6].parse().unwrap(),
         ),
-        _ => eprintln!("usage: serve_load setup GAMES N | drive SPOOL REPLIES RATE PID"),
+        _ => eprintln!("usage: serve_load setup GAMES N | drive SPOOL REPLIES RATE PID GAMES_N"),
     }
 }

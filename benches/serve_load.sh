@@ -6,7 +6,8 @@
 # Starts a real SMTP server (aiosmtpd) and a real IMAP server (Dovecot) on loopback
 # (.ci/smtp-server.sh, .ci/imap-server.sh), sets up GAMES started games, runs the release
 # `twilight serve` on them, and delivers REPLIES replies to the IMAP mailbox as each prompt
-# comes (at most RATE a second; 0: as fast as serve takes them). Prints replies a second, the
+# comes (at most RATE a second; 0: as fast as serve takes them), from the moment every game's
+# first prompt (the mail serve owes at start) is in. Prints replies a second, the
 # latency from a reply's delivery to the SMTP acceptance of its game's next prompt (p50, p99,
 # max), serve's CPU a reply and its peak RSS.
 set -euo pipefail
@@ -25,7 +26,7 @@ TWILIGHT_SMTP_URL="smtp+insecure://127.0.0.1:$TWILIGHT_TEST_SMTP_PORT" \
 TWILIGHT_FROM="Twilight Referee <referee@ts.test>" \
   target/release/twilight serve --games "$work/games" --tick 5 2>"$work/serve.log" &
 serve_pid=$!
-target/release/examples/serve_load drive "$TWILIGHT_TEST_SMTP_MAILDIR" "$replies" "$rate" "$serve_pid"
+target/release/examples/serve_load drive "$TWILIGHT_TEST_SMTP_MAILDIR" "$replies" "$rate" "$serve_pid" "$games_n"
 kill -TERM "$serve_pid"
 wait "$serve_pid" || true
 echo "serve's log: $work/serve.log ($(grep -c ': applied to ' "$work/serve.log") mails applied, $(grep -c '^.* error: ' "$work/serve.log" || true) errors)"

@@ -114,7 +114,7 @@ fn usage_errors_name_the_subcommand_and_its_arguments() {
         err,
         "error: unexpected argument '--bogus' found\n\n  \
          tip: to pass '--bogus' as a value, use '-- --bogus'\n\n\
-         Usage: twilight inbox [OPTIONS] <SOURCES>...\n\n\
+         Usage: twilight inbox [OPTIONS] [SOURCES]...\n\n\
          For more information, try '--help'.\n"
     );
     let (_, err, code) = twilight(&["new", "G", "--player", "a"]);

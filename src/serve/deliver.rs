@@ -20,36 +20,41 @@ pub(super) struct Drained {
 
 /// Sends every mail queued by the games of `games_dir` (`games`: its game folders), each
 /// game's queue through its transport ([`queue::drain_game`]: nothing is sent twice; a game
-/// whose lock is busy is left to its holder).
+/// whose lock is busy is left to its holder); `jobs` games at once.
 pub(super) fn drain(
     _games_dir: &Path,
     games: &[PathBuf],
     force_outbox: bool,
     now: DateTime<Utc>,
+    jobs: usize,
 ) -> Drained {
     let mut out = Drained::default();
-    for dir in games {
-        let transport = match Transport::choose(&outbox_of(dir), force_outbox) {
-            Ok(t) => t,
-            Err(e) => {
-                out.errors
-                    .push(format!("{}: owed mail not sent: {e}", dir.display()));
-                continue;
-            }
-        };
-        let report = queue::drain_game(dir, &transport, now);
-        out.sent.extend(
-            report
-                .sent
-                .iter()
-                .map(|o| format!("{}: {}", dir.display(), o.line())),
-        );
-        out.errors.extend(
-            report
-                .problems()
-                .into_iter()
-                .map(|e| format!("{}: owed mail not sent: {e}", dir.display())),
-        );
-    }
+    let keys: Vec<Option<String>> = games
+        .iter()
+        .map(|d| Some(d.display().to_string()))
+        .collect();
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let send = |dir: &PathBuf| {
+        Transport::choose(&outbox_of(dir), force_outbox).map(|t| queue::drain_game(dir, &t, now))
+    };
+    super::workers::each_in_game_order(jobs, games, &keys, &never, send, |dir, sent| match sent {
+        Ok(report) => {
+            out.sent.extend(
+                report
+                    .sent
+                    .iter()
+                    .map(|o| format!("{}: {}", dir.display(), o.line())),
+            );
+            out.errors.extend(
+                report
+                    .problems()
+                    .into_iter()
+                    .map(|e| format!("{}: owed mail not sent: {e}", dir.display())),
+            );
+        }
+        Err(e) => out
+            .errors
+            .push(format!("{}: owed mail not sent: {e}", dir.display())),
+    });
     out
 }

@@ -156,8 +156,10 @@ pub fn run(
         intake.describe(),
         crate::session::correspondence::clock::human(opts.outage_after)
     ));
-    // After a crash: what a change left owed goes out first.
+    // After a crash: what a change left owed goes out first; after a failed send, again, at
+    // most once a minute (a drain opens every game).
     let mut owed = true;
+    let mut drained: Option<Instant> = None;
     let mut backoff = StdDuration::from_secs(1);
     let mut out_of_reach: Option<Instant> = None;
     while !signals::stopping(stop) {
@@ -186,8 +188,15 @@ pub fn run(
         backoff = StdDuration::from_secs(1);
         let games = game_dirs(&opts.games_dir);
         check_outage(opts, &games, &mut heartbeat, log)?;
-        if owed {
-            let d = deliver::drain(&opts.games_dir, &games, opts.force_outbox, (opts.clock)());
+        if owed && drained.is_none_or(|t| t.elapsed() >= StdDuration::from_secs(60)) {
+            drained = Some(Instant::now());
+            let d = deliver::drain(
+                &opts.games_dir,
+                &games,
+                opts.force_outbox,
+                (opts.clock)(),
+                opts.jobs,
+            );
             d.sent.iter().for_each(|l| log(&format!("serve: {l}")));
             d.errors.iter().for_each(|l| log(&format!("error: {l}")));
             owed = !d.errors.is_empty();
