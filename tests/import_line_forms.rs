@@ -372,3 +372,29 @@ USSR gains 3 VP. Score is USSR 3.
     );
     replays(&imported);
 }
+
+#[test]
+fn a_log_cut_before_the_second_headlines_lines_infers_no_dice_from_the_first() {
+    // Duck and Cover's lines are printed, Olympic Games' are not: its participation and dice
+    // are not shown, and the VP Duck and Cover printed tells nothing about them. The record
+    // stops before the participation.
+    let imported = import(
+        "Turn 1, Headline Phase: Olympic Games & Duck and Cover: USSR Headlines Olympic Games
+US Headlines Duck and Cover
+Event: Duck and Cover
+DEFCON degrades to 4
+US gains 1 VP. Score is US 1.
+",
+    );
+    assert!(
+        matches!(imported.stopped, Stopped::SourceCut { .. }),
+        "{}",
+        imported.stopped
+    );
+    assert_eq!(
+        notations(&imported).last(),
+        Some(&"headline Duck and Cover")
+    );
+    assert!(!imported.notes.iter().any(|n| n.contains("not printed")));
+    replays(&imported);
+}

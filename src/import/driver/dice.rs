@@ -183,7 +183,8 @@ impl Driver {
     }
 
     /// The events whose dice may be the ones not printed, each with where its lines are:
-    /// see [`Driver::infer_dice`]. Without a block or an `Event:` line to go by, one target
+    /// see [`Driver::infer_dice`]. Without a block or an `Event:` line of the event asking
+    /// (or of a headline, for a headline decision) to go by, one target
     /// with no card: the lines from the current position, after all of the block's dice,
     /// the VP before the decision and at the end of its activity.
     fn dice_targets(&self, b: Option<usize>) -> Vec<DiceTarget> {
@@ -199,12 +200,15 @@ impl Driver {
         };
         let card = self.game.prompts().first().and_then(|p| p.card);
         let mut targets: Vec<DiceTarget> = Vec::new();
-        if let Some((c, part)) = card.and_then(|c| bl.event_part(c).map(|p| (c, p))) {
-            targets.push(DiceTarget {
-                card: Some(c),
-                before: printed_before(part.start),
-                part: Some(part),
-            });
+        if let Some(c) = card {
+            // The event asking: its lines, if the block prints them.
+            if let Some(part) = bl.event_part(c) {
+                targets.push(DiceTarget {
+                    card: Some(c),
+                    before: printed_before(part.start),
+                    part: Some(part),
+                });
+            }
         } else {
             // A decision that sets several events going is a headline: its events are the
             // cards headlined, one a side, so the search is tried at most twice.
