@@ -55,3 +55,149 @@ fn a_kill_at_every_write_of_inbox_and_play_in_the_headlines_loses_no_mail() {
     let n = sweep_all("headlines", 2, 3, &[Cmd::Inbox, Cmd::Play, Cmd::Remind]);
     eprintln!("headlines: {n} kill points");
 }
+
+/// The SMTP test server, or `None` (with a loud note) where none runs; `.ci/run` starts one
+/// and sets `TWILIGHT_TEST_REQUIRE_SMTP=1`, which makes its absence a failure.
+fn smtp_or_skip(name: &str) -> Option<(u16, std::path::PathBuf)> {
+    let s = outbox_crash_common::smtp_server();
+    if s.is_none() {
+        assert!(
+            std::env::var("TWILIGHT_TEST_REQUIRE_SMTP").ok().as_deref() != Some("1"),
+            "TWILIGHT_TEST_REQUIRE_SMTP=1 but TWILIGHT_TEST_SMTP_PORT/MAILDIR are not set"
+        );
+        eprintln!("{name}: NO SMTP SERVER (run under .ci/run): skipped");
+    }
+    s
+}
+
+#[test]
+fn a_kill_at_every_write_of_inbox_and_play_over_smtp_sends_each_mail_once() {
+    let Some((port, maildir)) = smtp_or_skip("smtp sweep") else {
+        return;
+    };
+    if !strace_works() {
+        assert!(std::env::var_os("CI").is_none(), "strace is needed");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let fx = Fixture::new(&tmp.path().join("fixture"), 1, 4);
+    let mut total = 0;
+    for cmd in [Cmd::Inbox, Cmd::Play] {
+        let scratch = tmp.path().join(format!("{cmd:?}"));
+        std::fs::create_dir_all(&scratch).unwrap();
+        let (run, killed, committed, resent) =
+            outbox_crash_common::smtp_sweep(cmd, &fx, &scratch, (port, &maildir), 1);
+        eprintln!(
+            "SMTP: {cmd:?}: {run} kill points, {killed} kills landed, {committed} with the \
+             change in the log, {resent} with one mail received twice (same Message-ID)"
+        );
+        assert!(
+            killed * 10 >= run * 9,
+            "{cmd:?}: most kills land ({killed} of {run})"
+        );
+        total += run;
+    }
+    eprintln!("SMTP: {total} kill points");
+}
+
+/// The mail server down: the move stands, its receipt and prompts stay queued (exit 3), the
+/// side whose prompt is queued is not timed out; the server back: after the back-off every
+/// mail goes once, with the Message-IDs an uninterrupted run gives them; then nothing more.
+#[test]
+fn mails_wait_in_the_queue_while_the_server_is_down_and_go_once_when_it_is_back() {
+    use outbox_crash_common::{left_queued, received, reference, timeouts, LATE, NOW};
+    let Some((port, maildir)) = smtp_or_skip("smtp down and back") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let fx = Fixture::new(&tmp.path().join("fixture"), 1, 5);
+    let want = reference(Cmd::Inbox, &fx, tmp.path());
+    let owed: std::collections::BTreeSet<String> = want
+        .after
+        .difference(&want.before)
+        .map(|id| {
+            id.trim_matches(['<', '>'])
+                .split('@')
+                .next()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    let work = tmp.path().join("work");
+    fx.copy_to(&work);
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(work.join("empty").join(sub)).unwrap();
+    }
+    let domain = format!("down-{}.test", std::process::id());
+    let run = |url: &str, now: &str, args: &[&str]| {
+        std::process::Command::new(outbox_crash_common::bin())
+            .current_dir(&work)
+            .args(args)
+            .env("TWILIGHT_SMTP_URL", url)
+            .env("TWILIGHT_FROM", format!("referee@{domain}"))
+            .env("TWILIGHT_NOW", now)
+            .output()
+            .unwrap()
+    };
+    // Nothing listens on the discard port of the loopback: the connection is refused.
+    let down = "smtp+insecure://127.0.0.1:9";
+    let up = format!("smtp+insecure://127.0.0.1:{port}");
+    let o = run(down, NOW, &["inbox", "--games", "games", "inbox"]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    assert!(err.contains("receipt not sent"), "{err}");
+    assert!(err.contains("it stays queued"), "{err}");
+    assert!(String::from_utf8_lossy(&o.stdout).contains("1 applied"));
+    assert_eq!(
+        left_queued(&work).len(),
+        owed.len(),
+        "{:?}",
+        left_queued(&work)
+    );
+    // Past every deadline, the server still down: the side whose prompt is queued is not
+    // timed out.
+    let o = run(down, LATE, &["remind", "games/g1"]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    assert!(err.contains("its prompt has not gone out"), "{err}");
+    assert!(
+        timeouts(&work).is_empty(),
+        "a side timed out while its prompt was queued"
+    );
+    assert!(received(&maildir, &domain).is_empty());
+    // The server back, one minute later: the back-off (two failed tries: two minutes) runs.
+    let late_1 = "2027-01-12T13:01:00Z";
+    let o = run(&up, late_1, &["inbox", "--games", "games", "empty"]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(
+        o.status.code(),
+        Some(3),
+        "{err}{}{:?}",
+        String::from_utf8_lossy(&o.stdout),
+        left_queued(&work)
+    );
+    assert!(err.contains("wait for the next try"), "{err}");
+    assert!(
+        received(&maildir, &domain).is_empty(),
+        "tried before its back-off ran"
+    );
+    // Three minutes later: every mail goes, once.
+    let late_3 = "2027-01-12T13:03:00Z";
+    let o = run(&up, late_3, &["inbox", "--games", "games", "empty"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let got = received(&maildir, &domain);
+    let set: std::collections::BTreeSet<String> = got.iter().cloned().collect();
+    assert_eq!(got.len(), set.len(), "{got:#?}");
+    assert_eq!(set, owed);
+    assert!(left_queued(&work).is_empty());
+    // Its prompt went out after its deadline: still no timeout, and the moderator is told.
+    let o = run(&up, late_3, &["remind", "games/g1"]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(o.status.success(), "{err}");
+    assert!(err.contains("after its deadline"), "{err}");
+    assert!(timeouts(&work).is_empty());
+    // Nothing is sent again.
+    let o = run(&up, late_3, &["inbox", "--games", "games", "empty"]);
+    assert!(o.status.success());
+    assert_eq!(received(&maildir, &domain), got);
+}

@@ -126,16 +126,6 @@ pub fn print_drain(r: &queue::DrainReport, transport: &Transport, dir: &Path) ->
             dir.display()
         );
     }
-    if r.waiting > 0 && r.failed.is_empty() {
-        eprintln!(
-            "note: {} queued {} of {} wait for a later try after a failure \
-             (`twilight mail {}` tries again now)",
-            r.waiting,
-            if r.waiting == 1 { "mail" } else { "mails" },
-            dir.display(),
-            dir.display()
-        );
-    }
     for n in &r.notes {
         eprintln!("note: {n}");
     }

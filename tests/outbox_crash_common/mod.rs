@@ -76,16 +76,55 @@ pub struct Fixture {
     pub line: String,
 }
 
+/// How a run sends its mail: to the game's outbox (`None`), or to an SMTP server.
+pub type Via = Option<Smtp>;
+
+/// An SMTP server on loopback and the sender address (whose domain the Message-IDs take)
+/// of the runs of one kill point.
+#[derive(Debug, Clone)]
+pub struct Smtp {
+    /// `smtp+insecure://127.0.0.1:PORT`.
+    pub url: String,
+    /// `TWILIGHT_FROM`.
+    pub from: String,
+}
+
+/// The environment of a run: the clock, the lock wait, and the mail settings of `via`.
+fn env_of(c: &mut Command, now: &str, via: &Via) {
+    c.env("TWILIGHT_NOW", now)
+        .env("TWILIGHT_LOCK_WAIT_SECS", "10");
+    match via {
+        None => {
+            c.env_remove("TWILIGHT_SMTP_URL")
+                .env_remove("TWILIGHT_FROM");
+        }
+        Some(s) => {
+            c.env("TWILIGHT_SMTP_URL", &s.url)
+                .env("TWILIGHT_FROM", &s.from)
+                .env_remove("TWILIGHT_SMTP_USER")
+                .env_remove("TWILIGHT_SMTP_PASSWORD");
+        }
+    }
+}
+
+/// `args` without `--outbox` when mail goes over SMTP.
+fn for_via(args: Vec<String>, via: &Via) -> Vec<String> {
+    match via {
+        None => args,
+        Some(_) => args.into_iter().filter(|a| a != "--outbox").collect(),
+    }
+}
+
 fn twilight(work: &Path, now: &str, args: &[&str]) -> std::process::Output {
-    Command::new(bin())
-        .current_dir(work)
-        .args(args)
-        .env_remove("TWILIGHT_SMTP_URL")
-        .env_remove("TWILIGHT_FROM")
-        .env("TWILIGHT_NOW", now)
-        .env("TWILIGHT_LOCK_WAIT_SECS", "10")
-        .output()
-        .unwrap()
+    twilight_via(work, now, args, &None)
+}
+
+fn twilight_via(work: &Path, now: &str, args: &[&str], via: &Via) -> std::process::Output {
+    let args = for_via(args.iter().map(|s| s.to_string()).collect(), via);
+    let mut c = Command::new(bin());
+    c.current_dir(work).args(&args);
+    env_of(&mut c, now, via);
+    c.output().unwrap()
 }
 
 fn must(work: &Path, now: &str, args: &[&str]) {
@@ -221,8 +260,10 @@ fn traced(
     work: &Path,
     inject: Option<(&str, usize)>,
     trace: &Path,
+    via: &Via,
 ) -> bool {
     let (args, now) = cmd_args(cmd, fx);
+    let args = for_via(args, via);
     let mut c = Command::new("strace");
     c.current_dir(work).args(["-f", "-qq", "-o"]).arg(trace);
     match inject {
@@ -239,13 +280,9 @@ fn traced(
             c.args(["-e", &format!("trace={MUTATING}")]);
         }
     }
+    c.arg(bin()).args(&args);
+    env_of(&mut c, now, via);
     let status = c
-        .arg(bin())
-        .args(&args)
-        .env_remove("TWILIGHT_SMTP_URL")
-        .env_remove("TWILIGHT_FROM")
-        .env("TWILIGHT_NOW", now)
-        .env("TWILIGHT_LOCK_WAIT_SECS", "10")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()
@@ -257,12 +294,12 @@ fn traced(
 
 /// The kill points of `cmd` on the fixture: each mutating system call it makes, as
 /// (name, its number among the calls of that name, from 1).
-pub fn kill_points(cmd: Cmd, fx: &Fixture, scratch: &Path) -> Vec<(String, usize)> {
+pub fn kill_points(cmd: Cmd, fx: &Fixture, scratch: &Path, via: &Via) -> Vec<(String, usize)> {
     let work = scratch.join("trace-run");
     let _ = std::fs::remove_dir_all(&work);
     fx.copy_to(&work);
     let trace = scratch.join("trace.txt");
-    traced(cmd, fx, &work, None, &trace);
+    traced(cmd, fx, &work, None, &trace, via);
     let text = std::fs::read_to_string(&trace).unwrap();
     let _ = std::fs::remove_dir_all(&work);
     let mut seen: BTreeMap<String, usize> = BTreeMap::new();
@@ -375,7 +412,7 @@ pub fn reference(cmd: Cmd, fx: &Fixture, scratch: &Path) -> Reference {
 
 /// The run that follows a kill, chosen by `i`: the same command, `inbox` with no mail,
 /// `remind` now, `remind` past every deadline.
-fn follow_up(cmd: Cmd, fx: &Fixture, work: &Path, i: usize) -> &'static str {
+fn follow_up(cmd: Cmd, fx: &Fixture, work: &Path, i: usize, via: &Via) -> &'static str {
     let empty = work.join("empty");
     for sub in ["new", "cur", "tmp"] {
         std::fs::create_dir_all(empty.join(sub)).unwrap();
@@ -406,7 +443,7 @@ fn follow_up(cmd: Cmd, fx: &Fixture, work: &Path, i: usize) -> &'static str {
         ),
     };
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let o = twilight(work, now, &args);
+    let o = twilight_via(work, now, &args, via);
     // A play of a move the killed run made is refused (exit 1): it still sends what is owed.
     assert!(
         o.status.code().is_some_and(|c| c != 101),
@@ -417,7 +454,7 @@ fn follow_up(cmd: Cmd, fx: &Fixture, work: &Path, i: usize) -> &'static str {
 }
 
 /// The timeouts in the game's log: (side, deadline).
-fn timeouts(work: &Path) -> Vec<(Side, chrono::DateTime<chrono::Utc>)> {
+pub fn timeouts(work: &Path) -> Vec<(Side, chrono::DateTime<chrono::Utc>)> {
     let s = Session::open(&work.join("games/g1")).unwrap();
     s.log()
         .entries()
@@ -467,8 +504,9 @@ pub fn kill_and_check(
         &work,
         Some((&point.0, point.1)),
         &scratch.join("inject.txt"),
+        &None,
     );
-    let what = follow_up(cmd, fx, &work, i);
+    let what = follow_up(cmd, fx, &work, i, &None);
     let at = format!("{cmd:?} killed at {}#{} then {what}", point.0, point.1);
     let ids = outbox_ids(&work);
     let set: BTreeSet<String> = ids.iter().cloned().collect();
@@ -582,7 +620,7 @@ fn what_now(what: &str) -> &'static str {
 /// points run, kills that landed, points after which the change was in the log).
 pub fn sweep(cmd: Cmd, fx: &Fixture, scratch: &Path, step: usize) -> (usize, usize, usize) {
     let reference = reference(cmd, fx, scratch);
-    let points = kill_points(cmd, fx, scratch);
+    let points = kill_points(cmd, fx, scratch, &None);
     assert!(points.len() > 20, "{cmd:?}: {} points", points.len());
     let (mut run, mut killed, mut committed) = (0, 0, 0);
     for (i, p) in points.iter().enumerate().step_by(step.max(1)) {
@@ -592,4 +630,173 @@ pub fn sweep(cmd: Cmd, fx: &Fixture, scratch: &Path, step: usize) -> (usize, usi
         committed += usize::from(o.committed);
     }
     (run, killed, committed)
+}
+
+/// The SMTP test server of `.ci/smtp-server.sh` (aiosmtpd on loopback, storing each message
+/// in a Maildir): its port and Maildir, if it runs.
+pub fn smtp_server() -> Option<(u16, PathBuf)> {
+    let port = std::env::var("TWILIGHT_TEST_SMTP_PORT")
+        .ok()?
+        .parse()
+        .ok()?;
+    let maildir = PathBuf::from(std::env::var("TWILIGHT_TEST_SMTP_MAILDIR").ok()?);
+    Some((port, maildir))
+}
+
+/// The local parts (before `@`) of the Message-IDs the SMTP server received whose domain is
+/// `domain`, one per message received (a mail received twice is two).
+pub fn received(maildir: &Path, domain: &str) -> Vec<String> {
+    let suffix = format!("@{domain}>");
+    let mut out = Vec::new();
+    for sub in ["new", "cur"] {
+        for e in std::fs::read_dir(maildir.join(sub))
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let Ok(text) = std::fs::read_to_string(e.path()) else {
+                continue;
+            };
+            let id = text
+                .lines()
+                .take_while(|l| !l.is_empty())
+                .find_map(|l| {
+                    l.strip_prefix("Message-ID: ")
+                        .or_else(|| l.strip_prefix("Message-Id: "))
+                })
+                .map(str::trim);
+            if let Some(local) = id.and_then(|i| i.strip_suffix(&suffix)) {
+                out.push(local.trim_start_matches('<').to_string());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The local part of a Message-ID in angle brackets.
+fn local(id: &str) -> String {
+    id.trim_matches(['<', '>'])
+        .split('@')
+        .next()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// One SMTP kill point's result: as [`Outcome`], and whether one mail reached the server
+/// twice (the one the kill stopped between the server's acceptance and its sent mark).
+pub struct SmtpOutcome {
+    /// As [`Outcome::killed`].
+    pub killed: bool,
+    /// As [`Outcome::committed`].
+    pub committed: bool,
+    /// Whether a mail was received twice (with the same Message-ID).
+    pub resent: bool,
+}
+
+/// [`kill_and_check`] with the mail going to the SMTP server `port` (the Maildir `maildir`):
+/// the runs of point `i` send as `referee@<i>.<salt>.test`, so the server's messages of this
+/// point are those whose Message-IDs end in that domain. Every owed mail is received, at most
+/// one of them twice (a kill between the server's acceptance and the sent mark: RFC 5322
+/// §3.6.4, the same Message-ID, which mail clients show once), nothing is left queued.
+#[allow(clippy::too_many_arguments)]
+pub fn smtp_kill_and_check(
+    cmd: Cmd,
+    fx: &Fixture,
+    reference: &Reference,
+    point: &(String, usize),
+    i: usize,
+    scratch: &Path,
+    (port, maildir): (u16, &Path),
+    salt: &str,
+) -> SmtpOutcome {
+    let work = scratch.join(format!("smtp-kill-{i}"));
+    let _ = std::fs::remove_dir_all(&work);
+    fx.copy_to(&work);
+    let domain = format!("p{i}.{salt}.test");
+    let via = Some(Smtp {
+        url: format!("smtp+insecure://127.0.0.1:{port}"),
+        from: format!("referee@{domain}"),
+    });
+    let killed = traced(
+        cmd,
+        fx,
+        &work,
+        Some((&point.0, point.1)),
+        &scratch.join("inject.txt"),
+        &via,
+    );
+    // The follow-ups that add no mail of their own: the same command, inbox with no mail.
+    let what = follow_up(cmd, fx, &work, i % 2, &via);
+    let at = format!(
+        "SMTP: {cmd:?} killed at {}#{} then {what}",
+        point.0, point.1
+    );
+    assert!(
+        left_queued(&work).is_empty(),
+        "{at}: left queued: {:?}",
+        left_queued(&work)
+    );
+    let got = received(maildir, &domain);
+    let set: BTreeSet<String> = got.iter().cloned().collect();
+    assert!(
+        got.len() <= set.len() + 1,
+        "{at}: more than the one mail in flight received twice: {got:#?}"
+    );
+    let committed = reference.len_after > reference.len_before
+        && entry_hash_at(&work, reference.len_after - 1) == reference.head_after;
+    let owed: BTreeSet<String> = reference
+        .after
+        .difference(&reference.before)
+        .map(|id| local(id))
+        .collect();
+    match cmd {
+        Cmd::Mail if what == "the same command" => {}
+        Cmd::Mail => assert!(set.is_subset(&owed), "{at}: {set:#?}"),
+        _ if committed => assert_eq!(set, owed, "{at}: the mails received"),
+        _ => assert!(set.is_empty(), "{at}: mails of a change not made: {set:#?}"),
+    }
+    let _ = std::fs::remove_dir_all(&work);
+    SmtpOutcome {
+        killed,
+        committed,
+        resent: got.len() > set.len(),
+    }
+}
+
+/// [`sweep`] over SMTP ([`smtp_kill_and_check`]). Returns (kill points run, kills that
+/// landed, points after which the change was in the log, points where one mail was received
+/// twice).
+pub fn smtp_sweep(
+    cmd: Cmd,
+    fx: &Fixture,
+    scratch: &Path,
+    server: (u16, &Path),
+    step: usize,
+) -> (usize, usize, usize, usize) {
+    let reference = reference(cmd, fx, scratch);
+    let via = Some(Smtp {
+        url: format!("smtp+insecure://127.0.0.1:{}", server.0),
+        from: "referee@trace.test".into(),
+    });
+    let points = kill_points(cmd, fx, scratch, &via);
+    let salt = format!(
+        "{}-{:?}-{}",
+        std::process::id(),
+        cmd,
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos()
+    )
+    .to_ascii_lowercase();
+    let (mut run, mut killed, mut committed, mut resent) = (0, 0, 0, 0);
+    for (i, p) in points.iter().enumerate().step_by(step.max(1)) {
+        let o = smtp_kill_and_check(cmd, fx, &reference, p, i, scratch, server, &salt);
+        run += 1;
+        killed += usize::from(o.killed);
+        committed += usize::from(o.committed);
+        resent += usize::from(o.resent);
+    }
+    (run, killed, committed, resent)
 }

@@ -218,6 +218,7 @@ pub(super) fn send_owed(
         }
     };
     let mut stopped = false;
+    let mut waiting = 0;
     for (key, record) in owed {
         let mut record = match record {
             Ok(r) => r,
@@ -236,6 +237,11 @@ pub(super) fn send_owed(
         }
         if stopped || (!retry_now && record.next_try.is_some_and(|t| t > now)) {
             report.waiting += 1;
+            waiting += 1;
+            // A mail waiting out a failure that was not the server's refusal of it (the
+            // server down) holds the mails queued after it: they go in order, and a server
+            // that is down is not tried again for each of them.
+            stopped |= !record.refused;
             continue;
         }
         match send_one(queue, transport, &key, &record) {
@@ -266,6 +272,7 @@ pub(super) fn send_owed(
                 let next_try = now + wait;
                 record.next_try = Some(next_try);
                 record.last_error = Some(failure.message.clone());
+                record.refused = failure.permanent;
                 if let Err(e) = queue.note_failure(&key, &record) {
                     report.errors.push(format!("{}: {e}", game_dir.display()));
                 }
@@ -281,6 +288,19 @@ pub(super) fn send_owed(
                 stopped = !failure.permanent;
             }
         }
+    }
+    if waiting > 0 {
+        report.errors.push(format!(
+            "{}: {waiting} queued {} not tried now: {} (`twilight mail {}` tries again now)",
+            game_dir.display(),
+            if waiting == 1 { "mail" } else { "mails" },
+            if stopped {
+                "they wait for the next try, behind one that failed"
+            } else {
+                "each waits for its next try after a failed one"
+            },
+            game_dir.display()
+        ));
     }
     report
 }

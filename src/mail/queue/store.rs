@@ -153,6 +153,10 @@ pub struct Record {
     /// The last failure.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_error: Option<String>,
+    /// The last failure was the server's refusal of this mail (an SMTP 5xx reply), not a
+    /// failure to reach it: the mails queued after it are not held back by its back-off.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub refused: bool,
 }
 
 /// What [`Queue::enqueue`] did.
@@ -323,6 +327,7 @@ impl Queue {
             attempts: 0,
             next_try: None,
             last_error: None,
+            refused: false,
         };
         // The message first, then its record: a record never names a message a crash cut.
         let eml = self.path(&format!("{key}.eml"));
