@@ -17,6 +17,7 @@ use lettre::Message;
 use super::{open_locked, ServeError};
 use crate::data::Side;
 use crate::mail::outbound::{outbox_of, subject_tag};
+use crate::mail::queue::{self, Kind, Mail, Queue};
 use crate::mail::transport::Transport;
 use crate::mail::MailConfig;
 use crate::session::correspondence::clock::{clock_at, human};
@@ -115,32 +116,50 @@ fn record_one(
         .outages
         .last()
         .map_or(from, |(_, end)| (*end).max(from));
-    if to - start <= threshold {
-        return Ok(None);
+    let line = if to - start > threshold {
+        s.record_outage(start, to, to)?;
+        Some(format!(
+            "{}: outage from {} to {} ({}) recorded, both players told",
+            s.game_id(),
+            start.to_rfc3339(),
+            to.to_rfc3339(),
+            human(to - start)
+        ))
+    } else {
+        None
+    };
+    // The notices of the last outage recorded are queued under Message-IDs made of it
+    // (queue.rs "owed by no commit"): a crash after the entry's commit and before they were
+    // queued or sent queues them at the next pass, and never twice.
+    if let Some(&(f, t)) = s.correspondence().outages.last() {
+        let queue = Queue::of(dir);
+        for side in Side::BOTH {
+            queue.enqueue(&notice(&s, side, f, t)?, to)?;
+        }
+        queue.sync()?;
     }
-    s.record_outage(start, to, to)?;
     let transport = Transport::choose(&outbox_of(dir), force_outbox)?;
-    for side in Side::BOTH {
-        notify(&s, &transport, side, start, to)?;
+    if let Some(e) = queue::flush(&s, &transport, to, false)
+        .problems()
+        .into_iter()
+        .next()
+    {
+        return Err(ServeError::Config(format!(
+            "the outage notices are queued, not sent yet: {e}"
+        )));
     }
-    Ok(Some(format!(
-        "{}: outage from {} to {} ({}) recorded, both players told",
-        s.game_id(),
-        start.to_rfc3339(),
-        to.to_rfc3339(),
-        human(to - start)
-    )))
+    Ok(line)
 }
 
 /// The outage notice to `side`: when, how long, that nothing sent meanwhile is lost, and
-/// the side's deadline as it now stands.
-fn notify(
+/// the side's deadline as it now stands. Its Message-ID is made of the game, the side and
+/// the outage ([`queue::stable_id`]).
+fn notice(
     s: &Session,
-    transport: &Transport,
     side: Side,
     from: DateTime<Utc>,
     to: DateTime<Utc>,
-) -> Result<(), ServeError> {
+) -> Result<Mail, ServeError> {
     let settings = &s.correspondence().settings;
     let zone = settings.offset(side);
     let mut text = format!(
@@ -168,20 +187,37 @@ fn notify(
         a.parse::<lettre::message::Mailbox>()
             .map_err(|e| ServeError::Config(format!("bad address `{a}`: {e}")))
     };
+    let id = queue::stable_id(
+        &from_addr,
+        s.game_id(),
+        &format!(
+            "{}.outage.{}.{}",
+            side.name().to_ascii_lowercase(),
+            from.timestamp(),
+            to.timestamp()
+        ),
+    );
+    let subject = format!(
+        "{} Service outage — deadlines extended by {}",
+        subject_tag(s.game_id()),
+        human(to - from)
+    );
     let m = Message::builder()
         .from(mailbox(&from_addr)?)
         .to(mailbox(&to_addr)?)
-        .subject(format!(
-            "{} Service outage — deadlines extended by {}",
-            subject_tag(s.game_id()),
-            human(to - from)
-        ))
-        .message_id(None)
+        .subject(subject.clone())
+        .message_id(Some(format!("<{id}>")))
         .header(ContentType::TEXT_PLAIN)
         .body(text)
         .map_err(|e| ServeError::Config(e.to_string()))?;
-    transport.send(&m)?;
-    Ok(())
+    Ok(Mail {
+        message: m,
+        kind: Kind::Notice,
+        to: to_addr,
+        side: Some(side),
+        whom: side.to_string(),
+        label: subject,
+    })
 }
 
 #[cfg(test)]
