@@ -189,14 +189,15 @@ pub fn run(
         let games = game_dirs(&opts.games_dir);
         check_outage(opts, &games, &mut heartbeat, log)?;
         if owed && drained.is_none_or(|t| t.elapsed() >= StdDuration::from_secs(60)) {
-            drained = Some(Instant::now());
             let d = deliver::drain(
                 &opts.games_dir,
                 &games,
                 opts.force_outbox,
                 (opts.clock)(),
                 opts.jobs,
+                drained.is_none(),
             );
+            drained = Some(Instant::now());
             d.sent.iter().for_each(|l| log(&format!("serve: {l}")));
             d.errors.iter().for_each(|l| log(&format!("error: {l}")));
             owed = !d.errors.is_empty();
