@@ -31,9 +31,12 @@ use twilight_pbem::session::Session;
 pub const MUTATING: &str = "write,pwrite64,writev,rename,renameat,renameat2,unlink,unlinkat,\
 fsync,fdatasync,ftruncate,mkdir,mkdirat,link,linkat,symlink,fchmod,sendto,connect";
 
-/// The `twilight` binary under test.
+/// The `twilight` binary under test: `TWILIGHT_TEST_BIN` if set (the long sweep runs a copy,
+/// so that a build meanwhile does not change it), else cargo's.
 pub fn bin() -> PathBuf {
-    assert_cmd::cargo::cargo_bin("twilight")
+    std::env::var_os("TWILIGHT_TEST_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| assert_cmd::cargo::cargo_bin("twilight"))
 }
 
 /// Whether `strace` can trace here (installed, and ptrace allowed).

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 
-use super::store::{Kind, Queue, Record, SEND_LOCK};
+use super::store::{Kind, Owed, Queue, Record, SEND_LOCK};
 use crate::data::Side;
 use crate::gamefs;
 use crate::mail::transport::{SendFailure, Transport};
@@ -21,8 +21,9 @@ pub const FIRST_BACKOFF: Duration = Duration::from_secs(60);
 /// The longest wait between two tries of a mail.
 pub const MAX_BACKOFF: Duration = Duration::from_secs(3600);
 
-/// How long a sender waits for another process sending the same game's mail to finish.
-pub const SEND_LOCK_WAIT: Duration = Duration::from_secs(30);
+/// How long a sender waits for another process sending the same game's mail to finish (that
+/// one looks at the queue again before it lets go, so it sends what was queued meanwhile).
+pub const SEND_LOCK_WAIT: Duration = Duration::from_secs(5);
 
 /// One mail the transport accepted.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -182,7 +183,9 @@ impl SendLock {
 /// Sends the owed mails of `queue` (not those written ahead of a commit not settled yet)
 /// through `transport`: in the order queued; a mail whose back-off runs at `now` is left
 /// (unless `retry_now`); each sent one recorded as sent after the transport accepted it;
-/// after a failure that is not the server's refusal of that one mail, the rest wait.
+/// after a failure that is not the server's refusal of that one mail, the rest wait. Before
+/// it lets the queue go, the sender looks at it again for mails another process queued
+/// meanwhile.
 pub(super) fn send_owed(
     queue: &Queue,
     transport: &Transport,
@@ -191,14 +194,14 @@ pub(super) fn send_owed(
 ) -> DrainReport {
     let mut report = DrainReport::default();
     let game_dir = queue.game_dir();
-    let owed = match queue.owed() {
+    match queue.owed() {
         Ok(o) if o.is_empty() => return report,
-        Ok(o) => o,
+        Ok(_) => {}
         Err(e) => {
             report.errors.push(format!("{}: {e}", game_dir.display()));
             return report;
         }
-    };
+    }
     let _lock = match SendLock::take(queue, SEND_LOCK_WAIT) {
         Ok(Some(l)) => l,
         Ok(None) => {
@@ -210,16 +213,82 @@ pub(super) fn send_owed(
             return report;
         }
     };
-    let sent = match queue.sent_ids() {
-        Ok(s) => s,
-        Err(e) => {
-            report.errors.push(format!("{}: {e}", game_dir.display()));
-            return report;
-        }
+    let mut pass = Pass {
+        queue,
+        transport,
+        now,
+        retry_now,
+        stopped: false,
+        waiting: 0,
+        seen: std::collections::HashSet::new(),
     };
-    let mut stopped = false;
-    let mut waiting = 0;
-    for (key, record) in owed {
+    for _ in 0..PASSES {
+        let fresh = match (queue.owed(), queue.sent_ids()) {
+            (Ok(o), Ok(sent)) => (o, sent),
+            (Err(e), _) | (_, Err(e)) => {
+                report.errors.push(format!("{}: {e}", game_dir.display()));
+                break;
+            }
+        };
+        let owed: Vec<Owed> = fresh
+            .0
+            .into_iter()
+            .filter(|(k, _)| pass.seen.insert(k.clone()))
+            .collect();
+        if owed.is_empty() {
+            break;
+        }
+        for (key, record) in owed {
+            pass.one(&key, record, &fresh.1, &mut report);
+        }
+        if pass.stopped {
+            break;
+        }
+    }
+    if pass.waiting > 0 {
+        let n = pass.waiting;
+        report.errors.push(format!(
+            "{}: {n} queued {} not tried now: {} (`twilight mail {}` tries again now)",
+            game_dir.display(),
+            if n == 1 { "mail" } else { "mails" },
+            if pass.stopped {
+                "they wait for the next try, behind one that failed"
+            } else {
+                "each waits for its next try after a failed one"
+            },
+            game_dir.display()
+        ));
+    }
+    report
+}
+
+/// How many times a sender looks at the queue for mails queued while it sent.
+const PASSES: usize = 3;
+
+/// A sender's way through a game's queue ([`send_owed`]).
+struct Pass<'a> {
+    queue: &'a Queue,
+    transport: &'a Transport,
+    now: DateTime<Utc>,
+    retry_now: bool,
+    /// A failure holds the rest of the queue.
+    stopped: bool,
+    /// Mails left for a later try.
+    waiting: usize,
+    /// The keys looked at so far.
+    seen: std::collections::HashSet<String>,
+}
+
+impl Pass<'_> {
+    /// Sends the mail `key` (or leaves it waiting, or notes its failure).
+    fn one(
+        &mut self,
+        key: &str,
+        record: Result<Record, MailError>,
+        sent: &std::collections::HashSet<String>,
+        report: &mut DrainReport,
+    ) {
+        let game_dir = self.queue.game_dir();
         let mut record = match record {
             Ok(r) => r,
             Err(e) => {
@@ -227,35 +296,38 @@ pub(super) fn send_owed(
                     "{}: a queued mail's record cannot be read (left in place): {e}",
                     game_dir.display()
                 ));
-                continue;
+                return;
             }
         };
         if sent.contains(&record.message_id) {
             // Sent, and recorded so, by a run a crash stopped before it removed the files.
-            queue.forget(&key);
-            continue;
+            self.queue.forget(key);
+            return;
         }
-        if stopped || (!retry_now && record.next_try.is_some_and(|t| t > now)) {
+        if self.stopped || (!self.retry_now && record.next_try.is_some_and(|t| t > self.now)) {
             report.waiting += 1;
-            waiting += 1;
+            self.waiting += 1;
             // A mail waiting out a failure that was not the server's refusal of it (the
             // server down) holds the mails queued after it: they go in order, and a server
             // that is down is not tried again for each of them.
-            stopped |= !record.refused;
-            continue;
+            self.stopped |= !record.refused;
+            return;
         }
-        match send_one(queue, transport, &key, &record) {
+        match send_one(self.queue, self.transport, key, &record) {
             Ok(delivered) => {
                 // The transport took it: recorded as sent (a crash before this line is on
                 // disk sends it again, with the same Message-ID).
-                if let Err(e) = queue.mark_sent(&key, &record.message_id, now, &delivered) {
+                if let Err(e) = self
+                    .queue
+                    .mark_sent(key, &record.message_id, self.now, &delivered)
+                {
                     report.errors.push(format!(
                         "{}: sent, but not recorded as sent (it may be sent again, with the same Message-ID): {e}",
                         game_dir.display()
                     ));
                 }
                 report.sent.push(Delivered {
-                    game_dir: game_dir.clone(),
+                    game_dir,
                     message_id: record.message_id,
                     kind: record.kind,
                     to: record.to,
@@ -269,15 +341,15 @@ pub(super) fn send_owed(
                 record.attempts += 1;
                 let wait = chrono::Duration::from_std(backoff(record.attempts))
                     .unwrap_or(chrono::Duration::hours(1));
-                let next_try = now + wait;
+                let next_try = self.now + wait;
                 record.next_try = Some(next_try);
                 record.last_error = Some(failure.message.clone());
                 record.refused = failure.permanent;
-                if let Err(e) = queue.note_failure(&key, &record) {
+                if let Err(e) = self.queue.note_failure(key, &record) {
                     report.errors.push(format!("{}: {e}", game_dir.display()));
                 }
                 report.failed.push(Failed {
-                    game_dir: game_dir.clone(),
+                    game_dir,
                     message_id: record.message_id,
                     kind: record.kind,
                     to: record.to,
@@ -285,24 +357,10 @@ pub(super) fn send_owed(
                     next_try,
                     error: failure.message,
                 });
-                stopped = !failure.permanent;
+                self.stopped = !failure.permanent;
             }
         }
     }
-    if waiting > 0 {
-        report.errors.push(format!(
-            "{}: {waiting} queued {} not tried now: {} (`twilight mail {}` tries again now)",
-            game_dir.display(),
-            if waiting == 1 { "mail" } else { "mails" },
-            if stopped {
-                "they wait for the next try, behind one that failed"
-            } else {
-                "each waits for its next try after a failed one"
-            },
-            game_dir.display()
-        ));
-    }
-    report
 }
 
 /// Sends one queued mail's bytes to its envelope.

@@ -211,3 +211,8 @@ pub fn is_mailed(game_dir: &Path) -> Result<bool, MailError> {
         || state.us.last_id.is_some()
         || state.ussr.last_id.is_some())
 }
+
+#[cfg(test)]
+use self::drain::send_owed;
+#[cfg(test)]
+mod tests;

@@ -362,6 +362,8 @@ impl Queue {
 
     /// The names in the folder with the given suffix (without it), sorted.
     fn names(&self, suffix: &str) -> Result<Vec<String>, MailError> {
+        // Never a folder elsewhere through a link: its mails would be sent as the game's.
+        gamefs::refuse_symlink(&self.dir).map_err(fs_err)?;
         let rd = match fs::read_dir(&self.dir) {
             Ok(rd) => rd,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
@@ -466,7 +468,9 @@ impl Queue {
         self.sync()
     }
 
-    /// The Message-IDs of the mails sent (`sent.log`; a line a crash cut is not counted).
+    /// The Message-IDs of the mails sent (`sent.log`). A line a crash cut counts when its
+    /// Message-ID is whole (a tab follows it): its mail was accepted before the line was
+    /// begun; a Message-ID cut short matches no mail, which is then sent again.
     ///
     /// # Errors
     ///
@@ -484,10 +488,9 @@ impl Queue {
         };
         let text = String::from_utf8_lossy(&bytes);
         Ok(text
-            .split_inclusive('\n')
-            .filter(|l| l.ends_with('\n'))
-            .filter_map(|l| l.split('\t').next())
-            .map(|id| id.trim().to_string())
+            .lines()
+            .filter_map(|l| l.split_once('\t'))
+            .map(|(id, _)| id.trim().to_string())
             .filter(|id| !id.is_empty())
             .collect())
     }
@@ -510,8 +513,7 @@ impl Queue {
         };
         let text = String::from_utf8_lossy(&bytes);
         Ok(text
-            .split_inclusive('\n')
-            .filter(|l| l.ends_with('\n'))
+            .lines()
             .filter_map(|l| {
                 let mut f = l.split('\t');
                 let id = f.next()?.trim();
