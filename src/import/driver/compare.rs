@@ -66,7 +66,9 @@ impl Driver {
     /// where it was printed. A headline phase's lines are cut at each headline event's
     /// `Event:` line, and each part is compared with the state right after that event
     /// ([`Game::event_points`]); a part whose event the engine did not resolve (the game
-    /// ended first), and any other block, with `st`, the state at the end of its activity.
+    /// ended first), and any other block, with `st`, the state at the end of its activity —
+    /// the whole block so where the source prints the events in another order than the
+    /// engine resolved them.
     pub(super) fn check_block(&mut self, b: usize, st: &State) {
         self.register_deviations(b);
         let points: Vec<(Card, State)> = if matches!(self.blocks[b].key, Key::Headline(_)) {
@@ -79,7 +81,19 @@ impl Driver {
         } else {
             Vec::new()
         };
-        for (range, card) in self.blocks[b].parts(|c| points.iter().any(|(p, _)| *p == c)) {
+        let mut parts = self.blocks[b].parts(|c| points.iter().any(|(p, _)| *p == c));
+        // The source prints the events in another order than the engine resolved them: the
+        // point of each printed value is not known, and the block is compared at its end.
+        let printed: Vec<Card> = parts.iter().filter_map(|(_, c)| *c).collect();
+        let resolved: Vec<Card> = points
+            .iter()
+            .map(|(c, _)| *c)
+            .filter(|c| printed.contains(c))
+            .collect();
+        if printed != resolved {
+            parts = vec![(0..self.blocks[b].items.len(), None)];
+        }
+        for (range, card) in parts {
             let at = card
                 .and_then(|c| points.iter().find(|(p, _)| *p == c))
                 .map_or(st, |(_, s)| s);

@@ -453,3 +453,31 @@ Turn 8, US AR1: :
         .any(|n| n.contains("Chernobyl's region, not printed, taken as Asia")));
     assert_eq!(d.game.state().influence(Country::Poland, Side::Ussr), 3);
 }
+
+#[test]
+fn headline_events_printed_in_another_order_are_compared_at_the_phases_end() {
+    // The engine resolves Duck and Cover (3 Ops) before Fidel (FAQ F037); a source printing
+    // Fidel first, with the VP as it stood before Duck and Cover, is compared at the end of
+    // the phase, where the last values agree, not at points it does not follow.
+    let mut d = headline_driver(
+        4,
+        5,
+        Card::DuckAndCover,
+        Card::Fidel,
+        "Turn 4, Headline Phase: Fidel* & Duck and Cover: USSR Headlines Fidel*
+US Headlines Duck and Cover
+Event: Fidel*
+USSR +3 in Cuba [0][3]
+No VP awarded. Score is even.
+
+Event: Duck and Cover
+DEFCON degrades to 4
+US gains 1 VP. Score is US 1.
+
+Turn 4, USSR AR1: :
+",
+    );
+    run(&mut d);
+    assert_eq!(findings(&d), Vec::<String>::new());
+    assert_eq!(d.game.state().vp, 1);
+}
