@@ -4,6 +4,7 @@
 
 use twilight_pbem::data::{Card, Country, Side};
 use twilight_pbem::engine::position::Position;
+use twilight_pbem::engine::state::Revision;
 use twilight_pbem::engine::{
     Activity, Answer, CardUse, Game, Options, PromptKind, RecordedChance, Scenario, SeededChance,
     VictoryReason,
@@ -530,4 +531,39 @@ fn in_played_games_the_space_is_asked_about_only_while_the_war_is_unresolved_faq
         china_plays_after_the_war > 0,
         "no game reached a USSR China Card play after the war"
     );
+}
+
+#[test]
+fn logs_of_rules_revision_r4_replay_with_the_old_question_and_formosan_block() {
+    // A log written under r4 answered the space's question (0) on the China Card's play
+    // after the war, and saw Formosan Resolution not occur: replayed under r4, it is asked
+    // the same (`Revision::ChineseCivilWarF163` documents the change).
+    let r4 = |p: Position| p.with(|s| s.options.revision = Revision::PublicPrompts);
+    let mut ch = none();
+    let mut g = round(r4(won(true)), Side::Ussr, &mut ch);
+    play(
+        &mut g,
+        Side::Ussr,
+        Card::ChinaCard,
+        CardUse::Operations,
+        &mut ch,
+    );
+    assert!(matches!(
+        kind(&g),
+        PromptKind::ChooseNumber { min: 0, max: 0 }
+    ));
+    g.apply(Side::Ussr, Answer::Number(0), &mut ch).unwrap();
+    assert!(matches!(kind(&g), PromptKind::Operations { ops: 4, .. }));
+
+    let p = r4(civil_war().hand(Side::Us, &[Card::FormosanResolution]));
+    let mut g = round(p, Side::Us, &mut ch);
+    play(
+        &mut g,
+        Side::Us,
+        Card::FormosanResolution,
+        CardUse::Event,
+        &mut ch,
+    );
+    assert!(!g.state().has_effect(Card::FormosanResolution));
+    assert!(g.state().cards.discard.contains(&Card::FormosanResolution));
 }

@@ -20,7 +20,7 @@ use super::cx::{Cx, Step};
 use super::error::RuleError;
 use super::ops::OpsAllow;
 use super::prompt::{Prompt, PromptKind};
-use super::state::State;
+use super::state::{Revision, State};
 
 /// Whether the Chinese Civil War is being fought: the variant is on, the space's boxes are not
 /// all filled and nobody holds the China Card (FAQ F163). Once won it stays won: the China
@@ -90,12 +90,14 @@ pub fn operations(
 pub fn space_open(state: &State, side: Side, card: Option<Card>, ops: u8, allow: OpsAllow) -> bool {
     let chernobyl_asia =
         state.has_effect(Card::Chernobyl) && state.chernobyl_region == Some(Region::Asia);
-    side == Side::Ussr
-        && allow.influence
-        && ops > 0
-        && card != Some(Card::ChinaCard)
-        && unresolved(state)
-        && !chernobyl_asia
+    let war_on = if state.options.revision >= Revision::ChineseCivilWarF163 {
+        card != Some(Card::ChinaCard) && unresolved(state)
+    } else {
+        // Rules revisions up to r4 asked whenever nobody held the China Card, its own play
+        // after the war too (answered 0): their logs replay so.
+        state.options.chinese_civil_war && state.china.holder.is_none()
+    };
+    side == Side::Ussr && allow.influence && ops > 0 && war_on && !chernobyl_asia
 }
 
 /// Whether `side` may play `card` as its event (in an action round or as a headline) while
