@@ -157,6 +157,7 @@ fn drive(spool: &Path, replies: usize, rate: f64, pid: u32, games_n: usize) {
     let start = Instant::now();
     let mut first_reply: Option<Instant> = None;
     let mut last_progress = Instant::now();
+    let mut last_measured = Instant::now();
     while latencies.len() < replies {
         let mut fresh: Vec<PathBuf> = std::fs::read_dir(spool.join("new"))
             .unwrap()
@@ -176,6 +177,7 @@ fn drive(spool: &Path, replies: usize, rate: f64, pid: u32, games_n: usize) {
                     if p.seq > *seq && p.accepted >= *at {
                         let d = p.accepted.duration_since(*at).unwrap_or_default();
                         latencies.push(d.as_secs_f64());
+                        last_measured = Instant::now();
                         false
                     } else {
                         true
@@ -224,7 +226,10 @@ fn drive(spool: &Path, replies: usize, rate: f64, pid: u32, games_n: usize) {
         }
         std::thread::sleep(Duration::from_millis(2));
     }
-    let elapsed = first_reply.map_or(0.0, |t| t.elapsed().as_secs_f64());
+    // From the first reply to the last latency measured (not the wait for a last mail).
+    let elapsed = first_reply.map_or(0.0, |t| {
+        last_measured.saturating_duration_since(t).as_secs_f64()
+    });
     let (cpu1, hwm) = cpu_and_rss(pid);
     latencies.sort_by(f64::total_cmp);
     let pct = |q: f64| {

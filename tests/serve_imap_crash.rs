@@ -32,7 +32,11 @@ const SYSCALLS: [&str; 8] = [
     "mkdir",
 ];
 
-fn env_or_skip() -> Option<(Vec<(String, String)>, PathBuf, PathBuf)> {
+/// serve's environment for the test servers, the SMTP server's Maildir, Dovecot's Maildir of
+/// the user.
+type Servers = (Vec<(String, String)>, PathBuf, PathBuf);
+
+fn env_or_skip() -> Option<Servers> {
     let v = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
     let (Some(port), Some(user), Some(pass), Some(ca), Some(dir), Some(smtp), Some(spool)) = (
         v("TWILIGHT_TEST_IMAP_PORT"),
