@@ -18,5 +18,5 @@ cp target/debug/twilight "$frozen/twilight"
 TWILIGHT_TEST_BIN="$frozen/twilight" TWILIGHT_OUTBOX_SWEEP_POINTS="${1:-5000}" \
   TWILIGHT_OUTBOX_SWEEP_FROM="${2:-0}" TWILIGHT_TEST_REQUIRE_STRACE=1 \
   nice cargo test --test mail_outbox_crash -- --ignored --nocapture the_long_kill_sweep 2>&1 |
-  grep -E "position|long sweep|test result|panicked|killed at"
+  grep -E -A3 "position|long sweep|test result|panicked"
 rm -rf "$frozen"

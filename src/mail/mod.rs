@@ -5,9 +5,13 @@
 //! * **A prompt is composed** in [`outbound::compose`]: what the player owes, the legal options
 //!   with examples, the redacted view, what happened since their last mail, the reply token,
 //!   the log's seq and head hash; [`html`] renders the same mail as HTML with the board
-//!   as tables. [`outbound::send_due`] decides who is owed a mail and sends it.
-//! * **It is sent** by [`transport`]: `.eml` files in `GAME_DIR/outbox/` by default, or SMTP
-//!   with STARTTLS or implicit TLS and authentication, configured by environment variables.
+//!   as tables. [`outbound::due`] decides who is owed a mail.
+//! * **It is queued** with the change that owes it ([`queue`]: the transactional outbox, one
+//!   per game, written before the change is committed) and **sent** from the queue by
+//!   [`transport`]: `.eml` files in `GAME_DIR/outbox/` by default, or SMTP with STARTTLS or
+//!   implicit TLS and authentication, configured by environment variables; retried with a
+//!   back-off, never sent twice but for the one mail a crash caught between the server's
+//!   acceptance and its sent mark.
 //! * **The reply is read** the way a person reads it (quotes, attributions, signatures, HTML,
 //!   lines a client wrapped) by [`reply::read`] and [`reply::extract`].
 //! * **`twilight inbox` judges it** ([`inbound::run`]); one mail's steps, in order, are in
@@ -23,7 +27,9 @@
 //!   in [`refusal::refusal_text`] and [`refusal::refusal_message`]; it is sent, only to a
 //!   player of the game, from `inbound/answer.rs`.
 //! * **An accepted move gets its receipt** ([`receipt`]), echoing every entry the move made as
-//!   logged; then the prompts of every game that moved on go out ([`outbound::send_due`]).
+//!   logged, queued ahead of the move's commit; then the prompts of every game that moved on
+//!   are queued ([`queue::queue_due`]) and every game's queue is sent ([`queue::flush`],
+//!   [`queue::drain_game`]).
 //!
 //! Before the game starts: [`invite`] (the invitation and the join reply carrying the player's
 //! nonce) and [`bid_mail`] (the blind bid for sides). At any time a player checks their own
@@ -32,7 +38,7 @@
 //!
 //! Per game, two small files sit beside the log: `mail.yaml` (optional settings, written by
 //! the moderator: [`MailConfig`]) and `mail-state.yaml` (what was sent and which replies were
-//! applied: [`MailState`]). Neither ever holds a credential; SMTP settings come only from the
+//! applied: [`MailState`]); and the folder `mail-queue/` ([`queue`]). Neither ever holds a credential; SMTP settings come only from the
 //! environment or a file outside the game folder ([`transport::SmtpSettings`]).
 
 pub mod bid_mail;

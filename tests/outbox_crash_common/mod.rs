@@ -400,7 +400,11 @@ pub fn reference(cmd: Cmd, fx: &Fixture, scratch: &Path) -> Reference {
     let after: BTreeSet<String> = ids.iter().cloned().collect();
     assert_eq!(ids.len(), after.len(), "the reference run mails each once");
     assert!(left_queued(&work).is_empty(), "{:?}", left_queued(&work));
-    assert!(after.len() > before.len(), "{cmd:?} mails something");
+    // A move owes a receipt by mail, a timeout its notices; a `play` may owe nothing (a
+    // sealed headline, the other side's prompt unchanged).
+    if matches!(cmd, Cmd::Inbox | Cmd::Remind | Cmd::Mail) {
+        assert!(after.len() > before.len(), "{cmd:?} mails something");
+    }
     let len_after = log_len(&work);
     let r = Reference {
         before,

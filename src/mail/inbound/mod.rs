@@ -17,7 +17,8 @@
 //! 6. **reply** — the receipt of an accepted move, or, for a refusal, a reply that is itself a
 //!    prompt and goes only to a player of the game (`answer.rs`, [`crate::mail::refusal`]);
 //!    a refusal appends nothing to the log. After all the mails, the prompts of every game
-//!    that moved on ([`crate::mail::outbound::send_due`]).
+//!    that moved on are queued, and every game's mail queue is sent, the games this run did
+//!    not touch too (what a crash or a mail server that was down left: [`crate::mail::queue`]).
 //!
 //! `judge.rs` runs steps 1 to 5 for one mail; [`run`] runs them for every mail, answers, files
 //! and sends the prompts. What a mail can become, and the exit status of each, is in

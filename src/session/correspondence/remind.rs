@@ -5,11 +5,14 @@
 //! * once the deadline has passed, a notice to both players that the side is late, with the
 //!   end of grace (once per decision);
 //! * at the end of grace, the timeout recorded in the log ([`Session::record_timeout`]) and
-//!   the rule applied; the players are told (the game-over mails follow from
-//!   `outbound::send_due`).
+//!   the rule applied; the players are told, by notices queued ahead of the timeout's commit
+//!   (the game-over mails follow from [`crate::mail::queue::queue_due`]);
+//! * never a late notice nor a timeout for a side whose prompt is still queued or went out
+//!   after its deadline ([`crate::mail::queue::prompt_sent_at`]).
 //!
 //! What was sent is kept in `GAME_DIR/clock-mail.yaml` (keys naming side, stretch and point),
-//! so running `remind` every few minutes sends each notice once. Times are shown in each
+//! written after the notice is queued with a Message-ID made of its key, so running `remind`
+//! every few minutes, or again after a crash, sends each notice once. Times are shown in each
 //! player's time zone.
 
 use std::collections::BTreeSet;
