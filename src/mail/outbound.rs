@@ -97,7 +97,8 @@ fn where_in_game(game: &Game) -> String {
     }
 }
 
-fn domain_of(addr: &str) -> String {
+/// The domain of the address `addr` (`localhost` when it has none), for Message-IDs.
+pub(crate) fn domain_of(addr: &str) -> String {
     bare_address(addr)
         .rsplit_once('@')
         .map(|(_, d)| d.to_string())
@@ -105,7 +106,9 @@ fn domain_of(addr: &str) -> String {
         .unwrap_or_else(|| "localhost".into())
 }
 
-fn id_safe(s: &str) -> String {
+/// `s` made safe for a Message-ID: characters other than letters, digits, `-`, `_` and `.`
+/// become `_`.
+pub(crate) fn id_safe(s: &str) -> String {
     s.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {

@@ -68,7 +68,7 @@ pub use self::store::{
 };
 
 use super::outbound::{compose, due, to_message, Outgoing, Purpose};
-use super::{bare_address, MailConfig, MailError, MailState};
+use super::{MailConfig, MailError, MailState};
 use crate::data::Side;
 use crate::session::Session;
 
@@ -147,23 +147,13 @@ pub(crate) fn queue_outgoing(
 /// the same Message-ID, so the mail is queued once. `what` is made safe for a Message-ID
 /// (characters other than letters, digits, `-`, `_` and `.` become `_`).
 pub fn stable_id(from: &str, game_id: &str, what: &str) -> String {
-    let safe = |s: &str| -> String {
-        s.chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect()
-    };
-    let domain = bare_address(from)
-        .rsplit_once('@')
-        .map(|(_, d)| safe(d))
-        .filter(|d| !d.is_empty())
-        .unwrap_or_else(|| "localhost".into());
-    format!("ts.{}.{}@{domain}", safe(game_id), safe(what))
+    use crate::mail::outbound::{domain_of, id_safe};
+    format!(
+        "ts.{}.{}@{}",
+        id_safe(game_id),
+        id_safe(what),
+        id_safe(&domain_of(from))
+    )
 }
 
 /// When `side`'s prompt for the decision it owes now went out: `None` while it is not composed
