@@ -11,17 +11,14 @@
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Duration, Utc};
-use lettre::message::header::ContentType;
-use lettre::Message;
 
 use super::{open_locked, ServeError};
 use crate::data::Side;
 use crate::mail::outbound::{outbox_of, subject_tag};
-use crate::mail::queue::{self, Kind, Mail, Queue};
+use crate::mail::queue::{self, Mail, Queue};
 use crate::mail::transport::Transport;
-use crate::mail::MailConfig;
 use crate::session::correspondence::clock::{clock_at, human};
-use crate::session::correspondence::local;
+use crate::session::correspondence::{local, remind};
 use crate::session::Session;
 
 /// The heartbeat file in the state folder: one RFC 3339 time.
@@ -178,46 +175,13 @@ fn notice(
             local(deadline, zone)
         ));
     }
-    let from_addr = MailConfig::load(s.dir())?.sender();
-    let to_addr = match side {
-        Side::Us => s.players().us.clone(),
-        Side::Ussr => s.players().ussr.clone(),
-    };
-    let mailbox = |a: &str| {
-        a.parse::<lettre::message::Mailbox>()
-            .map_err(|e| ServeError::Config(format!("bad address `{a}`: {e}")))
-    };
-    let id = queue::stable_id(
-        &from_addr,
-        s.game_id(),
-        &format!(
-            "{}.outage.{}.{}",
-            side.name().to_ascii_lowercase(),
-            from.timestamp(),
-            to.timestamp()
-        ),
-    );
     let subject = format!(
         "{} Service outage — deadlines extended by {}",
         subject_tag(s.game_id()),
         human(to - from)
     );
-    let m = Message::builder()
-        .from(mailbox(&from_addr)?)
-        .to(mailbox(&to_addr)?)
-        .subject(subject.clone())
-        .message_id(Some(format!("<{id}>")))
-        .header(ContentType::TEXT_PLAIN)
-        .body(text)
-        .map_err(|e| ServeError::Config(e.to_string()))?;
-    Ok(Mail {
-        message: m,
-        kind: Kind::Notice,
-        to: to_addr,
-        side: Some(side),
-        whom: side.to_string(),
-        label: subject,
-    })
+    let what = format!("outage.{}.{}", from.timestamp(), to.timestamp());
+    Ok(remind::notice(s, side, subject, text, &what)?.0)
 }
 
 #[cfg(test)]

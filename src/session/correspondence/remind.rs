@@ -91,7 +91,7 @@ fn address(s: &Session, side: Side) -> String {
 
 /// The notice `subject`/`text` to `side` as a mail to queue, its Message-ID made of `what`
 /// (what decided it: the same notice decided again after a crash is the same mail).
-fn notice(
+pub(crate) fn notice(
     s: &Session,
     side: Side,
     subject: String,
