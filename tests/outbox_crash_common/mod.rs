@@ -221,6 +221,55 @@ impl Fixture {
         }
     }
 
+    /// A game whose USSR has joined (typed by the moderator) and whose US's join reply, with
+    /// the invitation's token and a nonce, is in the Maildir: `inbox` joins it, starts the
+    /// game and owes the receipt of the nonce and the first prompts.
+    pub fn joining(root: &Path) -> Fixture {
+        std::fs::create_dir_all(root.join("games")).unwrap();
+        for sub in ["new", "cur", "tmp"] {
+            std::fs::create_dir_all(root.join("inbox").join(sub)).unwrap();
+        }
+        let g = "games/g1";
+        must(
+            root,
+            NOW,
+            &[
+                "new",
+                g,
+                "--us",
+                "us@ts.test",
+                "--ussr",
+                "ussr@ts.test",
+                "--days-per-move",
+                "3",
+                "--grace-hours",
+                "24",
+                "--outbox",
+            ],
+        );
+        must(
+            root,
+            NOW,
+            &["join", g, "--as", "ussr", "--nonce", "a", "--outbox"],
+        );
+        let s = Session::open(&root.join(g)).unwrap();
+        let token = s
+            .reply_token_at(Side::Us, twilight_pbem::mail::invite::INVITATION_SEQ)
+            .unwrap();
+        let reply = format!(
+            "From: us@ts.test\r\nTo: twilight@localhost\r\nSubject: Re: [TS g1] Invitation\r\n\
+             Message-ID: <join.us@ts.test>\r\nDate: Mon, 04 Jan 2027 13:00:00 +0000\r\n\
+             MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n\
+             nonce: the heron at four\r\nToken: {token}\r\n"
+        );
+        std::fs::write(root.join("inbox/new/join.eml"), reply).unwrap();
+        Fixture {
+            root: root.to_path_buf(),
+            side: Side::Us,
+            line: String::new(),
+        }
+    }
+
     /// A fresh copy of the fixture in `to`.
     pub fn copy_to(&self, to: &Path) {
         copy_tree(&self.root, to);
@@ -460,14 +509,25 @@ fn follow_up(cmd: Cmd, fx: &Fixture, work: &Path, i: usize, via: &Via) -> &'stat
     what
 }
 
-/// The timeouts in the game's log: (side, deadline).
-pub fn timeouts(work: &Path) -> Vec<(Side, chrono::DateTime<chrono::Utc>)> {
+/// The timeouts in the game's log: (side, deadline, the seq of the side's last entry before
+/// it: its prompts for the decision it timed out on were composed after it).
+pub fn timeouts(work: &Path) -> Vec<(Side, chrono::DateTime<chrono::Utc>, u64)> {
     let s = Session::open(&work.join("games/g1")).unwrap();
-    s.log()
-        .entries()
+    let entries = s.log().entries();
+    entries
         .iter()
         .filter_map(|e| match &e.entry.payload {
-            Payload::Timeout { side, deadline } => Some((*side, *deadline)),
+            Payload::Timeout { side, deadline } => {
+                let by = twilight_pbem::log::Author::from(*side);
+                let last = entries
+                    .iter()
+                    .take_while(|x| x.entry.seq < e.entry.seq)
+                    .filter(|x| x.entry.by == by)
+                    .map(|x| x.entry.seq)
+                    .max()
+                    .unwrap_or(0);
+                Some((*side, *deadline, last))
+            }
             _ => None,
         })
         .collect()
@@ -533,10 +593,9 @@ pub fn kill_and_check(
     let committed = reference.len_after > reference.len_before
         && entry_hash_at(&work, reference.len_after - 1) == reference.head_after;
     // No side timed out whose prompt did not go out by its deadline.
-    for (side, deadline) in timeouts(&work) {
-        // Its prompts: the mails to it that carry a reply token (`k0`: none); those of the
-        // latest position it was prompted at (`.sSEQ`; a prompt mailed again has the same),
-        // and of them the first sent.
+    for (side, deadline, last) in timeouts(&work) {
+        // Its prompts for the decision it timed out on: the mails to it that carry a reply
+        // token (`k0`: none) composed after its last entry (`.sSEQ`), the first of them sent.
         let seq_of = |id: &str| -> u64 {
             id.split('@')
                 .next()
@@ -547,15 +606,10 @@ pub fn kill_and_check(
                 .parse()
                 .unwrap_or(0)
         };
-        let prompts: Vec<&String> = ids
+        let first_sent = ids
             .iter()
             .filter(|id| id.contains(&format!(".{}.k", side.name().to_ascii_lowercase())))
-            .filter(|id| !id.contains(".k0."))
-            .collect();
-        let last = prompts.iter().map(|id| seq_of(id)).max();
-        let first_sent = prompts
-            .iter()
-            .filter(|id| Some(seq_of(id)) == last)
+            .filter(|id| !id.contains(".k0.") && seq_of(id) > last)
             .filter_map(|id| sent_at(&work, id))
             .min();
         match first_sent {
