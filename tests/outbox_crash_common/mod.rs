@@ -468,12 +468,34 @@ pub fn reference(cmd: Cmd, fx: &Fixture, scratch: &Path) -> Reference {
 
 /// The run that follows a kill, chosen by `i`: the same command, `inbox` with no mail,
 /// `remind` now, `remind` past every deadline.
-fn follow_up(cmd: Cmd, fx: &Fixture, work: &Path, i: usize, via: &Via) -> &'static str {
+fn follow_up(
+    cmd: Cmd,
+    fx: &Fixture,
+    work: &Path,
+    i: usize,
+    via: &Via,
+    reference: &Reference,
+) -> &'static str {
     let empty = work.join("empty");
     for sub in ["new", "cur", "tmp"] {
         std::fs::create_dir_all(empty.join(sub)).unwrap();
     }
-    let (args, now) = cmd_args(cmd, fx);
+    let (mut args, now) = cmd_args(cmd, fx);
+    if cmd == Cmd::Play && made(work, reference) {
+        // The move is made: the same line again may be a legal move of its own (a second
+        // realignment); a line that is no move is refused, and the refused play sends what is
+        // owed all the same.
+        args = args
+            .into_iter()
+            .map(|a| {
+                if a == fx.line {
+                    "no such move".into()
+                } else {
+                    a
+                }
+            })
+            .collect();
+    }
     let (args, now, what): (Vec<String>, &str, &str) = match i % 4 {
         0 => (args, now, "the same command"),
         1 => (
@@ -507,6 +529,13 @@ fn follow_up(cmd: Cmd, fx: &Fixture, work: &Path, i: usize, via: &Via) -> &'stat
         String::from_utf8_lossy(&o.stderr)
     );
     what
+}
+
+/// Whether the change the uninterrupted run made is in the log at `work`: its last entry is,
+/// as that run wrote it (the same bytes: the clock is fixed).
+fn made(work: &Path, reference: &Reference) -> bool {
+    reference.len_after > reference.len_before
+        && entry_hash_at(work, reference.len_after - 1) == reference.head_after
 }
 
 /// The timeouts in the game's log: (side, deadline, the seq of the side's last entry before
@@ -573,7 +602,7 @@ pub fn kill_and_check(
         &scratch.join("inject.txt"),
         &None,
     );
-    let what = follow_up(cmd, fx, &work, i, &None);
+    let what = follow_up(cmd, fx, &work, i, &None, reference);
     let at = format!("{cmd:?} killed at {}#{} then {what}", point.0, point.1);
     let ids = outbox_ids(&work);
     let set: BTreeSet<String> = ids.iter().cloned().collect();
@@ -588,10 +617,7 @@ pub fn kill_and_check(
         left_queued(&work)
     );
     let len = log_len(&work);
-    // The change is in the log: its last entry, as the uninterrupted run wrote it (the same
-    // bytes: the clock is fixed), is.
-    let committed = reference.len_after > reference.len_before
-        && entry_hash_at(&work, reference.len_after - 1) == reference.head_after;
+    let committed = made(&work, reference);
     // No side timed out whose prompt did not go out by its deadline.
     for (side, deadline, last) in timeouts(&work) {
         // Its prompts for the decision it timed out on: the mails to it that carry a reply
@@ -705,9 +731,16 @@ pub fn smtp_server() -> Option<(u16, PathBuf)> {
 }
 
 /// The local parts (before `@`) of the Message-IDs the SMTP server received whose domain is
-/// `domain`, one per message received (a mail received twice is two).
+/// `domain`, one per message received (a mail received twice is two). Each message file's
+/// Message-ID is read once a process (the server's Maildir holds every test's mail).
 pub fn received(maildir: &Path, domain: &str) -> Vec<String> {
+    use std::collections::HashMap;
+    use std::io::Read;
+    static SEEN: std::sync::Mutex<Option<HashMap<PathBuf, Option<String>>>> =
+        std::sync::Mutex::new(None);
     let suffix = format!("@{domain}>");
+    let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+    let seen = seen.get_or_insert_with(HashMap::new);
     let mut out = Vec::new();
     for sub in ["new", "cur"] {
         for e in std::fs::read_dir(maildir.join(sub))
@@ -715,18 +748,22 @@ pub fn received(maildir: &Path, domain: &str) -> Vec<String> {
             .flatten()
             .flatten()
         {
-            let Ok(text) = std::fs::read_to_string(e.path()) else {
-                continue;
-            };
-            let id = text
-                .lines()
-                .take_while(|l| !l.is_empty())
-                .find_map(|l| {
-                    l.strip_prefix("Message-ID: ")
-                        .or_else(|| l.strip_prefix("Message-Id: "))
-                })
-                .map(str::trim);
-            if let Some(local) = id.and_then(|i| i.strip_suffix(&suffix)) {
+            let path = e.path();
+            let id = seen.entry(path.clone()).or_insert_with(|| {
+                // The headers come first: the Message-ID is in the first few kilobytes.
+                let mut head = Vec::new();
+                let _ = std::fs::File::open(&path)
+                    .and_then(|f| f.take(16 * 1024).read_to_end(&mut head));
+                let text = String::from_utf8_lossy(&head);
+                text.lines()
+                    .take_while(|l| !l.is_empty())
+                    .find_map(|l| {
+                        l.strip_prefix("Message-ID: ")
+                            .or_else(|| l.strip_prefix("Message-Id: "))
+                    })
+                    .map(|i| i.trim().to_string())
+            });
+            if let Some(local) = id.as_deref().and_then(|i| i.strip_suffix(&suffix)) {
                 out.push(local.trim_start_matches('<').to_string());
             }
         }
@@ -788,7 +825,7 @@ pub fn smtp_kill_and_check(
         &via,
     );
     // The follow-ups that add no mail of their own: the same command, inbox with no mail.
-    let what = follow_up(cmd, fx, &work, i % 2, &via);
+    let what = follow_up(cmd, fx, &work, i % 2, &via, reference);
     let at = format!(
         "SMTP: {cmd:?} killed at {}#{} then {what}",
         point.0, point.1
@@ -804,8 +841,7 @@ pub fn smtp_kill_and_check(
         got.len() <= set.len() + 1,
         "{at}: more than the one mail in flight received twice: {got:#?}"
     );
-    let committed = reference.len_after > reference.len_before
-        && entry_hash_at(&work, reference.len_after - 1) == reference.head_after;
+    let committed = made(&work, reference);
     let owed: BTreeSet<String> = reference
         .after
         .difference(&reference.before)
