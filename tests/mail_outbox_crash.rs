@@ -56,6 +56,25 @@ fn a_kill_at_every_write_of_inbox_and_play_in_the_setup_loses_no_mail() {
 }
 
 #[test]
+fn a_kill_at_every_write_of_inbox_joining_a_player_loses_no_mail() {
+    if !strace_or_skip("join") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let fx = Fixture::joining(&tmp.path().join("fixture"));
+    let scratch = tmp.path().join("join");
+    std::fs::create_dir_all(&scratch).unwrap();
+    let (run, killed, committed) = sweep(Cmd::Inbox, &fx, &scratch, 1);
+    eprintln!(
+        "join: {run} kill points, {killed} kills landed, {committed} with the join in the log"
+    );
+    assert!(
+        killed * 10 >= run * 9,
+        "most kills land ({killed} of {run})"
+    );
+}
+
+#[test]
 fn a_kill_at_every_write_of_remind_and_mail_loses_no_mail() {
     let n = sweep_all("remind and mail", 0, 2, &[Cmd::Remind, Cmd::Mail]);
     eprintln!("remind and mail: {n} kill points");

@@ -32,13 +32,16 @@ pub fn exec(args: MailCommandArgs) -> Result<ExitCode> {
     if s.is_revealed() && s.game().is_some_and(|g| g.outcome().is_none()) {
         bail!("the game is closed: its seed has been revealed");
     }
-    if s.game().is_none() {
-        bail!("the game has not started: both players must join");
-    }
     let args = MailArgs {
         no_mail: false,
         outbox,
     };
+    if s.game().is_none() {
+        // Before the start: the invitations not sent yet (a crash), once each.
+        let sent = send_prompts(&s, &args, false)?;
+        println!("the game has not started: both players must join (`twilight status` names who is awaited)");
+        return sent_or_exit_3(sent);
+    }
     sent_or_exit_3(send_prompts(&s, &args, true)?)
 }
 

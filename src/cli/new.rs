@@ -104,7 +104,10 @@ fn invite(s: &Session, game_dir: &std::path::Path, mail: &MailArgs) -> Result<()
         );
     } else {
         let transport = Transport::choose(&outbound::outbox_of(s.dir()), mail.outbox)?;
-        twilight_pbem::mail::invite::queue_invitations(s, now())?;
+        // Marked owed first: a crash before they are queued leaves them to the next command
+        // that sends the game's mail (`twilight mail` too).
+        twilight_pbem::mail::queue::owe(s.dir())?;
+        twilight_pbem::mail::queue::queue_due(s, false, now())?;
         let report = twilight_pbem::mail::queue::flush(s, &transport, now(), false);
         if !print_drain(&report, &transport, s.dir()) {
             bail!(

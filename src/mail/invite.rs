@@ -107,9 +107,10 @@ pub fn invitation_text(session: &Session, side: Side) -> Result<String, MailErro
     Ok(t)
 }
 
-/// Queues both players' invitations (`twilight new`; sent by the next flush or drain of the
-/// game's queue, [`super::queue`]); each has a Message-ID made of the game and the side, so it
-/// is queued once. Returns the sides invited (none in a bid game, whose seats are invited to
+/// Queues the invitations of the players who have not joined (`twilight new`, or the prompts
+/// owed by a game not started: [`super::queue::queue_due`]; sent by the next flush or drain
+/// of the game's queue); each has a Message-ID made of the game and the side, so it is queued
+/// and sent once. Returns the sides invited (none in a bid game, whose seats are invited to
 /// bid: [`super::bid_mail::queue_bid_invitations`]).
 ///
 /// # Errors
@@ -126,6 +127,9 @@ pub fn queue_invitations(session: &Session, now: DateTime<Utc>) -> Result<Vec<Si
     let queue = super::queue::Queue::of(session.dir());
     let mut sent = Vec::new();
     for side in [Side::Ussr, Side::Us] {
+        if session.has_joined(side) {
+            continue;
+        }
         let text = invitation_text(session, side)?;
         let subject = format!(
             "{} Invitation — you play the {side}",
@@ -220,6 +224,76 @@ pub fn join_receipt_text(session: &Session, side: Side) -> Option<String> {
     Some(t)
 }
 
+/// Whether `body` is the join reply of one of `sides` that a run a crash stopped applied and
+/// did not record ([`MailState::applied`]): its `nonce:` line is the one that side's `join`
+/// entry holds, and no applied mail names that entry. Such a reply is judged as a join again
+/// (recorded now, its receipt queued once) even once the game has started.
+pub fn is_unrecorded_join(
+    session: &Session,
+    state: &MailState,
+    sides: &[Side],
+    body: &str,
+) -> bool {
+    let Some(nonce) = nonce_line(body) else {
+        return false;
+    };
+    sides.iter().any(|side| {
+        joined_with(session, *side)
+            .is_some_and(|(seq, n)| n == nonce && !state.applied.iter().any(|a| a.seq == seq))
+    })
+}
+
+/// The seq and nonce of `side`'s `join` entry, if it has joined.
+fn joined_with(session: &Session, side: Side) -> Option<(u64, String)> {
+    session
+        .log()
+        .entries()
+        .iter()
+        .find_map(|e| match &e.entry.payload {
+            Payload::Join { side: s, nonce, .. } if *s == side => {
+                Some((e.entry.seq, nonce.clone()))
+            }
+            _ => None,
+        })
+}
+
+/// Queues the receipt of `side`'s join ([`join_receipt_text`]), with a Message-ID made of
+/// the game and the side: queued again (a crash before the mail was recorded), it is one
+/// mail. `ahead`: written ahead of the join's commit, pending on its last entry
+/// ([`super::queue::Queue::enqueue_ahead`]).
+fn queue_join_receipt(
+    session: &Session,
+    side: Side,
+    now: DateTime<Utc>,
+    ahead: bool,
+) -> Result<(), MailError> {
+    let Some(text) = join_receipt_text(session, side) else {
+        return Ok(());
+    };
+    let to = address(session, side).to_string();
+    let from = MailConfig::load(session.dir())?.sender();
+    let subject = format!("{} Receipt — your nonce", subject_tag(session.game_id()));
+    let id = super::queue::stable_id(
+        &from,
+        session.game_id(),
+        &format!("{}.join-receipt", side.name().to_ascii_lowercase()),
+    );
+    let queue = super::queue::Queue::of(session.dir());
+    let mail = super::queue::Mail {
+        message: plain_with_id(&from, &to, subject, text, Some(id))?,
+        kind: super::queue::Kind::Receipt,
+        to: to.clone(),
+        side: Some(side),
+        whom: side.name().to_string(),
+        label: "receipt of the nonce".into(),
+    };
+    match super::queue::After::head_of(session.log()).filter(|_| ahead) {
+        Some(after) => queue.enqueue_ahead(&mail, after, now)?,
+        None => queue.enqueue(&mail, now)?,
+    };
+    queue.sync()
+}
+
 /// An accepted join or bid reply: the game id, the side (`None` for a seat of a bid game, whose
 /// side the bid has not decided yet), and what was recorded.
 pub type Joined = (String, Option<Side>, Vec<String>);
@@ -264,51 +338,42 @@ pub fn judge_join(
             why,
         }));
     }
-    let seq = session.log().next_seq();
-    // The prompts a started game owes: marked before the join is committed.
-    super::queue::owe(session.dir())?;
-    if let Err(e) = session.join_by_mail(side, &nonce, now) {
-        return Ok(Err(Refusal::Illegal {
-            line: format!("nonce: {nonce}"),
-            why: e.to_string(),
-        }));
-    }
+    // The same reply applied by a run a crash stopped before it recorded the mail: the join
+    // stands; the mail is recorded and its receipt queued now (the same Message-ID: once).
     let dir = session.dir().to_path_buf();
     let mut state = MailState::load(&dir)?;
-    // The join is committed already: the record names its entry, which the log holds.
-    state
-        .applied
-        .push(mail.applied(side, seq, now, Some(session.log().head())));
-    state.save(&dir)?;
-    // The join is committed: its receipt is queued (sent with the game's queue); one that
-    // cannot be queued is told, not a failed mail.
-    if let Some(text) = join_receipt_text(session, side) {
-        let to = address(session, side).to_string();
-        let queued = (|| -> Result<(), MailError> {
-            let from = MailConfig::load(&dir)?.sender();
-            let subject = format!("{} Receipt — your nonce", subject_tag(session.game_id()));
-            let id = super::queue::stable_id(
-                &from,
-                session.game_id(),
-                &format!("{}.join-receipt", side.name().to_ascii_lowercase()),
-            );
-            let queue = super::queue::Queue::of(&dir);
-            queue.enqueue(
-                &super::queue::Mail {
-                    message: plain_with_id(&from, &to, subject, text, Some(id))?,
-                    kind: super::queue::Kind::Receipt,
-                    to: to.clone(),
-                    side: Some(side),
-                    whom: side.name().to_string(),
-                    label: "receipt of the nonce".into(),
-                },
-                now,
-            )?;
-            queue.sync()
-        })();
-        if let Err(e) = queued {
-            receipts.push(e.to_string());
+    let joined = joined_with(session, side);
+    let seq = match joined {
+        Some((seq, n)) if n == nonce && !state.applied.iter().any(|a| a.seq == seq) => seq,
+        _ => {
+            let seq = session.log().next_seq();
+            // The prompts a started game owes: marked before the join is committed.
+            super::queue::owe(session.dir())?;
+            // The receipt, written ahead of the join's commit.
+            let mut ahead = |s: &Session| {
+                queue_join_receipt(s, side, now, true)
+                    .map_err(|e| crate::session::SessionError::State(e.to_string()))
+            };
+            let joined = session.join_by_mail(side, &nonce, now, &mut ahead);
+            let _ = super::queue::Queue::of(session.dir()).settle(session.log());
+            if let Err(e) = joined {
+                return Ok(Err(Refusal::Illegal {
+                    line: format!("nonce: {nonce}"),
+                    why: e.to_string(),
+                }));
+            }
+            seq
         }
+    };
+    // The join is committed already: the record names its entry, which the log holds.
+    let entry = session.log().get(seq).map(|e| e.hash);
+    state.applied.push(mail.applied(side, seq, now, entry));
+    state.save(&dir)?;
+    // The join is committed: its receipt is queued (sent with the game's queue; found queued
+    // or sent when it was written ahead); one that cannot be queued is told, not a failed
+    // mail.
+    if let Err(e) = queue_join_receipt(session, side, now, false) {
+        receipts.push(e.to_string());
     }
     Ok(Ok((
         session.game_id().to_string(),

@@ -221,6 +221,55 @@ impl Fixture {
         }
     }
 
+    /// A game whose USSR has joined (typed by the moderator) and whose US's join reply, with
+    /// the invitation's token and a nonce, is in the Maildir: `inbox` joins it, starts the
+    /// game and owes the receipt of the nonce and the first prompts.
+    pub fn joining(root: &Path) -> Fixture {
+        std::fs::create_dir_all(root.join("games")).unwrap();
+        for sub in ["new", "cur", "tmp"] {
+            std::fs::create_dir_all(root.join("inbox").join(sub)).unwrap();
+        }
+        let g = "games/g1";
+        must(
+            root,
+            NOW,
+            &[
+                "new",
+                g,
+                "--us",
+                "us@ts.test",
+                "--ussr",
+                "ussr@ts.test",
+                "--days-per-move",
+                "3",
+                "--grace-hours",
+                "24",
+                "--outbox",
+            ],
+        );
+        must(
+            root,
+            NOW,
+            &["join", g, "--as", "ussr", "--nonce", "a", "--outbox"],
+        );
+        let s = Session::open(&root.join(g)).unwrap();
+        let token = s
+            .reply_token_at(Side::Us, twilight_pbem::mail::invite::INVITATION_SEQ)
+            .unwrap();
+        let reply = format!(
+            "From: us@ts.test\r\nTo: twilight@localhost\r\nSubject: Re: [TS g1] Invitation\r\n\
+             Message-ID: <join.us@ts.test>\r\nDate: Mon, 04 Jan 2027 13:00:00 +0000\r\n\
+             MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n\
+             nonce: the heron at four\r\nToken: {token}\r\n"
+        );
+        std::fs::write(root.join("inbox/new/join.eml"), reply).unwrap();
+        Fixture {
+            root: root.to_path_buf(),
+            side: Side::Us,
+            line: String::new(),
+        }
+    }
+
     /// A fresh copy of the fixture in `to`.
     pub fn copy_to(&self, to: &Path) {
         copy_tree(&self.root, to);
@@ -419,12 +468,34 @@ pub fn reference(cmd: Cmd, fx: &Fixture, scratch: &Path) -> Reference {
 
 /// The run that follows a kill, chosen by `i`: the same command, `inbox` with no mail,
 /// `remind` now, `remind` past every deadline.
-fn follow_up(cmd: Cmd, fx: &Fixture, work: &Path, i: usize, via: &Via) -> &'static str {
+fn follow_up(
+    cmd: Cmd,
+    fx: &Fixture,
+    work: &Path,
+    i: usize,
+    via: &Via,
+    reference: &Reference,
+) -> &'static str {
     let empty = work.join("empty");
     for sub in ["new", "cur", "tmp"] {
         std::fs::create_dir_all(empty.join(sub)).unwrap();
     }
-    let (args, now) = cmd_args(cmd, fx);
+    let (mut args, now) = cmd_args(cmd, fx);
+    if cmd == Cmd::Play && made(work, reference) {
+        // The move is made: the same line again may be a legal move of its own (a second
+        // realignment); a line that is no move is refused, and the refused play sends what is
+        // owed all the same.
+        args = args
+            .into_iter()
+            .map(|a| {
+                if a == fx.line {
+                    "no such move".into()
+                } else {
+                    a
+                }
+            })
+            .collect();
+    }
     let (args, now, what): (Vec<String>, &str, &str) = match i % 4 {
         0 => (args, now, "the same command"),
         1 => (
@@ -460,14 +531,32 @@ fn follow_up(cmd: Cmd, fx: &Fixture, work: &Path, i: usize, via: &Via) -> &'stat
     what
 }
 
-/// The timeouts in the game's log: (side, deadline).
-pub fn timeouts(work: &Path) -> Vec<(Side, chrono::DateTime<chrono::Utc>)> {
+/// Whether the change the uninterrupted run made is in the log at `work`: its last entry is,
+/// as that run wrote it (the same bytes: the clock is fixed).
+fn made(work: &Path, reference: &Reference) -> bool {
+    reference.len_after > reference.len_before
+        && entry_hash_at(work, reference.len_after - 1) == reference.head_after
+}
+
+/// The timeouts in the game's log: (side, deadline, the seq of the side's last entry before
+/// it: its prompts for the decision it timed out on were composed after it).
+pub fn timeouts(work: &Path) -> Vec<(Side, chrono::DateTime<chrono::Utc>, u64)> {
     let s = Session::open(&work.join("games/g1")).unwrap();
-    s.log()
-        .entries()
+    let entries = s.log().entries();
+    entries
         .iter()
         .filter_map(|e| match &e.entry.payload {
-            Payload::Timeout { side, deadline } => Some((*side, *deadline)),
+            Payload::Timeout { side, deadline } => {
+                let by = twilight_pbem::log::Author::from(*side);
+                let last = entries
+                    .iter()
+                    .take_while(|x| x.entry.seq < e.entry.seq)
+                    .filter(|x| x.entry.by == by)
+                    .map(|x| x.entry.seq)
+                    .max()
+                    .unwrap_or(0);
+                Some((*side, *deadline, last))
+            }
             _ => None,
         })
         .collect()
@@ -513,7 +602,7 @@ pub fn kill_and_check(
         &scratch.join("inject.txt"),
         &None,
     );
-    let what = follow_up(cmd, fx, &work, i, &None);
+    let what = follow_up(cmd, fx, &work, i, &None, reference);
     let at = format!("{cmd:?} killed at {}#{} then {what}", point.0, point.1);
     let ids = outbox_ids(&work);
     let set: BTreeSet<String> = ids.iter().cloned().collect();
@@ -528,15 +617,11 @@ pub fn kill_and_check(
         left_queued(&work)
     );
     let len = log_len(&work);
-    // The change is in the log: its last entry, as the uninterrupted run wrote it (the same
-    // bytes: the clock is fixed), is.
-    let committed = reference.len_after > reference.len_before
-        && entry_hash_at(&work, reference.len_after - 1) == reference.head_after;
+    let committed = made(&work, reference);
     // No side timed out whose prompt did not go out by its deadline.
-    for (side, deadline) in timeouts(&work) {
-        // Its prompts: the mails to it that carry a reply token (`k0`: none); those of the
-        // latest position it was prompted at (`.sSEQ`; a prompt mailed again has the same),
-        // and of them the first sent.
+    for (side, deadline, last) in timeouts(&work) {
+        // Its prompts for the decision it timed out on: the mails to it that carry a reply
+        // token (`k0`: none) composed after its last entry (`.sSEQ`), the first of them sent.
         let seq_of = |id: &str| -> u64 {
             id.split('@')
                 .next()
@@ -547,15 +632,10 @@ pub fn kill_and_check(
                 .parse()
                 .unwrap_or(0)
         };
-        let prompts: Vec<&String> = ids
+        let first_sent = ids
             .iter()
             .filter(|id| id.contains(&format!(".{}.k", side.name().to_ascii_lowercase())))
-            .filter(|id| !id.contains(".k0."))
-            .collect();
-        let last = prompts.iter().map(|id| seq_of(id)).max();
-        let first_sent = prompts
-            .iter()
-            .filter(|id| Some(seq_of(id)) == last)
+            .filter(|id| !id.contains(".k0.") && seq_of(id) > last)
             .filter_map(|id| sent_at(&work, id))
             .min();
         match first_sent {
@@ -651,9 +731,16 @@ pub fn smtp_server() -> Option<(u16, PathBuf)> {
 }
 
 /// The local parts (before `@`) of the Message-IDs the SMTP server received whose domain is
-/// `domain`, one per message received (a mail received twice is two).
+/// `domain`, one per message received (a mail received twice is two). Each message file's
+/// Message-ID is read once a process (the server's Maildir holds every test's mail).
 pub fn received(maildir: &Path, domain: &str) -> Vec<String> {
+    use std::collections::HashMap;
+    use std::io::Read;
+    static SEEN: std::sync::Mutex<Option<HashMap<PathBuf, Option<String>>>> =
+        std::sync::Mutex::new(None);
     let suffix = format!("@{domain}>");
+    let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+    let seen = seen.get_or_insert_with(HashMap::new);
     let mut out = Vec::new();
     for sub in ["new", "cur"] {
         for e in std::fs::read_dir(maildir.join(sub))
@@ -661,18 +748,22 @@ pub fn received(maildir: &Path, domain: &str) -> Vec<String> {
             .flatten()
             .flatten()
         {
-            let Ok(text) = std::fs::read_to_string(e.path()) else {
-                continue;
-            };
-            let id = text
-                .lines()
-                .take_while(|l| !l.is_empty())
-                .find_map(|l| {
-                    l.strip_prefix("Message-ID: ")
-                        .or_else(|| l.strip_prefix("Message-Id: "))
-                })
-                .map(str::trim);
-            if let Some(local) = id.and_then(|i| i.strip_suffix(&suffix)) {
+            let path = e.path();
+            let id = seen.entry(path.clone()).or_insert_with(|| {
+                // The headers come first: the Message-ID is in the first few kilobytes.
+                let mut head = Vec::new();
+                let _ = std::fs::File::open(&path)
+                    .and_then(|f| f.take(16 * 1024).read_to_end(&mut head));
+                let text = String::from_utf8_lossy(&head);
+                text.lines()
+                    .take_while(|l| !l.is_empty())
+                    .find_map(|l| {
+                        l.strip_prefix("Message-ID: ")
+                            .or_else(|| l.strip_prefix("Message-Id: "))
+                    })
+                    .map(|i| i.trim().to_string())
+            });
+            if let Some(local) = id.as_deref().and_then(|i| i.strip_suffix(&suffix)) {
                 out.push(local.trim_start_matches('<').to_string());
             }
         }
@@ -734,7 +825,7 @@ pub fn smtp_kill_and_check(
         &via,
     );
     // The follow-ups that add no mail of their own: the same command, inbox with no mail.
-    let what = follow_up(cmd, fx, &work, i % 2, &via);
+    let what = follow_up(cmd, fx, &work, i % 2, &via, reference);
     let at = format!(
         "SMTP: {cmd:?} killed at {}#{} then {what}",
         point.0, point.1
@@ -750,8 +841,7 @@ pub fn smtp_kill_and_check(
         got.len() <= set.len() + 1,
         "{at}: more than the one mail in flight received twice: {got:#?}"
     );
-    let committed = reference.len_after > reference.len_before
-        && entry_hash_at(&work, reference.len_after - 1) == reference.head_after;
+    let committed = made(&work, reference);
     let owed: BTreeSet<String> = reference
         .after
         .difference(&reference.before)

@@ -148,6 +148,16 @@ fn judge_steps(
         source,
     };
     let (tokens, set_aside) = candidate_tokens(&session, &sides, &ex, &received);
+    // A join or a bid a crash stopped before it was recorded: judged again as such, even once
+    // the game has started.
+    let seats = if seats.is_empty() {
+        let all = session.seats_of(&received.from);
+        crate::mail::bid_mail::unrecorded_bids(&session, &state, &all, &received.body)
+    } else {
+        seats
+    };
+    let unrecorded_join =
+        crate::mail::invite::is_unrecorded_join(&session, &state, &sides, &received.body);
     if !seats.is_empty() {
         return Err(Stop::judged(crate::mail::bid_mail::judge_bid(
             &mut session,
@@ -159,7 +169,7 @@ fn judge_steps(
             &mut ctx.receipts,
         )));
     }
-    if session.game().is_none() {
+    if session.game().is_none() || unrecorded_join {
         // A game not started yet: the mail is a join reply (`invite.rs`).
         return Err(Stop::judged(crate::mail::invite::judge_join(
             &mut session,

@@ -84,7 +84,8 @@ pub fn owe(game_dir: &Path) -> Result<(), MailError> {
 }
 
 /// Composes the mails the game owes now ([`crate::mail::outbound::due`]; every current prompt
-/// again with `resend`), queues them, saves the threading record of `mail-state.yaml`, and
+/// again with `resend`; before the game starts, the invitations of the players who have not
+/// joined), queues them, saves the threading record of `mail-state.yaml`, and
 /// (without `resend`) removes the `owed` marker. Returns the mails composed (queued now or
 /// found queued or sent already: the same Message-ID). Call it holding the game's lock.
 ///
@@ -102,6 +103,10 @@ pub fn queue_due(
     let config = MailConfig::load(dir)?;
     let mut state = MailState::load(dir)?;
     let mut out = Vec::new();
+    if session.game().is_none() && !session.is_revealed() {
+        // A game not started owes the invitations of the players who have not joined.
+        super::invite::queue_invitations(session, now)?;
+    }
     for (side, purpose) in due(session, &config, &state, resend) {
         let o = compose(session, &config, &mut state, side, purpose, now)?;
         queue_outgoing(&queue, session, &o, now)?;
