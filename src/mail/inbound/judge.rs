@@ -219,8 +219,9 @@ fn judge_steps(
     Ok((id, Some(side), done))
 }
 
-/// Reads the mail and its text ([`read_message`], [`extract`]). A mail too broken to read is
-/// refused; its sender and game are still looked for in its headers, to answer it.
+/// Reads the mail and scans its text for tokens ([`read_message`], [`reply::scan`]; its moves
+/// are read once a token is the sender's). A mail too broken to read is refused; its sender and
+/// game are still looked for in its headers, to answer it.
 ///
 /// A mail over [`crate::mail::reply::MAX_MESSAGE_BYTES`] comes as its head alone
 /// (`ctx.whole_len`): refused as too large, answered from its headers.

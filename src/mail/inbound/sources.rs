@@ -221,6 +221,11 @@ pub(super) fn file_away(src: &Source, verdict: &Verdict) -> Result<bool, MailErr
         path: dir.clone(),
         message: e.to_string(),
     })?;
+    // The reason first: a mail set aside is never found there without it (a crash in between
+    // leaves the mail in new/, and the next run writes the reason again).
+    if matches!(ext, "failed" | "held") {
+        write_file(&dir.join(format!("{base}.reason.txt")), &note)?;
+    }
     match fs::rename(file, dir.join(&dest_name)) {
         Ok(()) => {}
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
@@ -231,13 +236,11 @@ pub(super) fn file_away(src: &Source, verdict: &Verdict) -> Result<bool, MailErr
             })
         }
     }
-    match ext {
-        "failed" | "held" => write_file(&dir.join(format!("{base}.reason.txt")), &note)?,
-        "refused" => write_file(
+    if ext == "refused" {
+        write_file(
             &root.join("twilight-refused").join(format!("{base}.txt")),
             &note,
-        )?,
-        _ => {}
+        )?;
     }
     Ok(true)
 }

@@ -72,6 +72,11 @@ pub const MAX_MESSAGE_BYTES: usize = 64 << 20;
 /// Largest text read (bytes): the plain-text and HTML body parts together, 1 MiB.
 pub const MAX_TEXT_BYTES: usize = 1 << 20;
 
+/// Largest header read (bytes): 1 MiB, ten times what a mail server lets through (Postfix's
+/// `header_size_limit` is 100 KiB). A mail whose header goes on past it is refused as too
+/// large before it is parsed: parsed, each header line would take memory of its own.
+pub const MAX_HEADER_BYTES: usize = 1 << 20;
+
 /// At most this many candidate tokens are tried for one mail.
 pub const MAX_TOKENS: usize = 8;
 
@@ -161,10 +166,29 @@ pub fn lf_line_ends(raw: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     }
 }
 
+/// The length of a message's header: up to the end of the line before its first empty line (LF
+/// or CRLF line ends), looked for in the first [`MAX_HEADER_BYTES`] and a few more bytes only
+/// (the whole message when it has no body). More than [`MAX_HEADER_BYTES`] means "over the
+/// limit", whatever the rest.
+pub fn header_len(raw: &[u8]) -> usize {
+    let head = &raw[..raw.len().min(MAX_HEADER_BYTES + 3)];
+    for i in memchr::memchr_iter(b'\n', head) {
+        match head.get(i + 1..) {
+            Some([b'\n', ..]) | Some([b'\r', b'\n', ..]) => return i + 1,
+            _ => {}
+        }
+    }
+    if raw.len() > head.len() {
+        MAX_HEADER_BYTES + 1
+    } else {
+        raw.len()
+    }
+}
+
 /// Parses raw message bytes into a [`Reply`].
 ///
-/// Errors: [`Refusal::TooLarge`] when the message or its text parts exceed
-/// [`MAX_MESSAGE_BYTES`] / [`MAX_TEXT_BYTES`]; [`Refusal::MalformedMime`] when the bytes have
+/// Errors: [`Refusal::TooLarge`] when the message, its header or its text parts exceed
+/// [`MAX_MESSAGE_BYTES`] / [`MAX_HEADER_BYTES`] / [`MAX_TEXT_BYTES`]; [`Refusal::MalformedMime`] when the bytes have
 /// no headers, no sender address or no text at all.
 pub fn read(raw: &[u8]) -> Result<Reply, Refusal> {
     if raw.len() > MAX_MESSAGE_BYTES {
@@ -175,6 +199,13 @@ pub fn read(raw: &[u8]) -> Result<Reply, Refusal> {
         });
     }
     let lf = lf_line_ends(raw);
+    if header_len(&lf) > MAX_HEADER_BYTES {
+        return Err(Refusal::TooLarge {
+            bytes: header_len(&lf),
+            limit: MAX_HEADER_BYTES,
+            what: "its header (at least)",
+        });
+    }
     let msg = MessageParser::default()
         .parse(&lf[..])
         .ok_or_else(|| Refusal::MalformedMime("no message headers".into()))?;
@@ -249,21 +280,26 @@ fn answers(msg: &mail_parser::Message<'_>) -> Vec<String> {
     let in_reply_to = msg.in_reply_to().as_text_list().unwrap_or_default();
     let references = msg.references().as_text_list().unwrap_or_default();
     let mut out: Vec<String> = Vec::new();
-    let mut add = |id: &std::borrow::Cow<'_, str>| {
+    let lasts = references
+        .iter()
+        .skip(references.len().saturating_sub(MAX_ANSWER_IDS));
+    let mut firsts = 0;
+    for (i, id) in in_reply_to
+        .iter()
+        .take(MAX_ANSWER_IDS / 4)
+        .map(|id| (true, id))
+        .chain(lasts.map(|id| (false, id)))
+    {
         let id = one_line(id.trim_matches(['<', '>', ' '])).into_owned();
         if !id.is_empty() && !out.contains(&id) {
             out.push(id);
+            firsts += usize::from(i);
         }
-    };
-    in_reply_to
-        .iter()
-        .take(MAX_ANSWER_IDS / 4)
-        .for_each(&mut add);
-    let room = MAX_ANSWER_IDS - MAX_ANSWER_IDS / 4;
-    references
-        .iter()
-        .skip(references.len().saturating_sub(room))
-        .for_each(&mut add);
+    }
+    // Over the cap: `In-Reply-To`'s and the last of `References` are kept.
+    if out.len() > MAX_ANSWER_IDS {
+        out.drain(firsts..firsts + out.len() - MAX_ANSWER_IDS);
+    }
     out
 }
 
