@@ -426,6 +426,29 @@ pub fn remove_stale_temps(dir: &Path) {
     }
 }
 
+/// Removes the temporary files [`atomic_write`] left in `dir` that are older than `age`: what
+/// a writer into a folder that no lock guards calls (a Maildir's folders, which two `inbox`
+/// runs may write at once): a temporary file that old is no other run's any more, only a
+/// crash's leftover.
+pub fn remove_temps_older_than(dir: &Path, age: Duration) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let is_temp = e.file_name().to_string_lossy().starts_with(".tmp-");
+        let old = e
+            .metadata()
+            .ok()
+            .filter(fs::Metadata::is_file)
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|d| d > age);
+        if is_temp && old {
+            let _ = fs::remove_file(e.path());
+        }
+    }
+}
+
 /// [`remove_stale_temps`], at most once per folder in this process: what a writer of many
 /// files into one folder calls before each (a mail outbox, which may hold every mail of a
 /// game: listed once, not once a mail). Temporary files a crash of another process leaves
@@ -766,6 +789,32 @@ mod tests {
         assert!(temp.exists());
         remove_stale_temps(d.path());
         assert!(!temp.exists());
+    }
+
+    #[test]
+    fn only_old_temporary_files_are_removed_from_an_unlocked_folder() {
+        let d = tempfile::tempdir().unwrap();
+        let (old, new, kept) = (
+            d.path().join(".tmp-old"),
+            d.path().join(".tmp-new"),
+            d.path().join("note.txt"),
+        );
+        for f in [&old, &new, &kept] {
+            fs::write(f, b"x").unwrap();
+        }
+        let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+        for f in [&old, &kept] {
+            File::options()
+                .write(true)
+                .open(f)
+                .unwrap()
+                .set_modified(hour_ago)
+                .unwrap();
+        }
+        remove_temps_older_than(d.path(), Duration::from_secs(600));
+        assert!(!old.exists(), "a crash's leftover");
+        assert!(new.exists(), "maybe another run's, being written");
+        assert!(kept.exists());
     }
 
     #[cfg(unix)]

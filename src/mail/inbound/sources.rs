@@ -150,8 +150,11 @@ fn write_file(path: &Path, text: &str) -> Result<(), MailError> {
         path: path.into(),
         message: e.to_string(),
     };
-    gamefs::real_dir(&gamefs::parent_of(path)).map_err(err)?;
+    let dir = gamefs::parent_of(path);
+    gamefs::real_dir(&dir).map_err(err)?;
     gamefs::refuse_symlink(path).map_err(err)?;
+    // What a crash left while writing here before (no other run writes for ten minutes).
+    gamefs::remove_temps_older_than(&dir, std::time::Duration::from_secs(600));
     gamefs::atomic_write(path, text.as_bytes(), "inbox-note").map_err(err)
 }
 
