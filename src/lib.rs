@@ -4,12 +4,14 @@
 //!
 //! * The rules: [`data`] (the printed cards and map, no rules attached) and [`engine`] (the
 //!   rules engine: one function per card, typed prompts, chance injected).
-//! * The game's words: [`text`] (the move notation players type, plain-text views, wording).
+//! * The game's words: [`text`] (the move notation players type, plain-text views, wording,
+//!   text from outside stripped of control characters).
 //! * The record: [`log`] (the append-only, hash-chained YAML move log and its verifier).
 //! * Chance and sealing: [`chance`] (commitments, dice and deals derived from committed
 //!   secrets, simultaneous choices, the bid; `schemas/FAIRNESS.md`).
 //! * The moderated game on disk: [`session`] (replay, seats, takebacks, standing orders, the
-//!   correspondence clock) over [`gamefs`] (one writer per game folder, atomic writes).
+//!   correspondence clock) over [`gamefs`] (one writer per game folder, atomic writes, no
+//!   symbolic link followed).
 //! * Around one game: [`mail`] (prompts out, authenticated replies in), [`picture`] (the board
 //!   as SVG, PNG and an HTML replay page), [`peer`] (two players, no host), [`import`] (games
 //!   played elsewhere).

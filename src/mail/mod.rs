@@ -55,7 +55,6 @@ pub mod refusal;
 pub mod reply;
 pub mod transport;
 
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
@@ -86,6 +85,26 @@ pub enum MailError {
     /// The game could not be opened.
     #[error(transparent)]
     Session(#[from] crate::session::SessionError),
+}
+
+/// Reads one of a game's small YAML files (`mail.yaml`, `mail-state.yaml`,
+/// `clock-mail.yaml`): its defaults when it is missing or blank. A symbolic link in its place
+/// is refused, never read through ([`crate::gamefs::read_optional`]).
+///
+/// # Errors
+///
+/// [`MailError::File`] naming the file: a link, not a regular file, not UTF-8, not the YAML
+/// expected.
+pub fn read_yaml<T: Default + serde::de::DeserializeOwned>(path: &Path) -> Result<T, MailError> {
+    let err = file_err(path);
+    let Some(bytes) = crate::gamefs::read_optional(path).map_err(|e| err(e.to_string()))? else {
+        return Ok(T::default());
+    };
+    let text = String::from_utf8(bytes).map_err(|e| err(e.to_string()))?;
+    if text.trim().is_empty() {
+        return Ok(T::default());
+    }
+    serde_yaml::from_str(&text).map_err(|e| err(e.to_string()))
 }
 
 fn file_err(path: &Path) -> impl Fn(String) -> MailError + '_ {
@@ -119,13 +138,7 @@ pub struct MailConfig {
 impl MailConfig {
     /// Reads `GAME_DIR/mail.yaml`; the defaults if there is none.
     pub fn load(game_dir: &Path) -> Result<MailConfig, MailError> {
-        let path = game_dir.join("mail.yaml");
-        match fs::read_to_string(&path) {
-            Ok(s) if s.trim().is_empty() => Ok(MailConfig::default()),
-            Ok(s) => serde_yaml::from_str(&s).map_err(|e| file_err(&path)(e.to_string())),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(MailConfig::default()),
-            Err(e) => Err(file_err(&path)(e.to_string())),
-        }
+        read_yaml(&game_dir.join("mail.yaml"))
     }
 
     /// The sender: `from` of `mail.yaml`, else `$TWILIGHT_FROM`, else `twilight@localhost`.
@@ -258,12 +271,7 @@ pub struct MailState {
 impl MailState {
     /// Reads `GAME_DIR/mail-state.yaml`; empty if there is none.
     pub fn load(game_dir: &Path) -> Result<MailState, MailError> {
-        let path = game_dir.join("mail-state.yaml");
-        match fs::read_to_string(&path) {
-            Ok(s) => serde_yaml::from_str(&s).map_err(|e| file_err(&path)(e.to_string())),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(MailState::default()),
-            Err(e) => Err(file_err(&path)(e.to_string())),
-        }
+        read_yaml(&game_dir.join("mail-state.yaml"))
     }
 
     /// Replaces `GAME_DIR/mail-state.yaml` atomically, mode 0600 (temporary file, fsync,

@@ -305,16 +305,17 @@ impl Transport {
     ) -> Result<String, MailError> {
         match self {
             Transport::Outbox(dir) => {
-                // Outbox mails hold live reply tokens: the folder is 0700, each file 0600.
-                let ferr = |path: &std::path::Path, e: std::io::Error| MailError::File {
+                // Outbox mails hold live reply tokens: the folder is 0700, each file 0600, and
+                // a link in the folder's place is refused, never written through.
+                let ferr = |path: &std::path::Path, e: String| MailError::File {
                     path: path.to_path_buf(),
-                    message: e.to_string(),
+                    message: e,
                 };
-                let mut builder = std::fs::DirBuilder::new();
-                builder.recursive(true);
-                #[cfg(unix)]
-                std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-                builder.create(dir).map_err(|e| ferr(dir, e))?;
+                let parent = crate::gamefs::parent_of(dir);
+                if !parent.exists() {
+                    std::fs::create_dir_all(&parent).map_err(|e| ferr(&parent, e.to_string()))?;
+                }
+                crate::gamefs::real_dir(dir).map_err(|e| ferr(dir, e.to_string()))?;
                 // Written as a whole (temporary file 0600, fsync, rename): a full disk or a
                 // crash never leaves a cut mail, nor one readable by others for a moment.
                 crate::gamefs::remove_stale_temps_once(dir);

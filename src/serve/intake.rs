@@ -48,8 +48,9 @@ pub(super) enum Fate {
     Gone,
 }
 
-/// The spool's folder of mails for no game (IMAP only; a Maildir keeps them in `new/`).
-const HELD: &str = "twilight-held";
+/// The spool's folder of mails for no game: where `inbox` sets them aside, once
+/// ([`inbound::QUARANTINE_FOLDER`]).
+const HELD: &str = inbound::QUARANTINE_FOLDER;
 
 /// At most this many bytes of one message are fetched: one byte more than the largest mail
 /// read, so that a larger one is refused as too large without being held whole.
@@ -158,7 +159,7 @@ impl Intake {
         p: &Pending,
         opts: &inbound::InboxOptions,
     ) -> Result<(Fate, inbound::InboxReport), ServeError> {
-        let report = inbound::run_message(opts, &p.maildir, &p.file)?;
+        let report = inbound::run_message(opts, &p.maildir, &p.file, crate::gamefs::lock_wait())?;
         let fate = match report.processed.first() {
             Some(done) => Fate::Handled(done.verdict.clone()),
             None => match report.deferred.first() {
@@ -180,17 +181,10 @@ impl Intake {
             Fate::Handled(Verdict::Held { .. }) => Some(Folder::Held),
             Fate::Deferred(_) | Fate::Gone => None,
         };
-        if folder == Some(Folder::Held) {
-            if p.uid.is_some() {
-                // The spool's copy leaves new/ with the server's.
-                let held = self.spool.join(HELD);
-                fs::create_dir_all(&held).map_err(|e| file_error(&held, e))?;
-                if let Some(name) = p.file.file_name() {
-                    fs::rename(&p.file, held.join(name)).map_err(|e| file_error(&p.file, e))?;
-                }
-            } else {
-                self.held.insert(p.file.clone());
-            }
+        // A mail for no game has left new/ for the quarantine folder already (`inbox` files it
+        // there); a Maildir's is not looked at again by this process either way.
+        if folder == Some(Folder::Held) && p.uid.is_none() {
+            self.held.insert(p.file.clone());
         }
         if let (Some(uid), Some(folder), Some(mb)) = (p.uid, folder, self.mailbox.as_mut()) {
             if let Err(e) = mb.file(uid, folder) {

@@ -52,7 +52,7 @@ pub fn take(opts: &InboxOptions, raw: &[u8]) -> Piped {
         Ok(f) => f,
         Err(e) => return Piped::TryLater(format!("the mail could not be kept: {e}")),
     };
-    let report = match inbound::run_message(opts, &maildir, &file) {
+    let report = match inbound::run_message(opts, &maildir, &file, crate::gamefs::lock_wait()) {
         Ok(r) => r,
         Err(e) => {
             let _ = fs::remove_file(&file);

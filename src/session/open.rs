@@ -30,6 +30,18 @@ impl Session {
         Self::lock_within(dir, gamefs::lock_wait())
     }
 
+    /// [`Session::lock`] without waiting: [`SessionError::Busy`] at once if another command
+    /// holds the lock. What a command serving many games uses (`twilight inbox`), so that one
+    /// busy game never holds up the others: it puts that game's mail off and tries again
+    /// later.
+    ///
+    /// # Errors
+    ///
+    /// As [`Session::lock`].
+    pub fn try_lock(dir: &Path) -> Result<(gamefs::GameLock, Option<String>), SessionError> {
+        Self::lock_within(dir, std::time::Duration::ZERO)
+    }
+
     /// [`Session::lock`], waiting at most `wait` for the lock (zero: only if it is free now).
     ///
     /// # Errors

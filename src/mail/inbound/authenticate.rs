@@ -35,38 +35,54 @@ pub(super) fn candidate_tokens(
     (tokens, set_aside)
 }
 
-/// Which of `sides` sent a mail carrying `tokens` with the lines `moves`, or why it is refused.
+/// Which of `sides` sent a mail carrying `tokens`, or why it is refused; the mail's moves are
+/// read ([`reply::read_moves`] of `body` into `ex`) once one of `tokens` is found to be the
+/// sender's, never before (no name of a card or country is looked up for a mail from anyone).
+///
 /// A prompt's token ([`authenticate`]) comes first; failing that, a takeback asked after one's
 /// own move with the token of the prompt it answered, then the game token for game-level
-/// lines. `set_aside`: the player typed a token and others the mail carried were set aside
+/// lines — both checked against the tokens first and against the lines once they are read.
+/// `set_aside`: the player typed a token and others the mail carried were set aside
 /// ([`candidate_tokens`]), so a wrong one is refused as typed.
 pub(super) fn authenticate_sender(
     session: &Session,
     sides: &[Side],
     tokens: &[String],
-    moves: &[String],
+    ex: &mut Extracted,
+    body: &str,
     set_aside: bool,
 ) -> Result<Side, Refusal> {
-    match authenticate(session, sides, tokens) {
-        Ok(s) => Ok(s),
+    let r = match authenticate(session, sides, tokens) {
+        Ok(s) => {
+            reply::read_moves(ex, body);
+            return Ok(s);
+        }
+        Err(r) => r,
+    };
+    let asker = ex.asks_takeback
+        && crate::session::takeback::asker_by_token(session, sides, tokens).is_some();
+    if asker || crate::mail::game_token::carried(session, sides, tokens) {
+        // A token of the sender's, good for some lines only: read them, and see.
+        reply::read_moves(ex, body);
+        let moves = &ex.moves;
         // A takeback asked after one's own move, with the token of the prompt it answered.
-        Err(r) => match crate::session::takeback::mail_asker(session, sides, tokens, moves)
+        if let Some(s) = crate::session::takeback::mail_asker(session, sides, tokens, moves)
             // Resign, draws, leave, takeback answers, standing orders: the game token.
             .or_else(|| crate::mail::game_token::sender(session, sides, tokens, moves))
         {
-            Some(s) => Ok(s),
-            None if matches!(r, Refusal::WrongToken)
-                && crate::mail::game_token::carried(session, sides, tokens) =>
-            {
-                Err(Refusal::GameTokenForDecision)
-            }
-            None if matches!(r, Refusal::WrongToken) && set_aside => {
-                Err(Refusal::WrongTypedToken {
-                    typed: tokens[0].clone(),
-                })
-            }
-            None => Err(r),
-        },
+            return Ok(s);
+        }
+        if matches!(r, Refusal::WrongToken)
+            && crate::mail::game_token::carried(session, sides, tokens)
+        {
+            return Err(Refusal::GameTokenForDecision);
+        }
+    }
+    match r {
+        Refusal::WrongToken if set_aside => Err(Refusal::WrongTypedToken {
+            typed: tokens[0].clone(),
+        }),
+        r => Err(r),
     }
 }
 

@@ -43,18 +43,7 @@ pub struct Sent {
 
 impl Sent {
     fn load(dir: &Path) -> Result<Sent, MailError> {
-        let path = dir.join("clock-mail.yaml");
-        match std::fs::read_to_string(&path) {
-            Ok(s) => serde_yaml::from_str(&s).map_err(|e| MailError::File {
-                path: path.clone(),
-                message: e.to_string(),
-            }),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Sent::default()),
-            Err(e) => Err(MailError::File {
-                path,
-                message: e.to_string(),
-            }),
-        }
+        crate::mail::read_yaml(&dir.join("clock-mail.yaml"))
     }
 
     fn save(&self, dir: &Path) -> Result<(), MailError> {
