@@ -138,21 +138,7 @@ impl SmtpSettings {
         };
         let (security, host, port) = parse_smtp_url(&url)?;
         let user = get("TWILIGHT_SMTP_USER");
-        let password = match (
-            get("TWILIGHT_SMTP_PASSWORD"),
-            get("TWILIGHT_SMTP_PASSWORD_FILE"),
-        ) {
-            (Some(p), _) => Some(p),
-            (None, Some(f)) => Some(
-                std::fs::read_to_string(&f)
-                    .map_err(|e| MailError::Config(format!("TWILIGHT_SMTP_PASSWORD_FILE: {e}")))?
-                    .lines()
-                    .next()
-                    .unwrap_or_default()
-                    .to_string(),
-            ),
-            (None, None) => None,
-        };
+        let password = password_setting(&get, "TWILIGHT_SMTP").map_err(MailError::Config)?;
         match security {
             Security::InsecureLoopback if user.is_some() || password.is_some() => {
                 return Err(MailError::Config(
@@ -251,7 +237,7 @@ impl Transport {
                         Security::InsecureLoopback => "plain text on loopback",
                     }
                 );
-                return Ok(Transport::Smtp(Box::new(s.build()?), desc));
+                return Ok(Transport::Smtp(Box::new(shared(s)?), desc));
             }
         }
         Ok(Transport::Outbox(outbox.to_path_buf()))
@@ -305,17 +291,7 @@ impl Transport {
     ) -> Result<String, MailError> {
         match self {
             Transport::Outbox(dir) => {
-                // Outbox mails hold live reply tokens: the folder is 0700, each file 0600, and
-                // a link in the folder's place is refused, never written through.
-                let ferr = |path: &std::path::Path, e: String| MailError::File {
-                    path: path.to_path_buf(),
-                    message: e,
-                };
-                let parent = crate::gamefs::parent_of(dir);
-                if !parent.exists() {
-                    std::fs::create_dir_all(&parent).map_err(|e| ferr(&parent, e.to_string()))?;
-                }
-                crate::gamefs::real_dir(dir).map_err(|e| ferr(dir, e.to_string()))?;
+                outbox_folder(dir).map_err(|(path, message)| MailError::File { path, message })?;
                 // Written as a whole (temporary file 0600, fsync, rename): a full disk or a
                 // crash never leaves a cut mail, nor one readable by others for a moment.
                 crate::gamefs::remove_stale_temps_once(dir);
@@ -366,13 +342,7 @@ impl Transport {
                     message,
                     permanent: false,
                 };
-                let mut builder = std::fs::DirBuilder::new();
-                builder.recursive(true);
-                #[cfg(unix)]
-                std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-                builder
-                    .create(dir)
-                    .map_err(|e| failed(format!("{}: {e}", dir.display())))?;
+                outbox_folder(dir).map_err(|(p, e)| failed(format!("{}: {e}", p.display())))?;
                 crate::gamefs::remove_stale_temps_once(dir);
                 let file = dir.join(format!("{}.eml", uuid_shaped(key)));
                 crate::gamefs::atomic_write(&file, bytes, "outbox-mail")
@@ -389,6 +359,67 @@ impl Transport {
             }
         }
     }
+}
+
+/// The process's SMTP transport for `settings`, made once: its pool keeps connections open
+/// between mails (lettre's `pool`: at most 10, closed after 60 s idle), so that `serve`, which
+/// sends the mails of many games on several threads, opens no connection per mail. Settings
+/// that differ from the last (a test changing its environment) make a new one.
+///
+/// # Errors
+///
+/// As [`SmtpSettings::build`]'s.
+fn shared(settings: SmtpSettings) -> Result<SmtpTransport, MailError> {
+    static SHARED: std::sync::Mutex<Option<(SmtpSettings, SmtpTransport)>> =
+        std::sync::Mutex::new(None);
+    let mut slot = SHARED
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some((s, t)) = slot.as_ref() {
+        if *s == settings {
+            return Ok(t.clone());
+        }
+    }
+    let t = settings.build()?;
+    *slot = Some((settings, t.clone()));
+    Ok(t)
+}
+
+/// A password from the settings `PREFIX_PASSWORD`, else the first line of the file
+/// `PREFIX_PASSWORD_FILE` names (what a systemd credential or a secrets manager writes), as
+/// SMTP's and `serve`'s IMAP settings read theirs; `None` when neither is set.
+///
+/// # Errors
+///
+/// The password file's name and why it could not be read.
+pub fn password_setting(
+    get: &impl Fn(&str) -> Option<String>,
+    prefix: &str,
+) -> Result<Option<String>, String> {
+    if let Some(p) = get(&format!("{prefix}_PASSWORD")) {
+        return Ok(Some(p));
+    }
+    let var = format!("{prefix}_PASSWORD_FILE");
+    let Some(f) = get(&var) else {
+        return Ok(None);
+    };
+    let text = std::fs::read_to_string(&f).map_err(|e| format!("{var}: {e}"))?;
+    Ok(Some(text.lines().next().unwrap_or_default().to_string()))
+}
+
+/// Makes a game's `outbox/` if it is not there. Outbox mails hold live reply tokens: the
+/// folder is 0700 (each file 0600), and a link in the folder's place is refused, never written
+/// through ([`crate::gamefs::real_dir`]).
+///
+/// # Errors
+///
+/// The folder (or its parent) and what is wrong with it.
+fn outbox_folder(dir: &std::path::Path) -> Result<(), (PathBuf, String)> {
+    let parent = crate::gamefs::parent_of(dir);
+    if !parent.exists() {
+        std::fs::create_dir_all(&parent).map_err(|e| (parent.clone(), e.to_string()))?;
+    }
+    crate::gamefs::real_dir(dir).map_err(|e| (dir.to_path_buf(), e.to_string()))
 }
 
 /// 32 hex digits in the shape of a version 4 UUID (the outbox's names): the version and

@@ -17,6 +17,9 @@ use crate::mail::transport::Transport;
 pub(super) struct Drained {
     pub sent: Vec<String>,
     pub errors: Vec<String>,
+    /// Some mail was tried and not taken, and stays queued (the mail server out of reach,
+    /// or refusing for now): the players are not being told their moves.
+    pub unreachable: bool,
 }
 
 /// Sends every mail queued by the games of `games_dir` (`games`: its game folders), each
@@ -53,6 +56,7 @@ pub(super) fn drain(
     };
     super::workers::each_in_game_order(jobs, games, &keys, &never, send, |dir, sent| match sent {
         Ok(report) => {
+            out.unreachable |= !report.failed.is_empty();
             out.sent.extend(
                 report
                     .sent

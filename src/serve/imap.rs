@@ -115,23 +115,13 @@ impl ImapSettings {
         }
         let user = get("TWILIGHT_IMAP_USER")
             .ok_or_else(|| ServeError::Config("TWILIGHT_IMAP_USER is not set".into()))?;
-        let password = match (
-            get("TWILIGHT_IMAP_PASSWORD"),
-            get("TWILIGHT_IMAP_PASSWORD_FILE"),
-        ) {
-            (Some(p), _) => p,
-            (None, Some(f)) => std::fs::read_to_string(&f)
-                .map_err(|e| ServeError::Config(format!("TWILIGHT_IMAP_PASSWORD_FILE: {e}")))?
-                .lines()
-                .next()
-                .unwrap_or_default()
-                .to_string(),
-            (None, None) => {
-                return Err(ServeError::Config(
+        let password = crate::mail::transport::password_setting(&get, "TWILIGHT_IMAP")
+            .map_err(ServeError::Config)?
+            .ok_or_else(|| {
+                ServeError::Config(
                     "TWILIGHT_IMAP_PASSWORD (or TWILIGHT_IMAP_PASSWORD_FILE) is not set".into(),
-                ))
-            }
-        };
+                )
+            })?;
         Ok(Some(ImapSettings {
             host,
             port,

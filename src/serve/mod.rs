@@ -187,7 +187,11 @@ pub fn run(
         }
         backoff = StdDuration::from_secs(1);
         let games = game_dirs(&opts.games_dir);
-        check_outage(opts, &games, &mut heartbeat, log)?;
+        // While the mail server takes no mail, no beat: an outage of the sending side is one
+        // too, recorded at the pass after it takes mail again.
+        if !heartbeat.not_sending() {
+            check_outage(opts, &games, &mut heartbeat, log)?;
+        }
         if owed && drained.is_none_or(|t| t.elapsed() >= StdDuration::from_secs(60)) {
             let d = deliver::drain(
                 &opts.games_dir,
@@ -201,6 +205,7 @@ pub fn run(
             d.sent.iter().for_each(|l| log(&format!("serve: {l}")));
             d.errors.iter().for_each(|l| log(&format!("error: {l}")));
             owed = !d.errors.is_empty();
+            heartbeat.sending(!d.unreachable)?;
         }
         let handled = handle_all(opts, &mut intake, &pending, stop, &mut summary, log);
         owed |= handled.send_failed;
@@ -233,7 +238,10 @@ pub fn run(
 }
 
 /// After a gap in the heartbeat longer than the threshold, records the outage in every
-/// running game and tells the players, before any mail is taken; then beats.
+/// running game and tells the players, before any mail is taken; then beats. Not called while
+/// the mail server takes no mail: the pass after it takes mail again finds the gap, so that
+/// an outage of the sending side extends the deadlines too (the players were not told of the
+/// moves meanwhile).
 fn check_outage(
     opts: &ServeOptions,
     games: &[PathBuf],

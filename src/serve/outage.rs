@@ -27,10 +27,16 @@ pub const HEARTBEAT_FILE: &str = "heartbeat";
 /// The heartbeat is written at most this often (of the clock `serve` runs on).
 const BEAT_EVERY_SECS: i64 = 60;
 
+/// The file in the state folder that says the mail server took no mail at the last try
+/// (empty; there or not): kept on disk so that a restart, or `serve --once` from cron, does
+/// not beat over an outage of the sending side.
+pub const NOT_SENDING_FILE: &str = "not-sending";
+
 /// The last time `serve` reached its mail, as kept on disk.
 pub(super) struct Heartbeat {
     path: PathBuf,
     last: Option<DateTime<Utc>>,
+    not_sending: PathBuf,
 }
 
 impl Heartbeat {
@@ -41,7 +47,35 @@ impl Heartbeat {
             .ok()
             .and_then(|t| DateTime::parse_from_rfc3339(t.trim()).ok())
             .map(|t| t.with_timezone(&Utc));
-        Heartbeat { path, last }
+        Heartbeat {
+            path,
+            last,
+            not_sending: state.join(NOT_SENDING_FILE),
+        }
+    }
+
+    /// Whether the mail server took no mail at the last try: then there is no beat, so that
+    /// the pass after it takes mail again finds the gap, and an outage of the sending side is
+    /// recorded as one (the players were not told of the moves meanwhile).
+    pub(super) fn not_sending(&self) -> bool {
+        self.not_sending.exists()
+    }
+
+    /// Notes whether the last drain's mails were taken (`sending`) or some stayed queued.
+    pub(super) fn sending(&mut self, sending: bool) -> Result<(), ServeError> {
+        let err = |e: std::io::Error| ServeError::File {
+            path: self.not_sending.clone(),
+            message: e.to_string(),
+        };
+        match (sending, self.not_sending()) {
+            (false, false) => crate::gamefs::atomic_write(&self.not_sending, b"", "not-sending")
+                .map_err(|e| ServeError::File {
+                    path: self.not_sending.clone(),
+                    message: e.to_string(),
+                }),
+            (true, true) => std::fs::remove_file(&self.not_sending).map_err(err),
+            _ => Ok(()),
+        }
     }
 
     /// The outage ending `now`, if the last beat is older than `threshold`.
