@@ -81,6 +81,6 @@ fn a_crash_at_every_write_of_a_refusal_or_a_quarantine_files_each_mail_once() {
             "{p}: {} refusals mailed in the hour",
             refusals(&t)
         );
-        RefusalLimits::load(&t.dir).unwrap_or_else(|e| panic!("{p}: {e}"));
+        RefusalLimits::load(&t.games).unwrap_or_else(|e| panic!("{p}: {e}"));
     }
 }

@@ -1,7 +1,8 @@
 //! Refusals to one address are limited: a flood of forged mails `From:` a player, with no
 //! token, is answered at most `REFUSALS_PER_HOUR` times an hour (the rest filed as refused and
 //! reported, not mailed), and the next refusal after the hour says how many were not answered.
-//! The player's real reply still goes through. The count is kept per game, 0600.
+//! The player's real reply still goes through. The count is kept for the games folder, all
+//! games together, 0600.
 
 mod mail_common;
 
@@ -108,10 +109,63 @@ fn a_flood_of_forged_mails_gets_a_few_refusals_then_one_count() {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(t.dir.join("refusal-limit.yaml"))
+        let mode = std::fs::metadata(t.games.join(".refusal-limit.yaml"))
             .unwrap()
             .permissions()
             .mode();
         assert_eq!(mode & 0o777, 0o600);
     }
+}
+
+/// The limit is the address's, all games of the folder together: a player of two games
+/// flooded in both gets `REFUSALS_PER_HOUR` refusals in all, not that many a game.
+#[test]
+fn the_limit_counts_every_game_of_the_folder_together() {
+    use twilight_pbem::data::Side;
+    use twilight_pbem::engine::Options;
+    use twilight_pbem::log::Players;
+    let mut t = Table::new("both1", 9);
+    let second = t.games.join("both2");
+    let mut s = Session::create_with_seed(
+        &second,
+        &Options::default(),
+        Players {
+            us: t.us.clone(),
+            ussr: t.ussr.clone(),
+        },
+        [10; 32],
+        t0(),
+    )
+    .unwrap();
+    s.join(Side::Us, "us nonce", t0()).unwrap();
+    s.join(Side::Ussr, "ussr nonce", t0()).unwrap();
+    drop(s);
+    for g in [t.game_arg(), second.to_string_lossy().into_owned()] {
+        let o = t.twilight(&["mail", &g, "--outbox"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    forge(&mut t, 20, "one");
+    for i in 0..20 {
+        let raw = format!(
+            "From: {}\r\nTo: referee@ts.test\r\nSubject: Re: [TS both2] move\r\nMessage-ID: <forged.two.{i}@evil.test>\r\n\r\npass\r\n",
+            t.ussr
+        );
+        t.put_raw(raw.as_bytes());
+    }
+    t.env
+        .push(("TWILIGHT_NOW".into(), "2026-11-30T12:00:00Z".into()));
+    let o = t.inbox(&["--outbox"]);
+    assert!(
+        stdout(&o).contains("40 refused"),
+        "{}{}",
+        stdout(&o),
+        stderr(&o)
+    );
+    let mailed = |dir: &std::path::Path| {
+        texts_to(&dir.join("outbox"), &t.ussr)
+            .into_iter()
+            .filter(|(s, _)| s.contains("Refused ("))
+            .count()
+    };
+    assert_eq!(mailed(&t.dir) + mailed(&second), REFUSALS_PER_HOUR);
 }

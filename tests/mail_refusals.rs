@@ -1140,3 +1140,40 @@ fn a_strangers_mail_for_a_game_says_whose_player_he_is_not() {
         text(&o)
     );
 }
+
+/// A run stopped (as by `kill -9`) right after it queued a refusal and before it filed the
+/// refused mail leaves the mail in `new/`; the next run judges it again. If the game moved on
+/// meanwhile (here the moderator plays the USSR setup), the refusal it would compose has
+/// another Message-ID (it names the position): the mail answered before gets no second answer.
+#[test]
+fn a_refusal_queued_before_a_crash_is_the_only_one_after_the_game_moves_on() {
+    let (mut t, m) = table("r-crash");
+    let f = t.reply(
+        &t.ussr.clone(),
+        &format!("Re: {}", m.subject),
+        Some("some-other-mail@elsewhere.test"),
+        &body(SETUP_USSR, None),
+    );
+    // Queued, not sent, not filed: the process aborts at the fault hook.
+    t.env
+        .push(("TWILIGHT_CRASH_AT".into(), "refusal-queued".into()));
+    let o = t.inbox(&["--outbox"]);
+    assert!(!o.status.success(), "the run stopped at the fault hook");
+    t.env.pop();
+    assert!(f.exists(), "the mail is still in new/");
+    // The game moves on before the next run.
+    let o = t.twilight(&[
+        "play",
+        "--no-mail",
+        "--as",
+        "ussr",
+        &t.game_arg(),
+        SETUP_USSR,
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = t.inbox(&["--outbox"]);
+    assert!(!f.exists(), "filed: {}", stdout(&o));
+    // `refusal_reply` asserts there is exactly one refusal to the USSR player.
+    let reply = refusal_reply(&t.dir.join("outbox"), &t.ussr);
+    assert!(reply.contains("Refusal: missing-token"), "{reply}");
+}

@@ -205,3 +205,60 @@ fn a_second_serve_on_the_same_games_is_refused_and_sigterm_stops_the_first() {
     let text = std::fs::read_to_string(&log).unwrap();
     assert!(text.contains("serve: stopped"), "{text}");
 }
+
+/// One game's lock held by another command (for as long as a command may wait for it, ten
+/// minutes here) holds up no other game: a `serve` pass applies the other game's reply and
+/// sends its prompt at once, and leaves the busy game's work to a later pass.
+#[test]
+fn a_game_whose_lock_is_held_holds_up_no_other_game() {
+    let mut t = Table::new(&format!("free-{}", std::process::id()), 47);
+    let raw = first_reply(&t);
+    let busy = t.games.join("held");
+    let mut s = Session::create_with_seed(
+        &busy,
+        &twilight_pbem::engine::Options::default(),
+        twilight_pbem::log::Players {
+            us: "us-held@ts.test".into(),
+            ussr: "ussr-held@ts.test".into(),
+        },
+        [5; 32],
+        mail_common::t0(),
+    )
+    .unwrap();
+    s.join(Side::Us, "u", mail_common::t0()).unwrap();
+    s.join(Side::Ussr, "r", mail_common::t0()).unwrap();
+    drop(s);
+    let held = std::fs::OpenOptions::new()
+        .write(true)
+        .open(busy.join(".lock"))
+        .unwrap();
+    held.lock().unwrap();
+    let file = t.put_raw(&raw);
+    let before = entries(&t);
+    let mut serve = Command::new(assert_cmd::cargo::cargo_bin("twilight"));
+    serve
+        .args(["serve", "--outbox", "--once", "--games"])
+        .arg(&t.games)
+        .arg("--maildir")
+        .arg(&t.inbox)
+        .env("TWILIGHT_LOCK_WAIT_SECS", "600")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    let mut child = serve.spawn().unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        // Far below the lock's wait: a pass that waited for the held game would still run.
+        if start.elapsed().as_secs() > 60 {
+            let _ = child.kill();
+            panic!("serve waited for the held game's lock");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let o = child.wait_with_output().unwrap();
+    let log = stderr(&o);
+    assert!(log.contains(": applied to "), "{log}");
+    assert!(entries(&t) > before, "{log}");
+    assert!(!file.exists(), "{log}");
+    drop(held);
+}

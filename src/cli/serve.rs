@@ -111,7 +111,15 @@ pub fn exec(args: ServeArgs) -> Result<ExitCode> {
         clock: now,
     };
     let stop = serve::signals::install()?;
-    let mut log = |line: &str| eprintln!("{} {line}", now().format("%Y-%m-%dT%H:%M:%SZ"));
+    // What came from a mail (a file's name, a move line) never drives the terminal or the
+    // journal: control characters and escape sequences are dropped.
+    let mut log = |line: &str| {
+        eprintln!(
+            "{} {}",
+            now().format("%Y-%m-%dT%H:%M:%SZ"),
+            twilight_pbem::text::controls::printable(line)
+        )
+    };
     serve::run(&opts, stop, &mut log)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -52,6 +52,10 @@ pub(super) enum Fate {
 /// ([`inbound::QUARANTINE_FOLDER`]).
 const HELD: &str = inbound::QUARANTINE_FOLDER;
 
+/// How long a mail whose game is busy (another command holds its lock) is tried again within
+/// one pass; then it waits in `new/` for the next pass, and the other games' mail goes on.
+const BUSY_RETRY: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// At most this many bytes of one message are fetched: one byte more than the largest mail
 /// read, so that a larger one is refused as too large without being held whole.
 const FETCH_CAP: usize = inbound::MAX_MESSAGE_BYTES + 1;
@@ -159,7 +163,7 @@ impl Intake {
         p: &Pending,
         opts: &inbound::InboxOptions,
     ) -> Result<(Fate, inbound::InboxReport), ServeError> {
-        let report = inbound::run_message(opts, &p.maildir, &p.file, crate::gamefs::lock_wait())?;
+        let report = inbound::run_message(opts, &p.maildir, &p.file, BUSY_RETRY)?;
         let fate = match report.processed.first() {
             Some(done) => Fate::Handled(done.verdict.clone()),
             None => match report.deferred.first() {

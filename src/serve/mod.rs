@@ -122,9 +122,32 @@ pub fn game_dirs(games_dir: &Path) -> Vec<PathBuf> {
 
 /// Opens the game in `dir` under its lock (held until the lock is dropped).
 fn open_locked(dir: &Path) -> Result<(GameLock, Session), ServeError> {
-    let (lock, _recovered) = Session::lock(dir)?;
+    let (lock, recovered) = Session::try_lock(dir)?;
+    say_recovered(dir, recovered);
     let s = Session::open(dir)?;
     Ok((lock, s))
+}
+
+/// [`open_locked`], waiting for the lock as long as any command does
+/// ([`crate::gamefs::lock_wait`]): for the outage, which every running game must record
+/// before any mail is taken.
+fn open_waiting(dir: &Path) -> Result<(GameLock, Session), ServeError> {
+    let (lock, recovered) = Session::lock(dir)?;
+    say_recovered(dir, recovered);
+    let s = Session::open(dir)?;
+    Ok((lock, s))
+}
+
+/// Tells on standard error what the lock's recovery set aside from a log a crash left
+/// incomplete (as every command does).
+fn say_recovered(dir: &Path, recovered: Option<String>) {
+    if let Some(r) = recovered {
+        eprintln!(
+            "serve: {}: {}",
+            crate::text::controls::one_line(&dir.display().to_string()),
+            crate::text::controls::printable(&r)
+        );
+    }
 }
 
 /// Runs `serve` until `stop` is set (or one pass with [`ServeOptions::once`]), writing its
@@ -387,7 +410,7 @@ fn lock_state(dir: &Path) -> Result<std::fs::File, ServeError> {
         path: path.clone(),
         message: m,
     };
-    let f = std::fs::OpenOptions::new()
+    let f = crate::gamefs::nofollow_options()
         .create(true)
         .truncate(false)
         .write(true)
@@ -406,12 +429,14 @@ fn lock_state(dir: &Path) -> Result<std::fs::File, ServeError> {
 
 /// Makes `dir` (mode 0700: the spool holds mails quoting live tokens).
 fn make_private_dir(dir: &Path) -> Result<(), ServeError> {
-    let mut b = std::fs::DirBuilder::new();
-    b.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
-    b.create(dir).map_err(|e| ServeError::File {
+    let err = |e: String| ServeError::File {
         path: dir.to_path_buf(),
-        message: e.to_string(),
-    })
+        message: e,
+    };
+    let parent = crate::gamefs::parent_of(dir);
+    if !parent.exists() {
+        std::fs::create_dir_all(&parent).map_err(|e| err(e.to_string()))?;
+    }
+    // A link in the folder's place is refused, never followed (the spool holds live tokens).
+    crate::gamefs::real_dir(dir).map_err(|e| err(e.to_string()))
 }

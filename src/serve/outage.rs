@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Duration, Utc};
 
-use super::{open_locked, ServeError};
+use super::{open_waiting, ServeError};
 use crate::data::Side;
 use crate::mail::outbound::{outbox_of, subject_tag};
 use crate::mail::queue::{self, Mail, Queue};
@@ -138,7 +138,7 @@ fn record_one(
     threshold: Duration,
     force_outbox: bool,
 ) -> Result<Option<String>, ServeError> {
-    let (_lock, mut s) = open_locked(dir)?;
+    let (_lock, mut s) = open_waiting(dir)?;
     if s.is_revealed() || s.game().is_none_or(|g| g.outcome().is_some()) {
         return Ok(None);
     }
@@ -150,7 +150,7 @@ fn record_one(
     let line = if to - start > threshold {
         s.record_outage(start, to, to)?;
         Some(format!(
-            "{}: outage from {} to {} ({}) recorded, both players told",
+            "{}: outage from {} to {} ({}) recorded",
             s.game_id(),
             start.to_rfc3339(),
             to.to_rfc3339(),
@@ -170,16 +170,15 @@ fn record_one(
         queue.sync()?;
     }
     let transport = Transport::choose(&outbox_of(dir), force_outbox)?;
-    if let Some(e) = queue::flush(&s, &transport, to, false)
+    let problem = queue::flush(&s, &transport, to, false)
         .problems()
         .into_iter()
-        .next()
-    {
-        return Err(ServeError::Config(format!(
-            "the outage notices are queued, not sent yet: {e}"
-        )));
-    }
-    Ok(line)
+        .next();
+    // The entry stands whether or not the mail server took the notices: they stay queued.
+    Ok(line.map(|l| match problem {
+        None => format!("{l}, both players told"),
+        Some(e) => format!("{l}; the notices to both players are queued, not sent yet: {e}"),
+    }))
 }
 
 /// The outage notice to `side`: when, how long, that nothing sent meanwhile is lost, and

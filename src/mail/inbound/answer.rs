@@ -130,7 +130,14 @@ fn answer_refusal(
         Side::Ussr => session.players().ussr.clone(),
     };
     let game = ctx.game.as_deref().unwrap_or(session.game_id());
-    let summary = match super::refusal_limit::owe(dir, &to, game, opts.now) {
+    // This very mail answered before, by a run a crash stopped before it filed the mail: that
+    // answer stands (the position, hence its Message-ID, may have changed since), no second.
+    match answered_before(dir, &r.digest) {
+        Ok(true) => return (plain, Ok(Answered::No)),
+        Ok(false) => {}
+        Err(e) => return (plain, Err(e)),
+    }
+    let summary = match super::refusal_limit::owe(&opts.games_dir, &to, game, opts.now) {
         Ok(Owed::Answer(summary)) => summary,
         Ok(Owed::Withheld) => return (plain, Ok(Answered::Withheld)),
         Err(e) => return (plain, Err(e)),
@@ -187,4 +194,20 @@ fn answer_refusal(
         ))
     })();
     (text, sent)
+}
+
+/// Whether a refusal of the mail whose digest is `digest` is queued or was sent in the game of
+/// `dir`: its Message-ID names the refused mail (`.rDIGEST16.`, [`crate::mail::refusal`]).
+/// Linear in the queue and `sent.log`.
+fn answered_before(dir: &Path, digest: &str) -> Result<bool, MailError> {
+    let short = &digest[..digest.len().min(16)];
+    let mark =
+        |id: &str| id.contains(&format!(".r{short}.")) || id.contains(&format!(".r{short}@"));
+    let q = Queue::of(dir);
+    if q.sent_ids()?.iter().any(|id| mark(id)) {
+        return Ok(true);
+    }
+    Ok(q.owed()?
+        .iter()
+        .any(|(_, r)| r.as_ref().is_ok_and(|r| mark(&r.message_id))))
 }

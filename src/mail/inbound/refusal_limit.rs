@@ -1,13 +1,15 @@
-//! How many refusals one address is mailed: at most [`REFUSALS_PER_HOUR`] in any hour, per
-//! game. A refusal goes only to a player of the game, but anyone can send mail `From:` a
+//! How many refusals one address is mailed: at most [`REFUSALS_PER_HOUR`] in any hour, all
+//! the games of a games folder together. A refusal goes only to a player of the game, but anyone can send mail `From:` a
 //! player's address: without a limit, a flood of forged mails would be answered one for one,
 //! into the player's mailbox. Past the limit a refused mail is filed and reported as usual but
 //! not answered; the next refusal mailed to that address says how many were not ("K more
 //! mails refused since …").
 //!
-//! The count is kept per game in `GAME_DIR/refusal-limit.yaml` ([`REFUSAL_LIMIT_FILE`], mode
-//! 0600, written whole), and updated under the game's lock before the refusal is sent: a
-//! refusal that could not be sent still counts.
+//! The count is kept for the games folder in `GAMES/.refusal-limit.yaml` ([`REFUSAL_LIMIT_FILE`],
+//! mode 0600, written whole), under a lock of its own (`GAMES/.refusal-limit.lock`, held only
+//! while it is read and written), and updated before the refusal is queued: a refusal that
+//! could not be sent still counts. A player of ten games flooded by forged mails in all ten
+//! gets five refusals an hour, not fifty.
 
 use std::path::Path;
 
@@ -16,13 +18,16 @@ use serde::{Deserialize, Serialize};
 
 use crate::mail::{bare_address, MailError};
 
-/// At most this many refusal mails go to one address in any hour, per game.
+/// At most this many refusal mails go to one address in any hour, all games together.
 pub const REFUSALS_PER_HOUR: usize = 5;
 
-/// The file in the game folder that counts the refusals mailed ([`RefusalLimits`]).
-pub const REFUSAL_LIMIT_FILE: &str = "refusal-limit.yaml";
+/// The file in the games folder that counts the refusals mailed ([`RefusalLimits`]).
+pub const REFUSAL_LIMIT_FILE: &str = ".refusal-limit.yaml";
 
-/// `GAME_DIR/refusal-limit.yaml`: the refusals mailed to each address in the last hour, and
+/// The lock file beside it.
+const REFUSAL_LIMIT_LOCK: &str = ".refusal-limit.lock";
+
+/// `GAMES/.refusal-limit.yaml`: the refusals mailed to each address in the last hour, and
 /// those not mailed since.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
@@ -59,22 +64,22 @@ pub enum Owed {
 }
 
 impl RefusalLimits {
-    /// Reads `GAME_DIR/refusal-limit.yaml`; empty if there is none (a link is refused).
+    /// Reads `GAMES/.refusal-limit.yaml`; empty if there is none (a link is refused).
     ///
     /// # Errors
     ///
     /// [`MailError::File`] naming the file.
-    pub fn load(game_dir: &Path) -> Result<RefusalLimits, MailError> {
-        crate::mail::read_yaml(&game_dir.join(REFUSAL_LIMIT_FILE))
+    pub fn load(games_dir: &Path) -> Result<RefusalLimits, MailError> {
+        crate::mail::read_yaml(&games_dir.join(REFUSAL_LIMIT_FILE))
     }
 
-    /// Replaces `GAME_DIR/refusal-limit.yaml` whole, mode 0600.
+    /// Replaces `GAMES/.refusal-limit.yaml` whole, mode 0600.
     ///
     /// # Errors
     ///
     /// [`MailError::File`] naming the file.
-    pub fn save(&self, game_dir: &Path) -> Result<(), MailError> {
-        let path = game_dir.join(REFUSAL_LIMIT_FILE);
+    pub fn save(&self, games_dir: &Path) -> Result<(), MailError> {
+        let path = games_dir.join(REFUSAL_LIMIT_FILE);
         let err = |m: String| MailError::File {
             path: path.clone(),
             message: m,
@@ -124,21 +129,36 @@ impl RefusalLimits {
     }
 }
 
-/// Counts a refusal to `address` in the game in `dir` ([`RefusalLimits::owe`]) and saves the
-/// count; call it holding the game's lock.
+/// Counts a refusal to `address` in game `game` of the games folder `games_dir`
+/// ([`RefusalLimits::owe`]) and saves the count, under the count's own lock (two runs
+/// answering refusals in two games at once count both).
 ///
 /// # Errors
 ///
-/// [`MailError::File`] if the count cannot be read or saved.
+/// [`MailError::File`] if the count cannot be locked, read or saved.
 pub(super) fn owe(
-    dir: &Path,
+    games_dir: &Path,
     address: &str,
     game: &str,
     now: DateTime<Utc>,
 ) -> Result<Owed, MailError> {
-    let mut limits = RefusalLimits::load(dir)?;
+    let lock_path = games_dir.join(REFUSAL_LIMIT_LOCK);
+    let err = |e: std::io::Error| MailError::File {
+        path: lock_path.clone(),
+        message: e.to_string(),
+    };
+    let lock = crate::gamefs::nofollow_options()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&lock_path)
+        .map_err(err)?;
+    lock.lock().map_err(err)?;
+    let mut limits = RefusalLimits::load(games_dir)?;
     let owed = limits.owe(address, game, now);
-    limits.save(dir)?;
+    limits.save(games_dir)?;
+    drop(lock);
     Ok(owed)
 }
 

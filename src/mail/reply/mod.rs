@@ -185,6 +185,16 @@ pub fn header_len(raw: &[u8]) -> usize {
     }
 }
 
+/// At most this many lines beginning `--` (MIME boundary delimiters, RFC 2046 §5.1.1, and
+/// anything else so written) in a mail that is parsed: a reply from any client has a dozen.
+pub const MAX_MIME_DELIMITERS: usize = 1000;
+
+/// The lines of `lf` (LF line ends) that begin with `--`, counted in one pass.
+fn delimiter_lines(lf: &[u8]) -> usize {
+    let starts = usize::from(lf.starts_with(b"--"));
+    starts + lf.windows(3).filter(|w| w == b"\n--").count()
+}
+
 /// Parses raw message bytes into a [`Reply`].
 ///
 /// Errors: [`Refusal::TooLarge`] when the message, its header or its text parts exceed
@@ -205,6 +215,14 @@ pub fn read(raw: &[u8]) -> Result<Reply, Refusal> {
             limit: MAX_HEADER_BYTES,
             what: "its header (at least)",
         });
+    }
+    let delimiters = delimiter_lines(&lf);
+    if delimiters > MAX_MIME_DELIMITERS {
+        // Parsed, each part would take memory of its own (some hundred bytes for an empty
+        // one): eight million empty parts in 56 MB took 1.7 GB.
+        return Err(Refusal::MalformedMime(format!(
+            "{delimiters} MIME boundary lines, over the {MAX_MIME_DELIMITERS} a reply may have"
+        )));
     }
     let msg = MessageParser::default()
         .parse(&lf[..])
@@ -551,6 +569,25 @@ mod tests {
             "From: a@b.test\r\nSubject: s\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\npass\r\n--b\r\nContent-Type: image/jpeg\r\nContent-Disposition: attachment; filename=\"a.jpg\"\r\nContent-Transfer-Encoding: base64\r\n\r\n{photo}\r\n--b--\r\n"
         );
         let r = read(raw.as_bytes()).unwrap();
+        assert_eq!(r.body.trim(), "pass");
+    }
+
+    #[test]
+    fn a_mail_of_more_mime_parts_than_a_reply_has_is_refused_before_it_is_parsed() {
+        let mail = |parts: usize| {
+            let mut raw = String::from("From: a@b.test\r\nSubject: s\r\nMIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\npass\r\n");
+            raw.push_str(&"--b\r\n\r\n".repeat(parts));
+            raw.push_str("--b--\r\n");
+            raw
+        };
+        let r = read(mail(MAX_MIME_DELIMITERS).as_bytes()).unwrap_err();
+        assert_eq!(r.kind(), "malformed-mime");
+        assert!(
+            r.explain(None).contains("MIME boundary lines"),
+            "{}",
+            r.explain(None)
+        );
+        let r = read(mail(10).as_bytes()).unwrap();
         assert_eq!(r.body.trim(), "pass");
     }
 
