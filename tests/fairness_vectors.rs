@@ -104,6 +104,8 @@ fn compute(function: &str, args: &BTreeMap<&str, &str>) -> String {
         "deck_key" => hex::encode(fairness::deck_key(&hex32(arg("seed")))),
         "nonce_mix" => hex::encode(fairness::nonce_mix(arg("ussr"), arg("us"))),
         "test_seed" => hex::encode(fairness::test_seed(num("n"))),
+        "small_test_number" => fairness::small_test_number(&hex32(arg("commitment")))
+            .map_or("none".to_string(), |n| n.to_string()),
         "stream" => {
             let mut s = ChanceStream::new(&key(), &mix(), arg("label"), num("r"), num("k"));
             let bytes: Vec<u8> = (0..num("bytes")).map(|_| s.next_byte()).collect();
@@ -230,6 +232,7 @@ fn fairness_md_vectors_are_reproduced() {
         "deck_key",
         "nonce_mix",
         "test_seed",
+        "small_test_number",
         "stream",
         "die_roll",
         "die_stream",

@@ -190,6 +190,16 @@ pub enum Payload {
         /// tests): anyone can recompute it, so the game is not a fair game (FAIRNESS.md §2).
         #[serde(default, skip_serializing_if = "is_false")]
         test_seed: bool,
+        /// The address the host (the moderator, who holds the seed) mails the game from, as
+        /// `new` knew it: a player with the same address is the host, who knows every future
+        /// roll and the deck (FAIRNESS.md §2 "What the host can do"). Absent when `new` knew
+        /// none, and in logs written before it existed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        moderator: Option<String>,
+        /// True when the host declared at `new` that it is also one of the players
+        /// (`new --moderator-plays`).
+        #[serde(default, skip_serializing_if = "is_false")]
+        moderator_plays: bool,
     },
     /// A player joins and contributes a nonce the moderator cannot predict (design §2).
     Join {

@@ -45,6 +45,7 @@ mod commit;
 pub mod correspondence;
 mod create;
 mod error;
+pub mod host;
 mod join;
 mod open;
 mod play;
