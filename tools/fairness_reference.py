@@ -6,6 +6,8 @@ hmac), so the page is shown to be enough to re-implement a verifier.
 
     python3 tools/fairness_reference.py           # check; exit 1 on any difference
     python3 tools/fairness_reference.py --print   # print every vector line as computed
+    python3 tools/fairness_reference.py --games DIR...   # re-derive finished games
+                                                         # (tools/fairness_games.py)
 """
 
 import hashlib
@@ -204,6 +206,10 @@ def vector_lines(text):
 
 
 def main():
+    if "--games" in sys.argv:
+        import fairness_games
+
+        return fairness_games.main(sys.argv[sys.argv.index("--games") + 1 :])
     printing = "--print" in sys.argv
     bad = 0
     count = 0

@@ -160,7 +160,12 @@ impl Session {
         } else {
             (players, None)
         };
-        let mut options = to_value(options);
+        // Every sealed game records where its cards go (FAIRNESS.md §3.7).
+        let options = Options {
+            card_records: true,
+            ..options.clone()
+        };
+        let mut options = to_value(&options);
         if let (Some(c), Value::Mapping(m)) = (correspondence, &mut options) {
             m.insert(Value::from(correspondence::OPTIONS_KEY), c);
         }
