@@ -780,7 +780,7 @@ mod tests {
         let p = Played::of(&players, log.entries());
         assert_eq!(p.id, <[u8; 32]>::from(h.finalize()));
         assert_eq!((p.len, p.first.as_str()), (items.len(), items[0].as_str()));
-        assert_eq!(p.decisions, 343);
+        assert_eq!(p.decisions, 348);
     }
 
     /// Many games on several threads come back in the order given, each the report of its

@@ -1,6 +1,7 @@
 """Re-derives the sealed chance of finished twilight-pbem games from schemas/FAIRNESS.md alone.
 
-For each game whose seed is revealed, from its log.yaml and the page's rules only — no rules
+For each game whose seed is revealed (or whose moderator's secret.yaml is at hand), from its
+log.yaml and the page's rules only — no rules
 engine, no search: every hand commitment (§3.7–3.9, §7–9), every card taken at random (§3.4),
 every die (§3.4, §4), every headline and Turn Zero superpower card commitment (§9, §15), the
 bids and the bid draw (§14), and the salt of every standing order used (§16).
@@ -43,6 +44,24 @@ def hand_digest(seed, side, seq, hand):  # §7-9
     salt = mac(seed, b"twilight-pbem/hand-salt/v1\0" + s(side) + u64(seq))
     cards = sorted(hand)
     return commitment(salt, b"twilight-pbem/hand/v1\0" + u32(len(cards)) + bytes(cards))
+
+
+PAGE = pathlib.Path(__file__).resolve().parent.parent / "schemas" / "FAIRNESS.md"
+
+
+def card_numbers():
+    """Section 3.8's table: each card's printed name to its number."""
+    out = {}
+    rows = False
+    for line in PAGE.read_text(encoding="utf-8").splitlines():
+        if line.startswith("| # | card |"):
+            rows = True
+        elif rows and line.startswith("|") and not line.startswith("|---"):
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            out[cells[1]] = int(cells[0])
+        elif rows and not line.startswith("|"):
+            break
+    return out
 
 
 def payload(doc):
@@ -240,14 +259,24 @@ def check_bids(docs, seed, mix_key):
 
 
 def verify_game(folder):
-    """Re-derives one finished game; returns the counts checked."""
+    """Re-derives one finished game; returns the counts checked, or why there is nothing to
+    re-derive: `recorded` (imported, no seed) or `unfinished` (the seed not revealed yet)."""
     docs = read_log(pathlib.Path(folder) / "log.yaml")
     kind, create = payload(docs[0])
+    if create.get("options", {}).get("recorded") == "true":
+        return "recorded"  # §2: a game recorded elsewhere has no seed and seals nothing
+    reveal = [payload(d)[1]["seed"] for d in docs if payload(d)[0] == "reveal"]
+    secret = pathlib.Path(folder) / "secret.yaml"
+    if not reveal and secret.is_file():
+        # The moderator's own secret (the bundled example game keeps it on purpose): the hands
+        # so far re-derive from its seed as from a revealed one.
+        import yaml
+
+        reveal = [yaml.load(secret.read_text(encoding="utf-8"), Loader=yaml.BaseLoader)["seed"]]
+    if not reveal:
+        return "unfinished"  # the seed is not revealed yet
     if create.get("options", {}).get("card_records") != "true":
         raise Mismatch("no card-flow records (a log from before FAIRNESS version 3)")
-    reveal = [payload(d)[1]["seed"] for d in docs if payload(d)[0] == "reveal"]
-    if not reveal:
-        return None
     seed = bytes.fromhex(reveal[0])
     if sha256(b"twilight-pbem/seed-commitment/v1\0" + seed).hex() != create["seed_commitment"]:
         raise Mismatch("the seed does not match its commitment")
@@ -258,6 +287,7 @@ def verify_game(folder):
     cancelled = cancelled_seqs(docs)
     dice_keys = 0
     decisions = 0
+    orders = {}  # standing orders given: entry to digest
     sealed = []  # headline and superpower card commitments awaiting their decision
     i = 0
     joins = 0
@@ -296,12 +326,43 @@ def verify_game(folder):
                 sealed.append(body)
         elif kind == "dice_key":
             dice_keys += 1
+        elif kind == "standing_order":
+            orders[seq] = body["digest"]
         elif kind == "standing_order_used":
-            salt = mac(seed, b"twilight-pbem/standing-order-salt/v1\0" + s(body["side"]) + u64(int(body["order"])))
-            if salt.hex() != body["salt"]:
-                raise Mismatch("entry %d: the standing order's salt" % seq)
+            check_order(seed, body, orders[int(body["order"])], game.checked)
         i += 1
     return game.checked
+
+
+NAMES = {}
+
+
+def check_order(seed, used, digest, checked):
+    """§16: the order's salt, and its digest for the two kinds of decision whose answers need no
+    rules: the Olympic Games and an opponent's event before or after its Operations. (A discard
+    order's candidates depend on the US's Ops modifiers: its digest is left to a rules engine.)"""
+    side, seq = used["side"], int(used["order"])
+    salt = mac(seed, b"twilight-pbem/standing-order-salt/v1\0" + s(side) + u64(seq))
+    if salt.hex() != used["salt"]:
+        raise Mismatch("the salt of standing order %d" % seq)
+    if not NAMES:
+        NAMES.update(card_numbers())
+    name, move = used["text"][len("if "):].split(":", 1)
+    card = NAMES[name.strip()]
+    if card == 20:
+        kind = '{"choose_option":{"options":["participate","boycott"]}}'
+    elif card in (10, 95):
+        checked["discard orders (not checked)"] = checked.get("discard orders (not checked)", 0) + 1
+        return
+    else:
+        kind = '{"event_first":{"card":%d}}' % card
+    canonical = (
+        b"twilight-pbem/standing-order/v1\0" + side.encode() + b"\0" + bytes([card])
+        + move.strip().encode("utf-8") + b"\0" + kind.encode()
+    )
+    if commitment(salt, canonical) != digest:
+        raise Mismatch("standing order %d does not match its digest" % seq)
+    checked["standing orders"] = checked.get("standing orders", 0) + 1
 
 
 def check_dice(game, seed, dice_keys, records):
@@ -350,6 +411,7 @@ def main(paths):
         print("reading logs needs PyYAML (python3 -m pip install pyyaml)")
         return 2
     total = {}
+    skipped = {"recorded": 0, "unfinished": 0}
     bad = 0
     games = 0
     for folder in game_folders(paths):
@@ -359,13 +421,15 @@ def main(paths):
             bad += 1
             print("%s: %s" % (folder, e))
             continue
-        if checked is None:
+        if isinstance(checked, str):
+            skipped[checked] += 1
             continue
         games += 1
         for k, v in checked.items():
             total[k] = total.get(k, 0) + v
     print(
-        "%d finished games re-derived, %d failed: %s"
-        % (games, bad, ", ".join("%d %s" % (v, k) for k, v in total.items()))
+        "%d games re-derived, %d failed: %s (skipped: %d recorded, %d unfinished)"
+        % (games, bad, ", ".join("%d %s" % (v, k) for k, v in total.items()),
+           skipped["recorded"], skipped["unfinished"])
     )
     return 1 if bad else 0

@@ -297,7 +297,8 @@ pub enum Payload {
     },
     /// A player asks to take back their own latest decisions (`schemas/NOTATION.md`
     /// "Takebacks"): `cancels` names every entry the takeback would cancel, oldest first — the
-    /// asker's decisions and the hand commitments that followed them, back to the first one
+    /// asker's decisions and the hand commitments and card-flow records (FAIRNESS.md §3.7)
+    /// that followed them, back to the first one
     /// asked for ([`crate::session::takeback`] says which entries may be cancelled). Written by
     /// the asker.
     TakebackRequest {
@@ -437,7 +438,8 @@ impl Payload {
     }
 }
 
-/// One entry a takeback cancels: its `seq` and the SHA-256 of its stored bytes.
+/// One entry a takeback cancels: its `seq` and its entry hash (FAIRNESS.md §11: SHA-256 of
+/// `twilight-log v1\0` and its stored bytes, as `prev` is computed).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Cancelled {
