@@ -129,8 +129,16 @@ class Game:
 
     # -- records ---------------------------------------------------------------------------
 
+    def outside(self, cards, what):
+        """A record's public cards come from the discard pile, the removed cards or a war
+        period's: never from a hand, the deck or the cards set aside."""
+        for c in cards:
+            if self.where(c) or c in self.deck or c in self.aside:
+                raise Mismatch("resolution %d: %s names card %d, which is in a hand or the deck" % (self.r, what, c))
+
     def shuffle(self, added):
         """§3.5-3.7: the undrawn deck and the cards added, ascending, permuted by §6."""
+        self.outside(added, "a shuffled record")
         extra = []
         if self.aside and self.aside_drawn_in != self.r:
             extra, self.aside = self.aside, []  # Our Man in Tehran's returned cards
@@ -185,6 +193,7 @@ class Game:
             else:
                 self.hands[v].append(c)
         elif kind == "to_hand":
+            self.outside([int(v["card"])], "a to_hand record")
             self.hands[v["side"]].append(int(v["card"]))
         elif kind == "random_card":
             self.random_card(int(v))
@@ -406,7 +415,7 @@ def game_folders(paths):
 
 def main(paths):
     try:
-        import yaml  # noqa: F401
+        import yaml
     except ImportError:
         print("reading logs needs PyYAML (python3 -m pip install pyyaml)")
         return 2
@@ -420,6 +429,11 @@ def main(paths):
         except Mismatch as e:
             bad += 1
             print("%s: %s" % (folder, e))
+            continue
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError, yaml.YAMLError) as e:
+            # A log this page does not describe (a field missing, a value of the wrong kind).
+            bad += 1
+            print("%s: not a log of this page's form: %s %s" % (folder, type(e).__name__, e))
             continue
         if isinstance(checked, str):
             skipped[checked] += 1
