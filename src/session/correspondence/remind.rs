@@ -93,6 +93,7 @@ fn send(
     text: String,
 ) -> Result<Notice, MailError> {
     let from = MailConfig::load(s.dir())?.sender();
+    let text = text + &s.host_notice_after_text(Some(&from));
     let to = address(s, side);
     let mailbox = |a: &str| {
         a.parse::<lettre::message::Mailbox>()
