@@ -212,7 +212,10 @@ def read_log(path):
     import yaml
 
     text = pathlib.Path(path).read_text(encoding="utf-8")
-    return [d for d in yaml.load_all(text, Loader=yaml.BaseLoader) if d]
+    # BaseLoader keeps every scalar a string (§11); its libyaml twin, when built, reads the same
+    # way about ten times faster.
+    loader = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
+    return [d for d in yaml.load_all(text, Loader=loader) if d]
 
 
 def cancelled_seqs(docs):
