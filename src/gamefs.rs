@@ -4,8 +4,10 @@
 //!   command from reading the log to the last byte it writes. A second process waits a bounded
 //!   time ([`lock_wait`]) and then fails with [`FsError::Busy`]; it never decides on a stale
 //!   state.
-//! * [`open_nofollow`], [`refuse_symlink`] — a symlinked game folder, `log.yaml` or
-//!   `secret.yaml` is refused, never written through.
+//! * [`open_nofollow`], [`refuse_symlink`], [`read_optional`], [`real_dir`] — a symbolic link
+//!   in place of a game folder or any file or folder in it (`log.yaml`, `secret.yaml`, the mail
+//!   files, `outbox/`) or of a Maildir's folders and mails is refused, never read or written
+//!   through (`O_NOFOLLOW`).
 //! * [`atomic_write`] — replaces a small file (secret, mail state) as a whole: temporary file
 //!   (mode 0600), fsync, rename, fsync of the folder. A crash leaves the old file or the new.
 //! * [`crash_point`] — a test-only fault hook: with `TWILIGHT_CRASH_AT=<point>` in the
@@ -57,10 +59,13 @@ pub enum FsError {
     },
     /// A symbolic link where a game's folder or file must be.
     #[error(
-        "{0}: is a symbolic link; a game's folder, log.yaml and secret.yaml must be real \
-         files, never written through a link (move the real one into place)"
+        "{0}: is a symbolic link; the files and folders of a game and of a Maildir must be \
+         real ones, never read or written through a link (move the real one into place)"
     )]
     Symlink(PathBuf),
+    /// Something other than a folder where a folder must be (a file, a device).
+    #[error("{0}: is not a folder")]
+    NotADir(PathBuf),
     /// The operating system refused.
     #[error("{path}: {action}: {source}")]
     Io {
@@ -218,6 +223,75 @@ pub fn read_nofollow(path: &Path) -> Result<Vec<u8>, FsError> {
     read_all(&mut open_nofollow(path)?, path)
 }
 
+/// Reads `path` as [`read_nofollow`] does, if it is there: `None` when it is missing. What a
+/// game's optional files are read with (`mail.yaml`, `mail-state.yaml`, `clock-mail.yaml`), so
+/// that a link put in their place is refused, never read through (its target's text would
+/// show in an error or a mail).
+///
+/// # Errors
+///
+/// [`FsError::Symlink`] for a link; [`FsError::Io`] for anything but a regular file or a
+/// failed read.
+pub fn read_optional(path: &Path) -> Result<Option<Vec<u8>>, FsError> {
+    match read_nofollow(path) {
+        Ok(b) => Ok(Some(b)),
+        Err(FsError::Io { source, .. }) if source.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// Makes sure `dir` is a real folder, making it (mode 0700, in a parent that must exist) when
+/// it is missing: a symbolic link (even to a folder) or a file in its place is refused. What
+/// every folder written into is checked with before a file is put in it (a game's `outbox/`, a
+/// Maildir's `cur/`, `twilight-refused/`, [`crate::mail::inbound::FAILED_FOLDER`] and
+/// [`crate::mail::inbound::QUARANTINE_FOLDER`]): a link there would put mails holding live
+/// tokens wherever it points.
+///
+/// # Errors
+///
+/// [`FsError::Symlink`], [`FsError::NotADir`], or [`FsError::Io`] if it cannot be made.
+pub fn real_dir(dir: &Path) -> Result<(), FsError> {
+    let dir = plain(dir);
+    let check = |m: fs::Metadata| {
+        if m.file_type().is_symlink() {
+            Err(FsError::Symlink(dir.clone()))
+        } else if m.is_dir() {
+            Ok(())
+        } else {
+            Err(FsError::NotADir(dir.clone()))
+        }
+    };
+    match fs::symlink_metadata(&dir) {
+        Ok(m) => check(m),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let mut b = fs::DirBuilder::new();
+            #[cfg(unix)]
+            std::os::unix::fs::DirBuilderExt::mode(&mut b, 0o700);
+            match b.create(&dir) {
+                Ok(()) => Ok(()),
+                // Made meanwhile (by another run, or as a link): what is there now decides.
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
+                    check(fs::symlink_metadata(&dir).map_err(|source| FsError::Io {
+                        path: dir.clone(),
+                        action: "look at the folder",
+                        source,
+                    })?)
+                }
+                Err(source) => Err(FsError::Io {
+                    path: dir.clone(),
+                    action: "make the folder",
+                    source,
+                }),
+            }
+        }
+        Err(source) => Err(FsError::Io {
+            path: dir.clone(),
+            action: "look at the folder",
+            source,
+        }),
+    }
+}
+
 /// Whether `e` says that a file cannot be created or written where it was asked: permission
 /// denied (`EACCES`, `EPERM`) or a read-only file system (`EROFS`).
 pub fn is_read_only_error(e: &io::Error) -> bool {
@@ -347,6 +421,29 @@ pub fn remove_stale_temps(dir: &Path) {
     for e in entries.flatten() {
         let is_temp = e.file_name().to_string_lossy().starts_with(".tmp-");
         if is_temp && e.file_type().is_ok_and(|t| t.is_file()) {
+            let _ = fs::remove_file(e.path());
+        }
+    }
+}
+
+/// Removes the temporary files [`atomic_write`] left in `dir` that are older than `age`: what
+/// a writer into a folder that no lock guards calls (a Maildir's folders, which two `inbox`
+/// runs may write at once): a temporary file that old is no other run's any more, only a
+/// crash's leftover.
+pub fn remove_temps_older_than(dir: &Path, age: Duration) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let is_temp = e.file_name().to_string_lossy().starts_with(".tmp-");
+        let old = e
+            .metadata()
+            .ok()
+            .filter(fs::Metadata::is_file)
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|d| d > age);
+        if is_temp && old {
             let _ = fs::remove_file(e.path());
         }
     }
@@ -692,6 +789,32 @@ mod tests {
         assert!(temp.exists());
         remove_stale_temps(d.path());
         assert!(!temp.exists());
+    }
+
+    #[test]
+    fn only_old_temporary_files_are_removed_from_an_unlocked_folder() {
+        let d = tempfile::tempdir().unwrap();
+        let (old, new, kept) = (
+            d.path().join(".tmp-old"),
+            d.path().join(".tmp-new"),
+            d.path().join("note.txt"),
+        );
+        for f in [&old, &new, &kept] {
+            fs::write(f, b"x").unwrap();
+        }
+        let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+        for f in [&old, &kept] {
+            File::options()
+                .write(true)
+                .open(f)
+                .unwrap()
+                .set_modified(hour_ago)
+                .unwrap();
+        }
+        remove_temps_older_than(d.path(), Duration::from_secs(600));
+        assert!(!old.exists(), "a crash's leftover");
+        assert!(new.exists(), "maybe another run's, being written");
+        assert!(kept.exists());
     }
 
     #[cfg(unix)]

@@ -4,16 +4,20 @@
 //!
 //! * The rules: [`data`] (the printed cards and map, no rules attached) and [`engine`] (the
 //!   rules engine: one function per card, typed prompts, chance injected).
-//! * The game's words: [`text`] (the move notation players type, plain-text views, wording).
+//! * The game's words: [`text`] (the move notation players type, plain-text views, wording,
+//!   text from outside stripped of control characters).
 //! * The record: [`log`] (the append-only, hash-chained YAML move log and its verifier).
 //! * Chance and sealing: [`chance`] (commitments, dice and deals derived from committed
 //!   secrets, simultaneous choices, the bid; `schemas/FAIRNESS.md`).
 //! * The moderated game on disk: [`session`] (replay, seats, takebacks, standing orders, the
-//!   correspondence clock) over [`gamefs`] (one writer per game folder, atomic writes).
+//!   correspondence clock) over [`gamefs`] (one writer per game folder, atomic writes, no
+//!   symbolic link followed).
 //! * Around one game: [`mail`] (prompts out, authenticated replies in), [`picture`] (the board
 //!   as SVG, PNG and an HTML replay page), [`peer`] (two players, no host), [`import`] (games
 //!   played elsewhere).
-//! * Many games: [`archive`] (verifying a folder of games, standings).
+//! * Many games: [`archive`] (verifying a folder of games, standings), [`serve`] (the host's
+//!   long-running process: mail in by IMAP or a Maildir, prompts out, the clock's work at its
+//!   times, outages).
 //!
 //! The command line (`src/main.rs`, one module a command under `src/cli/`) only parses
 //! arguments, calls these modules and prints.
@@ -34,5 +38,6 @@ pub mod log;
 pub mod mail;
 pub mod peer;
 pub mod picture;
+pub mod serve;
 pub mod session;
 pub mod text;

@@ -72,8 +72,8 @@ fn every_subcommand_help_begins_with_its_listed_description() {
             checked += 1;
         }
     }
-    // 22 commands, 6 of `peer`, 1 of `import`.
-    assert_eq!(checked, 29);
+    // 23 commands, 6 of `peer`, 1 of `import`.
+    assert_eq!(checked, 30);
 }
 
 /// A subcommand's help shows its arguments, its flattened options and their defaults.
@@ -114,7 +114,7 @@ fn usage_errors_name_the_subcommand_and_its_arguments() {
         err,
         "error: unexpected argument '--bogus' found\n\n  \
          tip: to pass '--bogus' as a value, use '-- --bogus'\n\n\
-         Usage: twilight inbox [OPTIONS] <SOURCES>...\n\n\
+         Usage: twilight inbox [OPTIONS] [SOURCES]...\n\n\
          For more information, try '--help'.\n"
     );
     let (_, err, code) = twilight(&["new", "G", "--player", "a"]);

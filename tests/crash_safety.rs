@@ -680,7 +680,8 @@ fn one_busy_game_does_not_stop_the_inbox_for_the_others() {
     assert_eq!(o.status.code(), Some(0), "{o:?}");
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
-        err.contains("left for the next run") && err.contains("the game is busy"),
+        err.contains("left in new/ for the next run")
+            && err.contains("busy (another twilight command holds its lock"),
         "{err}"
     );
     assert_eq!(decisions(&free), nf + 1, "the free game moved on");

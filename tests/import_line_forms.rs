@@ -1,9 +1,11 @@
 //! The importer on short synthetic logs in the digital edition's format, written for these
 //! tests (not taken from a real log), one per line form that a log read from the start shows:
-//! Olympic Games won by the participant, logs cut inside their last record and a bare
-//! `Coup (n Ops):` at the end. The forms read at a position (empty-hand discards, end-of-turn
-//! discards, `Turn N, Cleanup`, Final Scoring's `: :` line, reviewed deviations) are tested in
-//! `src/import/driver/tests.rs`.
+//! Olympic Games won by the participant, Olympic Games headlined with its dice not printed
+//! next to another headline, logs cut inside their last record (a headline phase cut between
+//! its two events too) and a bare `Coup (n Ops):` at the end. The forms read at a position
+//! (empty-hand discards, end-of-turn discards, `Turn N, Cleanup`, Final Scoring's `: :` line
+//! and the result line, a Chernobyl region glued to the next line, Summit headlined after a
+//! war, reviewed deviations) are tested in `src/import/driver/tests.rs`.
 
 use twilight_pbem::engine::ChanceOutcome;
 use twilight_pbem::import::{import_digital_edition, write_game, Imported, Stopped};
@@ -242,5 +244,157 @@ Turn 1, US AR1: Independent Reds*: Event: Independent Reds*
         notations(&imported).last(),
         Some(&"play Independent Reds event")
     );
+    replays(&imported);
+}
+
+/// The decision of `side` answered with option `n`, and the chance it drew.
+fn option_chance(i: &Imported, n: u8) -> Vec<ChanceOutcome> {
+    i.decisions
+        .iter()
+        .find(|d| d.answer == twilight_pbem::engine::Answer::Number(n))
+        .expect("the option")
+        .chance
+        .clone()
+}
+
+#[test]
+fn olympic_games_headlined_with_no_dice_printed_before_fidel() {
+    // The US sponsors (+2) and wins; the USSR participates; only the VP is printed. The first
+    // pair that gives it: US 1 + 2 against USSR 1, a recorded inference with a note.
+    let imported = import(
+        "Turn 1, Headline Phase: Olympic Games & Fidel*: USSR Headlines Fidel*
+US Headlines Olympic Games
+Event: Olympic Games
+USSR chooses to participate in the Olympics
+US gains 2 VP. Score is US 2.
+
+Event: Fidel*
+USSR +3 in Cuba [0][3]
+
+Turn 1, USSR AR1: :
+",
+    );
+    assert_eq!(
+        notations(&imported)[3..],
+        ["headline Fidel", "headline Olympic Games", "participate"]
+    );
+    assert_eq!(
+        option_chance(&imported, 0),
+        vec![ChanceOutcome::Die(1), ChanceOutcome::Die(1)]
+    );
+    assert!(imported
+        .notes
+        .iter()
+        .any(|n| n.contains("dice [1, 1] not printed by the source, inferred")));
+    assert_eq!(imported.state.vp, 2);
+    replays(&imported);
+}
+
+#[test]
+fn olympic_games_headlined_before_a_scoring_card_reads_its_vp_at_the_event() {
+    // Asia Scoring resolves second (a Scoring card counts 0, FAQ F037) and moves the VP
+    // again: the Olympic dice are found from the VP printed right after Olympic Games, not
+    // from the VP after both headlines.
+    let imported = import(
+        "Turn 1, Headline Phase: Olympic Games & Asia Scoring: USSR Headlines Asia Scoring
+US Headlines Olympic Games
+Event: Olympic Games
+USSR chooses to participate in the Olympics
+US gains 2 VP. Score is US 2.
+
+Event: Asia Scoring
+USSR gains 1 VP. Score is US 1.
+
+Turn 1, USSR AR1: :
+",
+    );
+    assert_eq!(
+        option_chance(&imported, 0),
+        vec![ChanceOutcome::Die(1), ChanceOutcome::Die(1)]
+    );
+    assert_eq!(imported.state.vp, 1);
+    assert!(matches!(imported.stopped, Stopped::SourceEnded { .. }));
+    replays(&imported);
+}
+
+#[test]
+fn olympic_games_headlined_before_a_war_leaves_the_war_its_printed_die() {
+    // Korean War's printed 6 is its own: the Olympic dice, not printed, come before it.
+    let imported = import(
+        "Turn 1, Headline Phase: Olympic Games & Korean War: USSR Headlines Korean War
+US Headlines Olympic Games
+Event: Olympic Games
+USSR chooses to participate in the Olympics
+US gains 2 VP. Score is US 2.
+
+Event: Korean War
+War in South Korea
+VICTORY: 6 (-0)  >= 4
+USSR gains 2 VP. Score is even.
+US -1 in South Korea [0][1]
+USSR +1 in South Korea [0][1]
+USSR Military Ops to 2
+
+Turn 1, USSR AR1: :
+",
+    );
+    assert_eq!(
+        option_chance(&imported, 0),
+        vec![
+            ChanceOutcome::Die(1),
+            ChanceOutcome::Die(1),
+            ChanceOutcome::Die(6)
+        ]
+    );
+    assert_eq!(imported.state.vp, 0);
+    assert_eq!(imported.state.milops.ussr, 2);
+    replays(&imported);
+}
+
+#[test]
+fn a_log_cut_between_two_headline_events_compares_the_first_at_its_point() {
+    // Nuclear Test Ban (4 Ops) resolves first: USSR +3 VP at DEFCON 5; the log ends. The
+    // engine resolves Duck and Cover too (US +1 VP): the VP printed is compared with the
+    // state right after Nuclear Test Ban, where it agrees — no finding, no note.
+    let imported = import(
+        "Turn 1, Headline Phase: Nuclear Test Ban & Duck and Cover: USSR Headlines Nuclear Test Ban
+US Headlines Duck and Cover
+Event: Nuclear Test Ban
+USSR gains 3 VP. Score is USSR 3.
+",
+    );
+    assert_eq!(imported.state.vp, -2);
+    assert_eq!(imported.state.defcon, 4);
+    assert!(
+        !imported.notes.iter().any(|n| n.contains("mismatch")),
+        "{:?}",
+        imported.notes
+    );
+    replays(&imported);
+}
+
+#[test]
+fn a_log_cut_before_the_second_headlines_lines_infers_no_dice_from_the_first() {
+    // Duck and Cover's lines are printed, Olympic Games' are not: its participation and dice
+    // are not shown, and the VP Duck and Cover printed tells nothing about them. The record
+    // stops before the participation.
+    let imported = import(
+        "Turn 1, Headline Phase: Olympic Games & Duck and Cover: USSR Headlines Olympic Games
+US Headlines Duck and Cover
+Event: Duck and Cover
+DEFCON degrades to 4
+US gains 1 VP. Score is US 1.
+",
+    );
+    assert!(
+        matches!(imported.stopped, Stopped::SourceCut { .. }),
+        "{}",
+        imported.stopped
+    );
+    assert_eq!(
+        notations(&imported).last(),
+        Some(&"headline Duck and Cover")
+    );
+    assert!(!imported.notes.iter().any(|n| n.contains("not printed")));
     replays(&imported);
 }

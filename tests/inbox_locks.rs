@@ -304,9 +304,14 @@ fn whatever_the_last_mail_the_moves_prompts_go_out_once() {
         };
         run(&games, &inbox);
         run(&twin_games, &twin_inbox);
-        // A mail for no game here is held in new/ for a later run.
+        // A mail for no game here is moved out of new/ once, with its reason.
         let held = usize::from(case == "unknown");
-        assert_eq!(count(&inbox.join("new")), held, "{case}");
+        assert_eq!(count(&inbox.join("new")), 0, "{case}");
+        assert_eq!(
+            count(&inbox.join("twilight-quarantine")),
+            2 * held,
+            "{case}: the mail and its reason"
+        );
         let a_len = Session::open(&a).unwrap().log().len();
         let twin_len = Session::open(&twin).unwrap().log().len();
         assert_eq!(a_len - la, twin_len - lt, "{case}: the move applied once");

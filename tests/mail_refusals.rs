@@ -209,7 +209,7 @@ fn a_sender_who_is_not_a_player_is_filed_and_never_answered() {
 }
 
 #[test]
-fn a_mail_for_an_unknown_game_is_held_for_the_moderator_not_refused() {
+fn a_mail_for_an_unknown_game_is_quarantined_once_for_the_moderator_not_refused() {
     let (mut t, m) = table("r-unknown");
     let f = t.reply(
         &t.ussr.clone(),
@@ -221,18 +221,33 @@ fn a_mail_for_an_unknown_game_is_held_for_the_moderator_not_refused() {
     let o = t.inbox(&["--outbox"]);
     assert_eq!(o.status.code(), Some(11));
     assert_eq!(t.log_bytes(), before);
-    assert!(f.exists(), "left unfiled in new/ for a later run");
+    // Moved out of new/ once, with its reason beside it: no later run reads it again.
+    let name = f.file_name().unwrap().to_string_lossy().into_owned();
+    let quarantine = t.inbox.join("twilight-quarantine");
+    assert!(!f.exists(), "moved out of new/");
+    assert!(quarantine.join(&name).is_file());
+    let reason = std::fs::read_to_string(quarantine.join(format!("{name}.reason.txt"))).unwrap();
     assert!(
-        stdout(&o).contains("held for the moderator, left unfiled (unknown-game): There is no game `no-such-game` here."),
+        reason.contains("There is no game `no-such-game` here."),
+        "{reason}"
+    );
+    assert!(
+        stdout(&o).contains("held for the moderator in twilight-quarantine (or a .held note), not read again (unknown-game): There is no game `no-such-game` here."),
         "{}",
         stdout(&o)
+    );
+    let again = t.inbox(&["--outbox"]);
+    assert_eq!(again.status.code(), Some(0));
+    assert!(
+        stdout(&again).contains("inbox: 0 messages"),
+        "{}",
+        stdout(&again)
     );
     assert!(
         !t.games.join("outbox").exists(),
         "no stray outbox, no reply"
     );
     assert_eq!(files_in(&t.dir.join("outbox")).len(), 1, "only the prompt");
-    std::fs::remove_file(&f).unwrap();
     // No tag and no Game: line.
     let f = t.reply(
         &t.ussr.clone(),
@@ -243,7 +258,7 @@ fn a_mail_for_an_unknown_game_is_held_for_the_moderator_not_refused() {
     let o = t.inbox(&["--outbox"]);
     assert_eq!(o.status.code(), Some(11));
     assert_eq!(t.log_bytes(), before);
-    assert!(f.exists());
+    assert!(quarantine.join(f.file_name().unwrap()).is_file());
     assert!(
         stdout(&o).contains("Your mail names no game."),
         "{}",

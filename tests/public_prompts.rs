@@ -56,9 +56,13 @@ fn under(p: Position, r: Revision) -> Position {
 
 #[test]
 fn old_revisions_replay_with_the_hand_dependent_decisions() {
-    assert_eq!(RULES_REVISION, "deluxe-faq-2026.12-r4");
-    assert_eq!(revision_of(RULES_REVISION), Revision::PublicPrompts);
-    assert_eq!(Revision::CURRENT, Revision::PublicPrompts);
+    assert_eq!(RULES_REVISION, "deluxe-faq-2026.12-r5");
+    assert_eq!(revision_of(RULES_REVISION), Revision::ChineseCivilWarF163);
+    assert_eq!(Revision::CURRENT, Revision::ChineseCivilWarF163);
+    assert_eq!(
+        revision_of("deluxe-faq-2026.12-r4"),
+        Revision::PublicPrompts
+    );
     for old in [
         "deluxe-faq-2026.11-r1",
         "deluxe-faq-2026.11-r2",
@@ -68,7 +72,7 @@ fn old_revisions_replay_with_the_hand_dependent_decisions() {
     }
     assert_eq!(
         twilight_pbem::engine::Options::default().revision,
-        Revision::PublicPrompts
+        Revision::ChineseCivilWarF163
     );
 }
 

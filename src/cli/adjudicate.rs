@@ -11,7 +11,7 @@ use twilight_pbem::data::Side;
 use twilight_pbem::session::correspondence::now;
 
 use super::args::MailArgs;
-use super::mail::{send_prompts, sent_or_exit_3};
+use super::mail::{owe_prompts, send_prompts, sent_or_exit_3};
 use super::open::open_moderator;
 use super::output::print_status;
 
@@ -55,6 +55,7 @@ pub fn exec(args: AdjudicateArgs) -> Result<ExitCode> {
         WinnerArg::Ussr => Some(Side::Ussr),
         WinnerArg::Draw => None,
     };
+    owe_prompts(&s, &mail)?;
     s.adjudicate(winner, &note, now())?;
     print_status(&s);
     sent_or_exit_3(send_prompts(&s, &mail, false)?)

@@ -9,7 +9,7 @@ use anyhow::Result;
 use twilight_pbem::session::correspondence::now;
 
 use super::args::MailArgs;
-use super::mail::{send_prompts, sent_or_exit_3};
+use super::mail::{owe_prompts, send_prompts, sent_or_exit_3};
 use super::open::open;
 use super::output::print_status;
 
@@ -42,6 +42,7 @@ pub fn exec(args: BidArgs) -> Result<ExitCode> {
     } = args;
     let mut s = open(&game_dir)?;
     let bid = twilight_pbem::chance::bid::parse_bid(&bid.join(" ")).map_err(anyhow::Error::msg)?;
+    owe_prompts(&s, &mail)?;
     s.bid_typed(seat, bid, &nonce, now())?;
     println!("Seat {seat}'s bid is sealed.");
     print_status(&s);

@@ -10,6 +10,7 @@ use anyhow::Result;
 
 use twilight_pbem::mail::inbound;
 use twilight_pbem::session::correspondence::now;
+use twilight_pbem::text::controls::{one_line, printable};
 use twilight_pbem::text::wording;
 
 use super::output::print_mailed;
@@ -22,11 +23,17 @@ pub struct InboxArgs {
     #[arg(long = "games")]
     games_dir: Option<PathBuf>,
     /// Maildir folders (their new/ messages) or .eml files.
-    #[arg(required = true)]
+    #[arg(required_unless_present = "stdin", conflicts_with = "stdin")]
     sources: Vec<PathBuf>,
     /// Write mails to outbox folders even if TWILIGHT_SMTP_URL is set.
     #[arg(long)]
     outbox: bool,
+    /// Read one mail from standard input, as an MTA pipes it (.forward, procmail, Postfix
+    /// pipe); it is kept in GAMES/.mta/ first. Exit status for the MTA: 0 the mail is taken
+    /// (whatever became of it), 75 (EX_TEMPFAIL) not taken, try again later (its game busy,
+    /// the disk full).
+    #[arg(long)]
+    stdin: bool,
 }
 
 /// `twilight inbox`.
@@ -35,6 +42,7 @@ pub fn exec(args: InboxArgs) -> Result<ExitCode> {
         games_dir,
         sources,
         outbox,
+        stdin,
     } = args;
     let start = Instant::now();
     let (games_dir, _) =
@@ -45,34 +53,70 @@ pub fn exec(args: InboxArgs) -> Result<ExitCode> {
         force_outbox: outbox,
         now: now(),
     };
+    if stdin {
+        return exec_stdin(&opts, start);
+    }
     let report = inbound::run(&opts, &sources)?;
     print_report(&report);
     print_totals(&report, start);
     Ok(ExitCode::from(report.exit_code()))
 }
 
-/// Prints what `inbox` did with each mail and where every mail it wrote went.
+/// `twilight inbox --stdin`: one mail from the MTA (`twilight_pbem::serve::pipe`); every
+/// failure to take it is exit 75, so that the MTA keeps the mail and tries again.
+fn exec_stdin(opts: &inbound::InboxOptions, start: Instant) -> Result<ExitCode> {
+    use twilight_pbem::serve::pipe::{self, Piped, EX_TEMPFAIL};
+    if !opts.games_dir.is_dir() {
+        eprintln!(
+            "error: {}: no such games folder; the MTA will try again",
+            opts.games_dir.display()
+        );
+        return Ok(ExitCode::from(EX_TEMPFAIL));
+    }
+    let raw = match pipe::read_piped(&mut std::io::stdin().lock()) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: reading the mail from standard input: {e}; the MTA will try again");
+            return Ok(ExitCode::from(EX_TEMPFAIL));
+        }
+    };
+    match pipe::take(opts, &raw) {
+        Piped::Taken(report) => {
+            print_report(&report);
+            print_totals(&report, start);
+            Ok(ExitCode::SUCCESS)
+        }
+        Piped::TryLater(why) => {
+            eprintln!("not taken, the MTA will try again (exit {EX_TEMPFAIL}): {why}");
+            Ok(ExitCode::from(EX_TEMPFAIL))
+        }
+    }
+}
+
+/// Prints what `inbox` did with each mail and where every mail it wrote went. What came from
+/// a mail (a move line, an address, a subject, a file's name) is shown without its control
+/// characters and escape sequences ([`printable`]): a mail never drives the terminal.
 fn print_report(report: &inbound::InboxReport) {
     for p in &report.processed {
-        print_verdict(&p.source.display().to_string(), &p.verdict);
+        print_verdict(&one_line(&p.source.display().to_string()), &p.verdict);
     }
     for f in &report.skipped {
-        println!("{}: already processed, skipped", f.display());
-    }
-    for r in &report.receipts {
-        println!("{r}");
+        println!(
+            "{}: already processed, skipped",
+            one_line(&f.display().to_string())
+        );
     }
     for o in &report.sent {
         print_mailed(o);
     }
     for n in &report.recovered {
-        eprintln!("note: {n}");
+        eprintln!("note: {}", printable(n));
     }
     for n in &report.deferred {
-        eprintln!("waiting: {n}");
+        eprintln!("waiting: {}", printable(n));
     }
     for e in &report.send_errors {
-        eprintln!("error: {e}");
+        eprintln!("error: {}", printable(e));
     }
 }
 
@@ -85,34 +129,36 @@ fn print_verdict(f: &str, verdict: &inbound::Verdict) {
             applied,
             ignored,
         } => {
+            let applied = printable(&applied.join(" | ")).into_owned();
             match side {
-                Some(side) => {
-                    println!(
-                        "{f}: applied to {game} for the {side}: {}",
-                        applied.join(" | ")
-                    )
-                }
+                Some(side) => println!("{f}: applied to {game} for the {side}: {applied}"),
                 // A seat's sealed bid: its side is not decided (nor public) yet.
-                None => println!("{f}: applied to {game}: {}", applied.join(" | ")),
+                None => println!("{f}: applied to {game}: {applied}"),
             }
             for l in ignored {
-                println!("  ignored (not a move): {l}");
+                println!("  ignored (not a move): {}", one_line(l));
             }
         }
         inbound::Verdict::Refused {
             game,
             refusal,
             answered,
+            withheld,
             ..
         } => {
             println!(
                 "{f}: refused ({}, exit {}): {}",
                 refusal.kind(),
                 refusal.exit_code(),
-                refusal.explain(game.as_deref())
+                printable(&refusal.explain(game.as_deref()))
             );
             match answered {
                 Some(w) => println!("  refusal mailed to the player: {w}"),
+                None if *withheld => println!(
+                    "  not answered: {} refusals were mailed to this player in the last hour, \
+                     the most an hour; the next one after says how many were not",
+                    inbound::REFUSALS_PER_HOUR
+                ),
                 // Refusals go only to a game's players: either no game could be told
                 // from the mail (no headers, too large to read, no tag), or its sender is
                 // no player of the game it names.
@@ -129,13 +175,15 @@ fn print_verdict(f: &str, verdict: &inbound::Verdict) {
              run that could not file it; filed now, nothing applied or mailed again"
         ),
         inbound::Verdict::Held { game, refusal } => println!(
-            "{f}: held for the moderator, left unfiled ({}): {}",
+            "{f}: held for the moderator in {} (or a .held note), not read again ({}): {}",
+            inbound::QUARANTINE_FOLDER,
             refusal.kind(),
-            refusal.explain(game.as_deref())
+            printable(&refusal.explain(game.as_deref()))
         ),
         inbound::Verdict::Failed { reason } => eprintln!(
-            "error: {f}: failed, filed as failed ({} in its Maildir, or a .failed note): {reason}",
-            inbound::FAILED_FOLDER
+            "error: {f}: failed, filed as failed ({} in its Maildir, or a .failed note): {}",
+            inbound::FAILED_FOLDER,
+            printable(reason)
         ),
     }
 }
@@ -151,7 +199,6 @@ fn print_totals(report: &inbound::InboxReport, start: Instant) {
         report.count(|v| matches!(v, inbound::Verdict::Failed { .. })),
         wording::count(
             (report.sent.len()
-                + report.receipts.len()
                 + report.count(|v| matches!(
                     v,
                     inbound::Verdict::Refused {

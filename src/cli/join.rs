@@ -10,7 +10,7 @@ use twilight_pbem::data::Side;
 use twilight_pbem::session::correspondence::now;
 
 use super::args::{MailArgs, SideArg};
-use super::mail::{send_prompts, sent_or_exit_3};
+use super::mail::{owe_prompts, send_prompts, sent_or_exit_3};
 use super::open::open;
 use super::output::print_status;
 use super::peer;
@@ -49,6 +49,7 @@ pub fn exec(args: JoinArgs) -> Result<ExitCode> {
         bail!("--as and --nonce are required");
     };
     let mut s = open(&game_dir)?;
+    owe_prompts(&s, &mail)?;
     s.join(side.into(), &nonce, now())?;
     println!("The {} joined.", Side::from(side));
     print_status(&s);

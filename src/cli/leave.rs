@@ -11,7 +11,7 @@ use twilight_pbem::data::Side;
 use twilight_pbem::session::correspondence::now;
 
 use super::args::{MailArgs, SideArg};
-use super::mail::{send_prompts, sent_or_exit_3};
+use super::mail::{owe_prompts, send_prompts, sent_or_exit_3};
 use super::open::open_moderator;
 use super::output::print_status;
 
@@ -43,6 +43,7 @@ pub fn exec(args: LeaveArgs) -> Result<ExitCode> {
         mail,
     } = args;
     let mut s = open_moderator(&game_dir)?;
+    owe_prompts(&s, &mail)?;
     s.leave(side.into(), from, to, now())?;
     println!(
         "The {} is on leave from {from} to {to}; no deadline falls inside.",

@@ -34,6 +34,7 @@ mod play;
 mod remind;
 mod reveal;
 mod selfplay;
+mod serve;
 mod status;
 mod verify;
 mod view;
@@ -92,6 +93,10 @@ enum Command {
     /// move, 18 no move line (the first refused mail's), 19 a mail failed and was filed in
     /// MAILDIR/twilight-failed/, 3 a mail could not be sent, 2 the games folder does not exist.
     Inbox(Deferred<inbox::InboxArgs>),
+    /// The host's long-running process: takes the mail (IMAP with IDLE, or a Maildir), sends
+    /// the prompts, runs reminders and timeouts at their times, records outages; stops
+    /// cleanly on SIGTERM. `--once`: one pass, for cron.
+    Serve(Deferred<serve::ServeArgs>),
     /// Re-send the current prompt(s) of a game (to the players who owe a decision).
     Mail(Deferred<mail::MailCommandArgs>),
     /// Remind players who have owed a decision longer than mail.yaml's remind_after_hours.
@@ -138,6 +143,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Play(Deferred(args)) => play::exec(args),
         Command::Inbox(Deferred(args)) => inbox::exec(args),
         Command::Mail(Deferred(args)) => mail::exec(args),
+        Command::Serve(Deferred(args)) => serve::exec(args),
         Command::Remind(Deferred(args)) => remind::exec(args),
         Command::Reveal(Deferred(args)) => reveal::exec(args),
         Command::Check(Deferred(args)) => check::exec(args),

@@ -17,6 +17,7 @@ use twilight_pbem::session::host::HostDeclaration;
 use twilight_pbem::session::Session;
 
 use super::args::{MailArgs, VariantArgs};
+use super::output::print_drain;
 use super::peer;
 
 /// The arguments of `twilight new`.
@@ -117,7 +118,18 @@ fn invite(s: &Session, game_dir: &std::path::Path, mail: &MailArgs) -> Result<()
         );
     } else {
         let transport = Transport::choose(&outbound::outbox_of(s.dir()), mail.outbox)?;
-        twilight_pbem::mail::invite::send_invitations(s, &transport)?;
+        // Marked owed first: a crash before they are queued leaves them to the next command
+        // that sends the game's mail (`twilight mail` too).
+        twilight_pbem::mail::queue::owe(s.dir())?;
+        twilight_pbem::mail::queue::queue_due(s, false, now())?;
+        let report = twilight_pbem::mail::queue::flush(s, &transport, now(), false);
+        if !print_drain(&report, &transport, s.dir()) {
+            bail!(
+                "the invitations could not be sent via {}; they stay queued: the next \
+                 `twilight` command that sends this game's mail sends them",
+                transport.describe()
+            );
+        }
         println!(
             "Invitations mailed to both players ({}); `twilight inbox` records their nonces as they reply.",
             transport.describe()

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 
 use twilight_pbem::data::Side;
-use twilight_pbem::mail::outbound;
+use twilight_pbem::mail::{queue, transport::Transport};
 use twilight_pbem::session::correspondence::now;
 use twilight_pbem::session::{Session, SessionError};
 use twilight_pbem::text::wording;
@@ -107,15 +107,35 @@ pub fn write_out(out: Option<&Path>, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// The line naming a mail sent: to whom, the subject, where it went.
-pub fn print_mailed(o: &outbound::Outgoing) {
-    println!(
-        "mailed {} ({}): {} — {}",
-        o.to,
-        o.side,
-        o.subject,
-        o.delivered.as_deref().unwrap_or("?")
-    );
+/// The line naming a mail sent: to whom, what it is (the subject), where it went.
+pub fn print_mailed(d: &queue::Delivered) {
+    println!("{}", d.line());
+}
+
+/// Prints what a drain of a game's mail queue sent, and on stderr what it could not send and
+/// why (each unsent mail stays queued). Returns whether every mail owed went out.
+pub fn print_drain(r: &queue::DrainReport, transport: &Transport, dir: &Path) -> bool {
+    for d in &r.sent {
+        print_mailed(d);
+    }
+    for p in r.problems() {
+        eprintln!(
+            "error: the moves stand, but mail was not sent via {}: {p}; the next `twilight` \
+             command that sends this game's mail sends it (`twilight mail {}` tries again now)",
+            transport.describe(),
+            dir.display()
+        );
+    }
+    for n in &r.notes {
+        eprintln!("note: {n}");
+    }
+    for b in &r.busy {
+        eprintln!(
+            "note: {}: another twilight process is sending this game's mail; it sends these too",
+            b.display()
+        );
+    }
+    r.all_sent()
 }
 
 /// The status screen (`twilight status`, and after every command that moves a game on): the

@@ -10,7 +10,7 @@ use twilight_pbem::data::Side;
 use twilight_pbem::session::correspondence::now;
 
 use super::args::{MailArgs, SideArg};
-use super::mail::{send_prompts, sent_or_exit_3};
+use super::mail::{owe_prompts, send_prompts, sent_or_exit_3};
 use super::open::open_moderator;
 use super::output::print_status;
 
@@ -54,6 +54,7 @@ pub fn exec(args: PlayArgs) -> Result<ExitCode> {
         );
     }
     let mut s = open_moderator(&game_dir)?;
+    owe_prompts(&s, &mail)?;
     let result = s.play(side.into(), &moves, now());
     for d in s.applied() {
         println!("accepted: {d}");
@@ -61,7 +62,12 @@ pub fn exec(args: PlayArgs) -> Result<ExitCode> {
     for h in s.happened() {
         println!("  {h}");
     }
-    result?;
+    if let Err(e) = result {
+        // A refused move still sends what the game owes (the moves before it, or mail a crash
+        // or a mail server that was down left queued).
+        let _ = send_prompts(&s, &mail, false);
+        return Err(e.into());
+    }
     print_status(&s);
     sent_or_exit_3(send_prompts(&s, &mail, false)?)
 }

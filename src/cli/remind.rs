@@ -7,12 +7,12 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 
-use twilight_pbem::mail::{outbound, transport::Transport};
-use twilight_pbem::session::correspondence::now;
+use twilight_pbem::mail::{outbound, queue, transport::Transport};
+use twilight_pbem::session::correspondence::{now, remind};
 
-use super::args::MailArgs;
-use super::mail::{send_prompts, sent_or_exit_3};
+use super::mail::sent_or_exit_3;
 use super::open::open_moderator;
+use super::output::print_drain;
 
 /// The arguments of `twilight remind`.
 #[derive(clap::Args)]
@@ -24,30 +24,24 @@ pub struct RemindArgs {
     outbox: bool,
 }
 
-/// `twilight remind`: when a timeout ended the game, the final mails go out too.
+/// `twilight remind`: the mails it queues, and every mail the game owes, are sent (when a
+/// timeout ended the game, the final mails too); exit 3 when one could not be.
 pub fn exec(args: RemindArgs) -> Result<ExitCode> {
     let RemindArgs { game_dir, outbox } = args;
     let mut s = open_moderator(&game_dir)?;
     let transport = Transport::choose(&outbound::outbox_of(&game_dir), outbox)?;
-    let sent = outbound::send_reminders(&s, &transport, now())?;
-    for o in &sent {
-        println!("reminded {} ({}): {}", o.to, o.side, o.subject);
-    }
+    let queued = outbound::queue_reminders(&s, now())?;
     // Under a time control: reminders before the deadline, the late notice, the timeout at
-    // the end of grace.
-    let notices = twilight_pbem::session::correspondence::remind::run(&mut s, &transport, now())?;
-    for n in &notices {
-        println!("mailed {} ({}): {}", n.to, n.side, n.subject);
+    // the end of grace; the game's queue is sent (the reminders above with it).
+    let (notices, mut report) = remind::run_with_report(&mut s, &transport, now())?;
+    // A game without a time control: the reminders are sent here; a game a timeout ended:
+    // its final mails.
+    if s.game().is_some_and(|g| g.outcome().is_some()) {
+        queue::queue_due(&s, false, now())?;
     }
-    if sent.is_empty() && notices.is_empty() {
+    report.merge(queue::flush(&s, &transport, now(), false));
+    if queued.is_empty() && notices.is_empty() {
         println!("no reminder due");
     }
-    if s.game().is_some_and(|g| g.outcome().is_some()) {
-        let args = MailArgs {
-            no_mail: false,
-            outbox,
-        };
-        return sent_or_exit_3(send_prompts(&s, &args, false)?);
-    }
-    Ok(ExitCode::SUCCESS)
+    sent_or_exit_3(print_drain(&report, &transport, s.dir()))
 }

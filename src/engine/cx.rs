@@ -80,6 +80,18 @@ pub struct Outcome {
     pub reason: VictoryReason,
 }
 
+/// A point inside an activity: a headline event resolved, and the state right after it
+/// ([`Cx::event_resolved`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct EventPoint {
+    /// Whose headline it was.
+    pub side: Side,
+    /// The card whose event resolved.
+    pub card: Card,
+    /// The state right after it, the card disposed of.
+    pub state: State,
+}
+
 /// Why a run stopped before its end.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Stop {
@@ -113,6 +125,9 @@ pub struct Cx<'a> {
     pub deck_events: Vec<DeckEvent>,
     /// A deal is under way: its draws are covered by its [`ChanceOutcome::Deal`] record.
     dealing: bool,
+    /// The headline events this run resolved, each with the state right after it (none in a
+    /// [`Cx::quiet`] context).
+    pub points: Vec<EventPoint>,
     moved_to_2: bool,
     quiet: bool,
 }
@@ -144,6 +159,7 @@ impl<'a> Cx<'a> {
             notes: Vec::new(),
             deck_events: Vec::new(),
             dealing: false,
+            points: Vec::new(),
             moved_to_2: false,
             quiet: false,
         }
@@ -159,6 +175,19 @@ impl<'a> Cx<'a> {
     /// Whether notes are kept (false in a [`Cx::quiet`] context).
     pub fn noting(&self) -> bool {
         !self.quiet
+    }
+
+    /// Keeps the state right after `side`'s headline event `card` resolved (in a context that
+    /// keeps notes), for a caller that compares the state at that point inside the Headline
+    /// Phase ([`super::game::Game::event_points`]).
+    pub fn event_resolved(&mut self, side: Side, card: Card) {
+        if self.noting() {
+            self.points.push(EventPoint {
+                side,
+                card,
+                state: self.state.clone(),
+            });
+        }
     }
 
     /// Whether every input has been consumed.

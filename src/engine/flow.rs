@@ -384,6 +384,7 @@ fn headline(cx: &mut Cx) -> Step<Activity> {
         play::card_played(cx, side, card, CardUse::Event, play::EventFate::AsPlayed)?;
         let occurred = events::run_event(cx, card, owner)?;
         play::dispose(cx, side, card, occurred);
+        cx.event_resolved(side, card);
     }
     Ok(Activity::ActionRound {
         round: 1,

@@ -3,7 +3,7 @@
 use crate::data::Side;
 
 use super::chance::{Chance, ChanceOutcome, DeckEvent};
-use super::cx::{Cx, Input, Outcome, Stop};
+use super::cx::{Cx, EventPoint, Input, Outcome, Stop};
 use super::error::RuleError;
 use super::flow::{self, Activity};
 use super::prompt::{Answer, Prompt};
@@ -31,6 +31,9 @@ pub struct Game {
     current: Vec<String>,
     decisions: u64,
     completed: Vec<(Activity, State)>,
+    /// See [`Game::event_points`].
+    #[serde(skip)]
+    points: Vec<(Activity, EventPoint)>,
     quiet: bool,
     deck_events: Vec<DeckEvent>,
     current_events: Vec<DeckEvent>,
@@ -79,6 +82,7 @@ impl Game {
             current: Vec::new(),
             decisions: 0,
             completed: Vec::new(),
+            points: Vec::new(),
             quiet: false,
             deck_events: Vec::new(),
             current_events: Vec::new(),
@@ -162,6 +166,16 @@ impl Game {
     /// same answer carried the game on into the next turn (the importer of recorded games).
     pub fn completed(&self) -> &[(Activity, State)] {
         &self.completed
+    }
+
+    /// The headline events the last successful `apply` (or the start) resolved, each with its
+    /// activity and the state right after it, in order: those of the activities it ran to
+    /// their end (or to the game's end) and of the one it stopped in. Lets a caller compare a
+    /// total printed between two headline events with the state at that point, not at the
+    /// end of the Headline Phase (the importer of recorded games). Empty when
+    /// [`Game::without_history`].
+    pub fn event_points(&self) -> &[(Activity, EventPoint)] {
+        &self.points
     }
 
     /// Public information only: every change of the hidden cards so far (draws face down,
@@ -264,12 +278,14 @@ impl Game {
     fn advance(&mut self, chance: &mut dyn Chance) -> Result<Vec<ChanceOutcome>, RuleError> {
         let mut drawn = Vec::new();
         let mut completed = Vec::new();
+        let mut points = Vec::new();
         let mut ran_one = false;
         self.refused_events.clear();
         loop {
             let mut state = self.base.clone();
             let mut inputs = std::mem::take(&mut self.inputs);
             let before = inputs.len();
+            let mut run_points = Vec::new();
             let (result, notes, consumed, events) = {
                 let mut cx = Cx::new(&mut state, &mut inputs, chance);
                 if self.quiet {
@@ -278,6 +294,7 @@ impl Game {
                 let r = flow::run(&mut cx, self.activity);
                 let consumed = cx.inputs_consumed();
                 let events = std::mem::take(&mut cx.deck_events);
+                run_points.extend(cx.points.drain(..).map(|p| (self.activity, p)));
                 (r, std::mem::take(&mut cx.notes), consumed, events)
             };
             let new_chance: Vec<ChanceOutcome> = inputs[before..]
@@ -301,6 +318,7 @@ impl Game {
                     if !self.quiet {
                         completed.push((self.activity, state.clone()));
                     }
+                    points.extend(run_points);
                     // `self.state` is set when the run stops (below); `base` is the state.
                     self.base = state;
                     ran_one = true;
@@ -314,6 +332,8 @@ impl Game {
                     self.current = notes;
                     self.current_events = events;
                     self.completed = completed;
+                    points.extend(run_points);
+                    self.points = points;
                     return Ok(drawn);
                 }
                 Err(Stop::GameOver(outcome)) => {
@@ -331,6 +351,8 @@ impl Game {
                         completed.push((self.activity, self.state.clone()));
                     }
                     self.completed = completed;
+                    points.extend(run_points);
+                    self.points = points;
                     return Ok(drawn);
                 }
                 Err(Stop::Illegal(e)) => {

@@ -49,7 +49,7 @@ pub mod turn_zero;
 pub mod view;
 
 pub use chance::{Chance, ChanceOutcome, ChanceRequest, DeckEvent, RecordedChance, SeededChance};
-pub use cx::{Outcome, VictoryReason};
+pub use cx::{EventPoint, Outcome, VictoryReason};
 pub use error::RuleError;
 pub use flow::Activity;
 pub use game::Game;

@@ -114,7 +114,7 @@ pub fn conduct_operations(
     allow: OpsAllow,
 ) -> Step {
     // The Chinese Civil War space takes USSR Operations first (rule 12; FAQ F163).
-    let (ops, allow) = super::civil_war::operations(cx, side, ops, allow)?;
+    let (ops, allow) = super::civil_war::operations(cx, side, card, ops, allow)?;
     if ops == 0 {
         return Ok(());
     }

@@ -214,7 +214,7 @@ pub fn play_for_operations(cx: &mut Cx, side: Side, card: Card, with_event: bool
 pub fn event_order_matters(state: &State, card: Card) -> bool {
     match state.options.revision {
         Revision::HandDependent => true,
-        Revision::PublicPrompts => {
+        Revision::PublicPrompts | Revision::ChineseCivilWarF163 => {
             events::occur::unmet(state, card).is_none_or(|u| u.operations_may_meet)
         }
     }

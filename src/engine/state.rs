@@ -101,13 +101,18 @@ pub enum Revision {
     /// `deluxe-faq-2026.12-r4`: whether such a decision is owed depends only on public
     /// information (the hand's size, never its contents), and the event-first question
     /// is asked only when the opponent's event can occur (FAQ F062, F081, F218).
-    #[default]
     PublicPrompts,
+    /// `deluxe-faq-2026.12-r5`: once the USSR has won the Chinese Civil War its space asks
+    /// nothing more, the China Card's own play included (up to r4 that play asked, and was
+    /// answered 0); Formosan Resolution occurs while the war is unresolved, the US counting
+    /// as the China Card's holder (FAQ F163; up to r4 it did not occur).
+    #[default]
+    ChineseCivilWarF163,
 }
 
 impl Revision {
     /// The revision new games are played under.
-    pub const CURRENT: Revision = Revision::PublicPrompts;
+    pub const CURRENT: Revision = Revision::ChineseCivilWarF163;
 }
 
 impl Default for Options {
@@ -215,7 +220,8 @@ impl Options {
 /// Where the China Card is (rulebook section 9; FAQ F147–F162).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ChinaCard {
-    /// Its holder; `None` only while the Chinese Civil War is unresolved.
+    /// Its holder; `None` while the Chinese Civil War is unresolved and while the card is
+    /// being played (between its play and its passing to the opponent, FAQ F156).
     pub holder: Option<Side>,
     /// Face up (playable) or face down (playable from the next turn; FAQ F159).
     pub face_up: bool,

@@ -182,7 +182,8 @@ pub enum Item {
     Chooses {
         /// Who.
         side: Side,
-        /// The rest of the line.
+        /// The rest of the line; empty when the words of the choice are not printed and the
+        /// next line is glued on ([`parse_line`]).
         what: String,
     },
     /// `US has no cards to reveal`.
@@ -467,6 +468,31 @@ pub fn parse_item(line: &str) -> Item {
     unknown()
 }
 
+/// Parses one body line (not a header) into its records: one, or two where the digital
+/// edition printed a choice without its words and glued the next line on (`US chooses
+/// Chernobyl* is now in play.`): an [`Item::Chooses`] with no words, then the record of the
+/// glued line. The words of a choice (`Europe`, `to boycott the Olympics`) never read as a
+/// record of their own, so a record after `chooses ` is a glued line.
+pub fn parse_line(line: &str) -> Vec<Item> {
+    let l = line.trim_end();
+    let glued = l.split_once(' ').and_then(|(who, rest)| {
+        let side = side_named(who)?;
+        let rest = rest.strip_prefix("chooses ")?;
+        let item = parse_item(rest);
+        (!matches!(item, Item::Unknown(_))).then_some((side, item))
+    });
+    match glued {
+        Some((side, item)) => vec![
+            Item::Chooses {
+                side,
+                what: String::new(),
+            },
+            item,
+        ],
+        None => vec![parse_item(l)],
+    }
+}
+
 /// Parses a header line (`Turn N, …`) into its records; `None` if it is not a header.
 fn parse_header(line: &str) -> Option<Vec<Item>> {
     let rest = line.strip_prefix("Turn ")?;
@@ -480,7 +506,7 @@ fn parse_header(line: &str) -> Option<Vec<Item>> {
         let cards: Vec<Card> = cards.split(" & ").filter_map(card_named).collect();
         let mut out = vec![Item::HeadlineHeader { turn, cards }];
         if !tail.trim().is_empty() {
-            out.push(parse_item(tail));
+            out.extend(parse_line(tail));
         }
         return Some(out);
     }
@@ -490,7 +516,7 @@ fn parse_header(line: &str) -> Option<Vec<Item>> {
     {
         let mut out = vec![Item::Cleanup { turn }];
         if !tail.trim().is_empty() {
-            out.push(parse_item(tail.trim()));
+            out.extend(parse_line(tail.trim()));
         }
         return Some(out);
     }
@@ -512,7 +538,7 @@ fn parse_header(line: &str) -> Option<Vec<Item>> {
     }];
     let action = action.trim();
     if !action.is_empty() && action != ":" {
-        out.push(parse_item(action));
+        out.extend(parse_line(action));
     }
     Some(out)
 }
@@ -538,10 +564,9 @@ pub fn parse(text: &str) -> Result<SourceLog, ParseError> {
                 item: Item::FinalScoring,
             });
             if !tail.trim().is_empty() {
-                log.records.push(Record {
-                    line: n,
-                    item: parse_item(tail.trim()),
-                });
+                let items = parse_line(tail.trim());
+                log.records
+                    .extend(items.into_iter().map(|item| Record { line: n, item }));
             }
             continue;
         }
@@ -598,15 +623,9 @@ pub fn parse(text: &str) -> Result<SourceLog, ParseError> {
             }
             in_setup = false;
         }
-        match parse_header(l) {
-            Some(items) => log
-                .records
-                .extend(items.into_iter().map(|item| Record { line: n, item })),
-            None => log.records.push(Record {
-                line: n,
-                item: parse_item(l),
-            }),
-        }
+        let items = parse_header(l).unwrap_or_else(|| parse_line(l));
+        log.records
+            .extend(items.into_iter().map(|item| Record { line: n, item }));
     }
     if !saw_header {
         return Err(ParseError::NoHeader(1));

@@ -285,6 +285,17 @@ pub enum Payload {
         /// The deadline it missed (before grace).
         deadline: DateTime<Utc>,
     },
+    /// The host was down, or could not reach its mail server, from `from` to `to`, longer
+    /// than its threshold (`twilight serve --outage-after`): recorded by `serve` in every
+    /// running game once it is back, before it takes the mail parked meanwhile. No time of
+    /// the outage counts on either side's clock: every deadline falls later by the part of the
+    /// outage after the decision became owed (the whole outage for a decision owed before it).
+    Outage {
+        /// When the host was last known up (its heartbeat), UTC.
+        from: DateTime<Utc>,
+        /// When it was back, UTC; at most the entry's own time.
+        to: DateTime<Utc>,
+    },
     /// The moderator's ruling on a game that timed out under the "adjudicate" rule
     /// (`twilight adjudicate`).
     Adjudication {
@@ -406,6 +417,7 @@ impl Payload {
             Payload::Draw { .. } => "draw",
             Payload::Leave { .. } => "leave",
             Payload::Timeout { .. } => "timeout",
+            Payload::Outage { .. } => "outage",
             Payload::Adjudication { .. } => "adjudication",
             Payload::Bid { .. } => "bid",
             Payload::BidResult { .. } => "bid_result",
@@ -416,6 +428,22 @@ impl Payload {
             Payload::StandingOrder { .. } => "standing_order",
             Payload::StandingOrderCancel { .. } => "standing_order_cancel",
             Payload::StandingOrderUsed { .. } => "standing_order_used",
+        }
+    }
+
+    /// Whether an entry with this payload leaves `side`'s prompt as it was: the opponent's
+    /// sealed choice (nothing `side` may see changes) or a host outage (no move of the game).
+    /// The prompt's reply token stays good across such entries, and no second, identical
+    /// prompt is mailed for them (FAIRNESS.md §10).
+    pub fn keeps_prompt_of(&self, side: Side) -> bool {
+        match self {
+            Payload::Commitment {
+                kind,
+                side: Some(s),
+                ..
+            } => *s == side.opponent() && kind.seals_a_choice(),
+            Payload::Outage { .. } => true,
+            _ => false,
         }
     }
 

@@ -9,13 +9,15 @@ use crate::engine::state::Revision;
 /// (`create.rules_revision`). r3: Flower Power scores on every play of a US War card
 /// (Grain Sales' drawn card, headlines of a USSR War card; FAQ F242, F245). r4: whether a
 /// decision is owed never depends on a hidden hand's contents, and the event-first question
-/// is asked only when the opponent's event can occur ([`Revision::PublicPrompts`]).
-pub const RULES_REVISION: &str = "deluxe-faq-2026.12-r4";
+/// is asked only when the opponent's event can occur ([`Revision::PublicPrompts`]). r5: the
+/// Chinese Civil War's space asks nothing once won, and Formosan Resolution occurs while the
+/// war is unresolved (FAQ F163; [`Revision::ChineseCivilWarF163`]).
+pub const RULES_REVISION: &str = "deluxe-faq-2026.12-r5";
 
 /// The engine [`Revision`] a log written under `rules_revision` replays with: the
 /// `deluxe-faq-…-rN` revisions up to r3 ask the hand-dependent decisions of
-/// [`Revision::HandDependent`]; r4 (and any revision this engine does not know, which the
-/// session notes) the current ones.
+/// [`Revision::HandDependent`]; r4 those of [`Revision::PublicPrompts`]; r5 (and any revision
+/// this engine does not know, which the session notes) the current ones.
 pub fn revision_of(rules_revision: &str) -> Revision {
     let n = rules_revision
         .strip_prefix("deluxe-faq-")
@@ -23,6 +25,7 @@ pub fn revision_of(rules_revision: &str) -> Revision {
         .and_then(|(_, n)| n.parse::<u32>().ok());
     match n {
         Some(n) if n <= 3 => Revision::HandDependent,
+        Some(4) => Revision::PublicPrompts,
         _ => Revision::CURRENT,
     }
 }

@@ -772,7 +772,10 @@ mod tests {
         let s = split_documents(text);
         assert_eq!(s.leading, 0..5);
         assert_eq!(s.documents, vec![5..14, 14..33, 33..36]);
-        assert_eq!(split_documents(b"").documents, vec![]);
+        assert_eq!(
+            split_documents(b"").documents,
+            Vec::<std::ops::Range<usize>>::new()
+        );
         assert_eq!(split_documents(b"---\n").documents, vec![0..4]);
         let s = split_documents(b"----\n---\n ---\n---x\n--\n---");
         assert_eq!((s.leading, s.documents), (0..5, vec![5..22, 22..25]));

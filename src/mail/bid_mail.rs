@@ -12,9 +12,8 @@ use std::fmt::Write as _;
 use chrono::{DateTime, Utc};
 
 use super::inbound::Refusal;
-use super::invite::{nonce_line, plain, Joined};
+use super::invite::{nonce_line, Joined};
 use super::outbound::subject_tag;
-use super::transport::Transport;
 use super::{MailConfig, MailError, MailState};
 use crate::chance::bid;
 use crate::log::Payload;
@@ -82,26 +81,110 @@ pub fn bid_invitation_text(session: &Session, seat: u8) -> Result<String, MailEr
     Ok(t)
 }
 
-/// Mails both seats their invitation to bid (`twilight new --bid`).
-pub fn send_bid_invitations(session: &Session, transport: &Transport) -> Result<(), MailError> {
+/// Queues the invitations to bid of the seats that have not bid (`twilight new --bid`; sent
+/// with the game's queue, [`super::queue`]), each with a Message-ID made of the game and the
+/// seat.
+///
+/// # Errors
+///
+/// The mail settings could not be read, or a mail could not be built or queued.
+pub fn queue_bid_invitations(session: &Session, now: DateTime<Utc>) -> Result<(), MailError> {
     let config = MailConfig::load(session.dir())?;
+    let from = config.sender();
     let seats = session
         .seats()
         .ok_or_else(|| MailError::Config("not a bid game".into()))?;
+    let queue = super::queue::Queue::of(session.dir());
     for seat in bid::SEATS {
+        if session.has_bid(seat) {
+            continue;
+        }
         let text = bid_invitation_text(session, seat)?;
         let subject = format!(
             "{} Invitation — bid for sides (seat {seat})",
             subject_tag(session.game_id())
         );
-        transport.send(&plain(
-            &config.sender(),
-            &seats[usize::from(seat - 1)],
-            subject,
-            text,
-        )?)?;
+        let id =
+            super::queue::stable_id(&from, session.game_id(), &format!("seat{seat}.invitation"));
+        let to = seats[usize::from(seat - 1)].clone();
+        queue.enqueue(
+            &super::queue::Mail {
+                message: super::invite::plain_with_id(&from, &to, subject.clone(), text, Some(id))?,
+                kind: super::queue::Kind::Invitation,
+                to,
+                side: None,
+                whom: format!("seat {seat}"),
+                label: subject,
+            },
+            now,
+        )?;
     }
-    Ok(())
+    queue.sync()
+}
+
+/// Queues the receipt of `seat`'s bid `b` ([`bid_receipt_text`]), with a Message-ID made of
+/// the game and the seat (one mail however often it is queued); `ahead`: written ahead of
+/// the bid's commit, pending on its last entry ([`super::queue::Queue::enqueue_ahead`]).
+fn queue_bid_receipt(
+    session: &Session,
+    seat: u8,
+    b: bid::Bid,
+    now: DateTime<Utc>,
+    ahead: bool,
+) -> Result<(), MailError> {
+    let (Some(text), Some(seats)) = (bid_receipt_text(session, seat, b), session.seats()) else {
+        return Ok(());
+    };
+    let to = seats[usize::from(seat - 1)].clone();
+    let from = MailConfig::load(session.dir())?.sender();
+    let subject = format!(
+        "{} Receipt — your sealed bid",
+        subject_tag(session.game_id())
+    );
+    let id = super::queue::stable_id(&from, session.game_id(), &format!("seat{seat}.bid-receipt"));
+    let queue = super::queue::Queue::of(session.dir());
+    let mail = super::queue::Mail {
+        message: super::invite::plain_with_id(&from, &to, subject, text, Some(id))?,
+        kind: super::queue::Kind::Receipt,
+        to: to.clone(),
+        side: None,
+        whom: format!("seat {seat}"),
+        label: "receipt of the sealed bid".into(),
+    };
+    match super::queue::After::head_of(session.log()).filter(|_| ahead) {
+        Some(after) => queue.enqueue_ahead(&mail, after, now)?,
+        None => queue.enqueue(&mail, now)?,
+    };
+    queue.sync()
+}
+
+/// The seats of `seats` whose bid a run a crash stopped applied from this very reply
+/// (`body`'s `nonce:` line is the one the seat's `bid` entry holds) and did not record: judged
+/// as a bid again (recorded now, its receipt queued once) even once the bid is decided.
+pub fn unrecorded_bids(session: &Session, state: &MailState, seats: &[u8], body: &str) -> Vec<u8> {
+    let Some(nonce) = nonce_line(body) else {
+        return Vec::new();
+    };
+    seats
+        .iter()
+        .copied()
+        .filter(|seat| {
+            bid_with(session, *seat)
+                .is_some_and(|(seq, n)| n == nonce && !state.applied.iter().any(|a| a.seq == seq))
+        })
+        .collect()
+}
+
+/// The seq and nonce of `seat`'s `bid` entry, if it has bid.
+fn bid_with(session: &Session, seat: u8) -> Option<(u64, String)> {
+    session
+        .log()
+        .entries()
+        .iter()
+        .find_map(|e| match &e.entry.payload {
+            Payload::Bid { seat: s, nonce, .. } if *s == seat => Some((e.entry.seq, nonce.clone())),
+            _ => None,
+        })
 }
 
 /// The receipt of a bid by mail: the bid and nonce as sealed, the commitment's entry and digest.
@@ -152,9 +235,8 @@ pub fn judge_bid(
     body: &str,
     tokens: &[String],
     mail: super::MailKey<'_>,
-    force_outbox: bool,
     now: DateTime<Utc>,
-    receipts: &mut Vec<Result<String, String>>,
+    receipts: &mut Vec<String>,
 ) -> Result<Result<Joined, Refusal>, MailError> {
     if tokens.is_empty() {
         return Ok(Err(Refusal::MissingToken));
@@ -191,32 +273,36 @@ pub fn judge_bid(
         Ok(b) => b,
         Err(why) => return illegal(&format!("bid: {line}"), why),
     };
-    let seq = session.log().next_seq();
-    if let Err(e) = session.bid_by_mail(seat, b, &nonce, now) {
-        return illegal(&format!("bid: {line}"), e.to_string());
-    }
     let dir = session.dir().to_path_buf();
     let mut state = MailState::load(&dir)?;
-    state
-        .applied
-        .push(mail.applied(b.side, seq, now, Some(session.log().head())));
+    // The same reply applied by a run a crash stopped before it recorded the mail: the bid
+    // stands; the mail is recorded and its receipt queued now (the same Message-ID: once).
+    let seq = match bid_with(session, seat) {
+        Some((seq, n)) if n == nonce && !state.applied.iter().any(|a| a.seq == seq) => seq,
+        _ => {
+            let seq = session.log().next_seq();
+            // The prompts of a game the bid starts: marked before the bid is committed.
+            super::queue::owe(session.dir())?;
+            // The receipt, written ahead of the bid's commit.
+            let mut ahead = |s: &Session| {
+                queue_bid_receipt(s, seat, b, now, true)
+                    .map_err(|e| crate::session::SessionError::State(e.to_string()))
+            };
+            let placed = session.bid_by_mail(seat, b, &nonce, now, &mut ahead);
+            let _ = super::queue::Queue::of(session.dir()).settle(session.log());
+            if let Err(e) = placed {
+                return illegal(&format!("bid: {line}"), e.to_string());
+            }
+            seq
+        }
+    };
+    let entry = session.log().get(seq).map(|e| e.hash);
+    state.applied.push(mail.applied(b.side, seq, now, entry));
     state.save(&dir)?;
-    // The bid is committed: a receipt that cannot be sent is told, not a failed mail.
-    if let (Some(text), Some(seats)) = (bid_receipt_text(session, seat, b), session.seats()) {
-        let to = &seats[usize::from(seat - 1)];
-        let sent = (|| -> Result<String, MailError> {
-            let config = MailConfig::load(&dir)?;
-            let transport = Transport::choose(&dir.join("outbox"), force_outbox)?;
-            let subject = format!(
-                "{} Receipt — your sealed bid",
-                subject_tag(session.game_id())
-            );
-            transport.deliver(&plain(&config.sender(), to, subject, text)?)
-        })();
-        receipts.push(
-            sent.map(|d| format!("mailed {to} (seat {seat}): receipt of the sealed bid — {d}"))
-                .map_err(|e| e.to_string()),
-        );
+    // The bid is committed: its receipt is queued (sent with the game's queue; found queued or
+    // sent when it was written ahead); one that cannot be queued is told, not a failed mail.
+    if let Err(e) = queue_bid_receipt(session, seat, b, now, false) {
+        receipts.push(e.to_string());
     }
     Ok(Ok((
         session.game_id().to_string(),

@@ -14,7 +14,6 @@ use lettre::Message;
 
 use super::inbound::Refusal;
 use super::outbound::subject_tag;
-use super::transport::Transport;
 use super::{MailConfig, MailError, MailState};
 use crate::data::Side;
 use crate::log::Payload;
@@ -29,18 +28,21 @@ fn mailbox(s: &str) -> Result<Mailbox, MailError> {
 }
 
 /// A plain-text mail with its charset declared (the text holds `—`; without a `Content-Type`
-/// a reader must take it as US-ASCII, RFC 2045 §5.2) and a Message-ID a reply can name.
-pub(crate) fn plain(
+/// a reader must take it as US-ASCII, RFC 2045 §5.2) and the Message-ID `id` (without angle
+/// brackets; `None`: a fresh one), which a reply can name; a mail composed again after a crash
+/// keeps its Message-ID, so it is queued once ([`super::queue`]).
+pub(crate) fn plain_with_id(
     from: &str,
     to: &str,
     subject: String,
     text: String,
+    id: Option<String>,
 ) -> Result<Message, MailError> {
     Message::builder()
         .from(mailbox(from)?)
         .to(mailbox(to)?)
         .subject(subject)
-        .message_id(None)
+        .message_id(id.map(|id| format!("<{id}>")))
         .header(ContentType::TEXT_PLAIN)
         .body(text)
         .map_err(|e| MailError::Build(e.to_string()))
@@ -106,25 +108,54 @@ pub fn invitation_text(session: &Session, side: Side) -> Result<String, MailErro
     Ok(t)
 }
 
-/// Mails both players their invitation through `transport` (`twilight new`).
-pub fn send_invitations(session: &Session, transport: &Transport) -> Result<Vec<Side>, MailError> {
+/// Queues the invitations of the players who have not joined (`twilight new`, or the prompts
+/// owed by a game not started: [`super::queue::queue_due`]; sent by the next flush or drain
+/// of the game's queue); each has a Message-ID made of the game and the side, so it is queued
+/// and sent once. Returns the sides invited (none in a bid game, whose seats are invited to
+/// bid: [`super::bid_mail::queue_bid_invitations`]).
+///
+/// # Errors
+///
+/// The mail settings could not be read, or a mail could not be built or queued.
+pub fn queue_invitations(session: &Session, now: DateTime<Utc>) -> Result<Vec<Side>, MailError> {
     if session.awaiting_bids() {
         // A bid game: the players are seats until the bid decides (FAIRNESS.md §14).
-        super::bid_mail::send_bid_invitations(session, transport)?;
+        super::bid_mail::queue_bid_invitations(session, now)?;
         return Ok(Vec::new());
     }
     let config = MailConfig::load(session.dir())?;
     let from = config.sender();
+    let queue = super::queue::Queue::of(session.dir());
     let mut sent = Vec::new();
     for side in [Side::Ussr, Side::Us] {
+        if session.has_joined(side) {
+            continue;
+        }
         let text = invitation_text(session, side)?;
         let subject = format!(
             "{} Invitation — you play the {side}",
             subject_tag(session.game_id())
         );
-        transport.send(&plain(&from, address(session, side), subject, text)?)?;
+        let id = super::queue::stable_id(
+            &from,
+            session.game_id(),
+            &format!("{}.invitation", side.name().to_ascii_lowercase()),
+        );
+        let to = address(session, side).to_string();
+        queue.enqueue(
+            &super::queue::Mail {
+                message: plain_with_id(&from, &to, subject.clone(), text, Some(id))?,
+                kind: super::queue::Kind::Invitation,
+                to,
+                side: Some(side),
+                whom: side.to_string(),
+                label: subject,
+            },
+            now,
+        )?;
         sent.push(side);
     }
+    queue.sync()?;
     Ok(sent)
 }
 
@@ -195,6 +226,76 @@ pub fn join_receipt_text(session: &Session, side: Side) -> Option<String> {
     Some(t)
 }
 
+/// Whether `body` is the join reply of one of `sides` that a run a crash stopped applied and
+/// did not record ([`MailState::applied`]): its `nonce:` line is the one that side's `join`
+/// entry holds, and no applied mail names that entry. Such a reply is judged as a join again
+/// (recorded now, its receipt queued once) even once the game has started.
+pub fn is_unrecorded_join(
+    session: &Session,
+    state: &MailState,
+    sides: &[Side],
+    body: &str,
+) -> bool {
+    let Some(nonce) = nonce_line(body) else {
+        return false;
+    };
+    sides.iter().any(|side| {
+        joined_with(session, *side)
+            .is_some_and(|(seq, n)| n == nonce && !state.applied.iter().any(|a| a.seq == seq))
+    })
+}
+
+/// The seq and nonce of `side`'s `join` entry, if it has joined.
+fn joined_with(session: &Session, side: Side) -> Option<(u64, String)> {
+    session
+        .log()
+        .entries()
+        .iter()
+        .find_map(|e| match &e.entry.payload {
+            Payload::Join { side: s, nonce, .. } if *s == side => {
+                Some((e.entry.seq, nonce.clone()))
+            }
+            _ => None,
+        })
+}
+
+/// Queues the receipt of `side`'s join ([`join_receipt_text`]), with a Message-ID made of
+/// the game and the side: queued again (a crash before the mail was recorded), it is one
+/// mail. `ahead`: written ahead of the join's commit, pending on its last entry
+/// ([`super::queue::Queue::enqueue_ahead`]).
+fn queue_join_receipt(
+    session: &Session,
+    side: Side,
+    now: DateTime<Utc>,
+    ahead: bool,
+) -> Result<(), MailError> {
+    let Some(text) = join_receipt_text(session, side) else {
+        return Ok(());
+    };
+    let to = address(session, side).to_string();
+    let from = MailConfig::load(session.dir())?.sender();
+    let subject = format!("{} Receipt — your nonce", subject_tag(session.game_id()));
+    let id = super::queue::stable_id(
+        &from,
+        session.game_id(),
+        &format!("{}.join-receipt", side.name().to_ascii_lowercase()),
+    );
+    let queue = super::queue::Queue::of(session.dir());
+    let mail = super::queue::Mail {
+        message: plain_with_id(&from, &to, subject, text, Some(id))?,
+        kind: super::queue::Kind::Receipt,
+        to: to.clone(),
+        side: Some(side),
+        whom: side.name().to_string(),
+        label: "receipt of the nonce".into(),
+    };
+    match super::queue::After::head_of(session.log()).filter(|_| ahead) {
+        Some(after) => queue.enqueue_ahead(&mail, after, now)?,
+        None => queue.enqueue(&mail, now)?,
+    };
+    queue.sync()
+}
+
 /// An accepted join or bid reply: the game id, the side (`None` for a seat of a bid game, whose
 /// side the bid has not decided yet), and what was recorded.
 pub type Joined = (String, Option<Side>, Vec<String>);
@@ -211,9 +312,8 @@ pub fn judge_join(
     body: &str,
     tokens: &[String],
     mail: super::MailKey<'_>,
-    force_outbox: bool,
     now: DateTime<Utc>,
-    receipts: &mut Vec<Result<String, String>>,
+    receipts: &mut Vec<String>,
 ) -> Result<Result<Joined, Refusal>, MailError> {
     if tokens.is_empty() {
         return Ok(Err(Refusal::MissingToken));
@@ -240,33 +340,42 @@ pub fn judge_join(
             why,
         }));
     }
-    let seq = session.log().next_seq();
-    if let Err(e) = session.join_by_mail(side, &nonce, now) {
-        return Ok(Err(Refusal::Illegal {
-            line: format!("nonce: {nonce}"),
-            why: e.to_string(),
-        }));
-    }
+    // The same reply applied by a run a crash stopped before it recorded the mail: the join
+    // stands; the mail is recorded and its receipt queued now (the same Message-ID: once).
     let dir = session.dir().to_path_buf();
     let mut state = MailState::load(&dir)?;
+    let joined = joined_with(session, side);
+    let seq = match joined {
+        Some((seq, n)) if n == nonce && !state.applied.iter().any(|a| a.seq == seq) => seq,
+        _ => {
+            let seq = session.log().next_seq();
+            // The prompts a started game owes: marked before the join is committed.
+            super::queue::owe(session.dir())?;
+            // The receipt, written ahead of the join's commit.
+            let mut ahead = |s: &Session| {
+                queue_join_receipt(s, side, now, true)
+                    .map_err(|e| crate::session::SessionError::State(e.to_string()))
+            };
+            let joined = session.join_by_mail(side, &nonce, now, &mut ahead);
+            let _ = super::queue::Queue::of(session.dir()).settle(session.log());
+            if let Err(e) = joined {
+                return Ok(Err(Refusal::Illegal {
+                    line: format!("nonce: {nonce}"),
+                    why: e.to_string(),
+                }));
+            }
+            seq
+        }
+    };
     // The join is committed already: the record names its entry, which the log holds.
-    state
-        .applied
-        .push(mail.applied(side, seq, now, Some(session.log().head())));
+    let entry = session.log().get(seq).map(|e| e.hash);
+    state.applied.push(mail.applied(side, seq, now, entry));
     state.save(&dir)?;
-    // The join is committed: a receipt that cannot be sent is told, not a failed mail.
-    if let Some(text) = join_receipt_text(session, side) {
-        let to = address(session, side);
-        let sent = (|| -> Result<String, MailError> {
-            let config = MailConfig::load(&dir)?;
-            let transport = Transport::choose(&dir.join("outbox"), force_outbox)?;
-            let subject = format!("{} Receipt — your nonce", subject_tag(session.game_id()));
-            transport.deliver(&plain(&config.sender(), to, subject, text)?)
-        })();
-        receipts.push(
-            sent.map(|d| format!("mailed {to} ({}): receipt of the nonce — {d}", side.name()))
-                .map_err(|e| e.to_string()),
-        );
+    // The join is committed: its receipt is queued (sent with the game's queue; found queued
+    // or sent when it was written ahead); one that cannot be queued is told, not a failed
+    // mail.
+    if let Err(e) = queue_join_receipt(session, side, now, false) {
+        receipts.push(e.to_string());
     }
     Ok(Ok((
         session.game_id().to_string(),

@@ -5,9 +5,13 @@
 //! * **A prompt is composed** in [`outbound::compose`]: what the player owes, the legal options
 //!   with examples, the redacted view, what happened since their last mail, the reply token,
 //!   the log's seq and head hash; [`html`] renders the same mail as HTML with the board
-//!   as tables. [`outbound::send_due`] decides who is owed a mail and sends it.
-//! * **It is sent** by [`transport`]: `.eml` files in `GAME_DIR/outbox/` by default, or SMTP
-//!   with STARTTLS or implicit TLS and authentication, configured by environment variables.
+//!   as tables. [`outbound::due`] decides who is owed a mail.
+//! * **It is queued** with the change that owes it ([`queue`]: the transactional outbox, one
+//!   per game, written before the change is committed) and **sent** from the queue by
+//!   [`transport`]: `.eml` files in `GAME_DIR/outbox/` by default, or SMTP with STARTTLS or
+//!   implicit TLS and authentication, configured by environment variables; retried with a
+//!   back-off, never sent twice but for the one mail a crash caught between the server's
+//!   acceptance and its sent mark.
 //! * **The reply is read** the way a person reads it (quotes, attributions, signatures, HTML,
 //!   lines a client wrapped) by [`reply::read`] and [`reply::extract`].
 //! * **`twilight inbox` judges it** ([`inbound::run`]); one mail's steps, in order, are in
@@ -23,7 +27,9 @@
 //!   in [`refusal::refusal_text`] and [`refusal::refusal_message`]; it is sent, only to a
 //!   player of the game, from `inbound/answer.rs`.
 //! * **An accepted move gets its receipt** ([`receipt`]), echoing every entry the move made as
-//!   logged; then the prompts of every game that moved on go out ([`outbound::send_due`]).
+//!   logged, queued ahead of the move's commit; then the prompts of every game that moved on
+//!   are queued ([`queue::queue_due`]) and every game's queue is sent ([`queue::flush`],
+//!   [`queue::drain_game`]).
 //!
 //! Before the game starts: [`invite`] (the invitation and the join reply carrying the player's
 //! nonce) and [`bid_mail`] (the blind bid for sides). At any time a player checks their own
@@ -32,7 +38,7 @@
 //!
 //! Per game, two small files sit beside the log: `mail.yaml` (optional settings, written by
 //! the moderator: [`MailConfig`]) and `mail-state.yaml` (what was sent and which replies were
-//! applied: [`MailState`]). Neither ever holds a credential; SMTP settings come only from the
+//! applied: [`MailState`]); and the folder `mail-queue/` ([`queue`]). Neither ever holds a credential; SMTP settings come only from the
 //! environment or a file outside the game folder ([`transport::SmtpSettings`]).
 
 pub mod bid_mail;
@@ -43,12 +49,12 @@ pub mod inbound;
 pub mod invite;
 pub mod moderator;
 pub mod outbound;
+pub mod queue;
 pub mod receipt;
 pub mod refusal;
 pub mod reply;
 pub mod transport;
 
-use std::fs;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
@@ -79,6 +85,26 @@ pub enum MailError {
     /// The game could not be opened.
     #[error(transparent)]
     Session(#[from] crate::session::SessionError),
+}
+
+/// Reads one of a game's small YAML files (`mail.yaml`, `mail-state.yaml`,
+/// `clock-mail.yaml`): its defaults when it is missing or blank. A symbolic link in its place
+/// is refused, never read through ([`crate::gamefs::read_optional`]).
+///
+/// # Errors
+///
+/// [`MailError::File`] naming the file: a link, not a regular file, not UTF-8, not the YAML
+/// expected.
+pub fn read_yaml<T: Default + serde::de::DeserializeOwned>(path: &Path) -> Result<T, MailError> {
+    let err = file_err(path);
+    let Some(bytes) = crate::gamefs::read_optional(path).map_err(|e| err(e.to_string()))? else {
+        return Ok(T::default());
+    };
+    let text = String::from_utf8(bytes).map_err(|e| err(e.to_string()))?;
+    if text.trim().is_empty() {
+        return Ok(T::default());
+    }
+    serde_yaml::from_str(&text).map_err(|e| err(e.to_string()))
 }
 
 fn file_err(path: &Path) -> impl Fn(String) -> MailError + '_ {
@@ -112,13 +138,7 @@ pub struct MailConfig {
 impl MailConfig {
     /// Reads `GAME_DIR/mail.yaml`; the defaults if there is none.
     pub fn load(game_dir: &Path) -> Result<MailConfig, MailError> {
-        let path = game_dir.join("mail.yaml");
-        match fs::read_to_string(&path) {
-            Ok(s) if s.trim().is_empty() => Ok(MailConfig::default()),
-            Ok(s) => serde_yaml::from_str(&s).map_err(|e| file_err(&path)(e.to_string())),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(MailConfig::default()),
-            Err(e) => Err(file_err(&path)(e.to_string())),
-        }
+        read_yaml(&game_dir.join("mail.yaml"))
     }
 
     /// The sender: `from` of `mail.yaml`, else `$TWILIGHT_FROM`, else `twilight@localhost`.
@@ -164,6 +184,11 @@ pub struct PlayerMail {
     /// Since when this player has owed the decision of `last_seq` (for reminders).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owed_since: Option<DateTime<Utc>>,
+    /// The Message-ID of the first prompt of the decision this player owes (of `last_seq`):
+    /// when it went out decides whether `remind` may record a timeout
+    /// ([`queue::prompt_sent_at`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_id: Option<String>,
 }
 
 /// A reply that was applied, so that the same mail is never applied twice.
@@ -246,12 +271,7 @@ pub struct MailState {
 impl MailState {
     /// Reads `GAME_DIR/mail-state.yaml`; empty if there is none.
     pub fn load(game_dir: &Path) -> Result<MailState, MailError> {
-        let path = game_dir.join("mail-state.yaml");
-        match fs::read_to_string(&path) {
-            Ok(s) => serde_yaml::from_str(&s).map_err(|e| file_err(&path)(e.to_string())),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(MailState::default()),
-            Err(e) => Err(file_err(&path)(e.to_string())),
-        }
+        read_yaml(&game_dir.join("mail-state.yaml"))
     }
 
     /// Replaces `GAME_DIR/mail-state.yaml` atomically, mode 0600 (temporary file, fsync,

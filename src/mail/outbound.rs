@@ -15,7 +15,6 @@ use lettre::message::header::{ContentType, HeaderName, HeaderValue};
 use lettre::message::{Attachment, Mailbox, MultiPart};
 use lettre::Message;
 
-use super::transport::Transport;
 use super::{bare_address, MailConfig, MailError, MailState};
 use crate::data::Side;
 use crate::engine::legal::legal_answers;
@@ -80,8 +79,6 @@ pub struct Outgoing {
     /// as `log-FROM-TO.yaml`, for the player's own check: [`super::check`]), and the first
     /// entry's seq.
     pub log_since: (u64, String),
-    /// Where it went once sent (`outbox file PATH`, `SMTP host:port (…)`); `None` before.
-    pub delivered: Option<String>,
 }
 
 /// The subject tag of a game: `[TS <game>]`.
@@ -100,7 +97,8 @@ fn where_in_game(game: &Game) -> String {
     }
 }
 
-fn domain_of(addr: &str) -> String {
+/// The domain of the address `addr` (`localhost` when it has none), for Message-IDs.
+pub(crate) fn domain_of(addr: &str) -> String {
     bare_address(addr)
         .rsplit_once('@')
         .map(|(_, d)| d.to_string())
@@ -108,7 +106,9 @@ fn domain_of(addr: &str) -> String {
         .unwrap_or_else(|| "localhost".into())
 }
 
-fn id_safe(s: &str) -> String {
+/// `s` made safe for a Message-ID: characters other than letters, digits, `-`, `_` and `.`
+/// become `_`.
+pub(crate) fn id_safe(s: &str) -> String {
     s.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
@@ -234,7 +234,6 @@ pub fn compose(
         seq,
         history_len: history.len(),
         log_since: super::receipt::log_since(session, rec.last_seq.unwrap_or(0))?,
-        delivered: None,
     };
     // The HTML shows the picture inline above the board as tables.
     out.html = super::html::mail_html(&out.text, BOARD_HEADING, &v, &inline_parts(&out));
@@ -245,9 +244,11 @@ pub fn compose(
     p.history_len = history.len();
     if purpose == Purpose::Prompt && p.last_seq != Some(seq) {
         p.owed_since = Some(now);
+        p.prompt_id = Some(out.message_id.clone());
     }
     if purpose != Purpose::Prompt && purpose != Purpose::Reminder {
         p.owed_since = None;
+        p.prompt_id = None;
     }
     p.last_seq = Some(seq);
     p.last_at = Some(now);
@@ -614,72 +615,28 @@ pub fn last_move(
     (changed, Some(format!("{}: {}", d.side.name(), d.notation)))
 }
 
-/// Whether every log entry from `since` on is the opponent's sealed headline commitment: then
-/// `side`'s decision and everything it may see are as its last prompt showed them, and that
-/// prompt's token is still good (`inbound`), so no second, identical prompt is mailed.
+/// Whether every log entry from `since` on is the opponent's sealed headline commitment or a
+/// host outage ([`crate::log::Payload::keeps_prompt_of`]): then `side`'s decision and
+/// everything it may see are as its last prompt showed them, and that prompt's token is still
+/// good (`inbound`), so no second, identical prompt is mailed.
 fn only_sealed_headline_since(session: &Session, side: Side, since: u64) -> bool {
-    use crate::log::Payload;
-    session.log().since(since).iter().all(|e| {
-        matches!(
-            e.entry.payload,
-            Payload::Commitment {
-                kind,
-                side: Some(s),
-                ..
-            } if s == side.opponent() && kind.seals_a_choice()
-        )
-    })
-}
-
-/// Composes and sends the mails `due` names, and saves the threading record of those sent:
-/// over SMTP after each one; to the outbox once, after the mail files, whose folder is synced
-/// first (one fsync of each folder for all the mails, and the record never names a mail a
-/// power loss could undo). A process killed before the record is saved leaves the mails
-/// written and the record as before them: the next run mails them again (a duplicate, never a
-/// loss), as a kill between a mail and its record always could. Returns the mails sent.
-pub fn send_due(
-    session: &Session,
-    transport: &Transport,
-    resend: bool,
-    now: DateTime<Utc>,
-) -> Result<Vec<Outgoing>, MailError> {
-    let dir = session.dir();
-    let config = MailConfig::load(dir)?;
-    let mut state = MailState::load(dir)?;
-    let mut sent = Vec::new();
-    let mut composed = || -> Result<(), MailError> {
-        for (side, purpose) in due(session, &config, &state, resend) {
-            let mut next = state.clone();
-            let mut o = compose(session, &config, &mut next, side, purpose, now)?;
-            let message = to_message(&o, session.game_id())?;
-            o.delivered = Some(if transport.is_smtp() {
-                let d = transport.deliver(&message)?;
-                next.save(dir)?;
-                d
-            } else {
-                transport.deliver_unsynced(&message)?
-            });
-            state = next;
-            sent.push(o);
-        }
-        Ok(())
-    };
-    let result = composed();
-    // What was delivered is recorded, even when a later mail failed.
-    if !transport.is_smtp() && !sent.is_empty() {
-        transport.sync()?;
-        state.save(dir)?;
-    }
-    result.map(|()| sent)
+    session
+        .log()
+        .since(since)
+        .iter()
+        .all(|e| e.entry.payload.keeps_prompt_of(side))
 }
 
 /// Reminders: a prompt mail again to each player who has owed the same decision for longer than
-/// `mail.yaml`'s `remind_after_hours` since the last mail (none if it is not set).
-pub fn send_reminders(
-    session: &Session,
-    transport: &Transport,
-    now: DateTime<Utc>,
-) -> Result<Vec<Outgoing>, MailError> {
+/// `mail.yaml`'s `remind_after_hours` since the last mail (none if it is not set), composed and
+/// queued ([`super::queue`]; sent by the next flush or drain), the threading record saved
+/// after. Returns the reminders queued.
+///
+/// # Errors
+///
+/// The mail settings or state could not be read, a mail could not be composed, or a file
+/// could not be written.
+pub fn queue_reminders(session: &Session, now: DateTime<Utc>) -> Result<Vec<Outgoing>, MailError> {
     let dir = session.dir();
     let config = MailConfig::load(dir)?;
     let Some(hours) = config.remind_after_hours else {
@@ -691,9 +648,10 @@ pub fn send_reminders(
     if game.outcome().is_some() {
         return Ok(Vec::new());
     }
+    let queue = super::queue::Queue::of(dir);
     let mut state = MailState::load(dir)?;
     let seq = session.log().next_seq();
-    let mut sent = Vec::new();
+    let mut out = Vec::new();
     for side in [Side::Us, Side::Ussr] {
         let rec = state.player(side);
         let due = game.prompt_for(side).is_some()
@@ -702,15 +660,16 @@ pub fn send_reminders(
                 now.signed_duration_since(t).num_minutes() >= i64::from(hours) * 60
             });
         if due {
-            let mut next = state.clone();
-            let o = compose(session, &config, &mut next, side, Purpose::Reminder, now)?;
-            transport.send(&to_message(&o, session.game_id())?)?;
-            state = next;
-            state.save(dir)?;
-            sent.push(o);
+            let o = compose(session, &config, &mut state, side, Purpose::Reminder, now)?;
+            super::queue::queue_outgoing(&queue, session, &o, now)?;
+            out.push(o);
         }
     }
-    Ok(sent)
+    if !out.is_empty() {
+        queue.sync()?;
+        state.save(dir)?;
+    }
+    Ok(out)
 }
 
 /// The outbox folder of a game.

@@ -10,7 +10,6 @@ use lettre::message::header::{ContentTransferEncoding, ContentType};
 use lettre::message::{Attachment, Body, SinglePart};
 
 use super::outbound::subject_tag;
-use super::transport::Transport;
 use super::{MailConfig, MailError};
 use crate::data::Side;
 use crate::log::{CommitmentKind, Payload};
@@ -161,19 +160,20 @@ fn takeback_lines(t: &mut String, session: &Session, cancels: &[crate::log::Canc
     }
 }
 
-/// Mails `side` the receipt of its move that starts at `from_seq` (see [`move_receipt_text`]).
-/// Returns the line saying where it went (`mailed ADDRESS (SIDE): receipt of the move — outbox
-/// file PATH`), or `None` when the log holds no entry of that move (nothing is sent).
+/// The receipt of `side`'s move that starts at `from_seq` (see [`move_receipt_text`]) as a mail
+/// to queue, or `None` when the log (staged entries included) holds no entry of that move.
+/// Its Message-ID is made of the game, the side and `from_seq` ([`super::queue::stable_id`]):
+/// the receipt of one move is one mail however often it is composed. Composed from the move
+/// as staged, it is queued ahead of the move's commit (`inbound/apply.rs`).
 ///
 /// # Errors
 ///
-/// The mail configuration could not be read, or the mail could not be composed or delivered.
-pub fn send_move_receipt(
+/// The mail configuration could not be read, or the mail could not be built.
+pub fn move_receipt_mail(
     session: &Session,
     side: Side,
     from_seq: u64,
-    transport: &Transport,
-) -> Result<Option<String>, MailError> {
+) -> Result<Option<super::queue::Mail>, MailError> {
     let Some(text) = move_receipt_text(session, side, from_seq) else {
         return Ok(None);
     };
@@ -182,20 +182,31 @@ pub fn send_move_receipt(
         Side::Us => &session.players().us,
         Side::Ussr => &session.players().ussr,
     };
+    let from = config.sender();
+    let id = super::queue::stable_id(
+        &from,
+        session.game_id(),
+        &format!("{}.receipt.s{from_seq}", side.name().to_ascii_lowercase()),
+    );
     // Plain text with its charset declared: the receipt holds `·`, `–` and `§`.
-    let msg = super::invite::plain(
-        &config.sender(),
+    let message = super::invite::plain_with_id(
+        &from,
         to,
         format!(
             "{} Receipt — your move is recorded",
             subject_tag(session.game_id())
         ),
         text,
+        Some(id),
     )?;
-    let delivered = transport.deliver(&msg)?;
-    Ok(Some(format!(
-        "mailed {to} ({side}): receipt of the move — {delivered}"
-    )))
+    Ok(Some(super::queue::Mail {
+        message,
+        kind: super::queue::Kind::Receipt,
+        to: to.clone(),
+        side: Some(side),
+        whom: side.to_string(),
+        label: "receipt of the move".into(),
+    }))
 }
 
 /// The stored bytes of the log's entries from sequence number `from` on, exactly as in

@@ -153,7 +153,8 @@ pub fn refusal_subject(subject: &str, game: Option<&str>, refusal: &Refusal) -> 
 }
 
 /// The refusal as a MIME message to `to`, threaded to the refused mail, with a Message-ID
-/// bound to the retry's token (when there is one).
+/// made of the refused mail's digest and the game's position, bound to the retry's token (when
+/// there is one).
 #[allow(clippy::too_many_arguments)]
 pub fn refusal_message(
     config: &MailConfig,
@@ -163,7 +164,6 @@ pub fn refusal_message(
     refused_digest: &str,
     retry: Option<&Retry>,
     text: &str,
-    now: chrono::DateTime<chrono::Utc>,
 ) -> Result<Message, MailError> {
     let from = config.sender();
     let domain = bare_address(&from)
@@ -172,19 +172,26 @@ pub fn refusal_message(
         .filter(|d| !d.is_empty())
         .unwrap_or_else(|| "localhost".into());
     let short = &refused_digest[..refused_digest.len().min(16)];
-    let message_id = match retry.and_then(|r| {
+    // Made of the refused mail's bytes and the game's position, never of the clock: the same
+    // refusal composed again after a crash is the same mail, queued once (`super::queue`).
+    let token = |r: &Retry| {
         let token = r.session.reply_token(r.side)?;
         r.session.game()?.prompt_for(r.side)?;
-        Some((r, token))
-    }) {
-        Some((r, token)) => format!(
-            "<ts.{}.{}.k{}.r{short}.s{}@{domain}>",
-            r.session.game_id(),
-            r.side.name().to_ascii_lowercase(),
-            message_id_tag(&token),
-            r.session.log().next_seq()
-        ),
-        None => format!("<ts.refused.{short}.{}@{domain}>", now.timestamp()),
+        Some(token)
+    };
+    let message_id = match retry {
+        Some(r) => {
+            let (gid, side) = (r.session.game_id(), r.side.name().to_ascii_lowercase());
+            let seq = r.session.log().next_seq();
+            match token(r) {
+                Some(t) => format!(
+                    "<ts.{gid}.{side}.k{}.r{short}.s{seq}@{domain}>",
+                    message_id_tag(&t)
+                ),
+                None => format!("<ts.{gid}.{side}.r{short}.s{seq}@{domain}>"),
+            }
+        }
+        None => format!("<ts.refused.{short}@{domain}>"),
     };
     let mut b = Message::builder()
         .from(

@@ -305,16 +305,17 @@ impl Transport {
     ) -> Result<String, MailError> {
         match self {
             Transport::Outbox(dir) => {
-                // Outbox mails hold live reply tokens: the folder is 0700, each file 0600.
-                let ferr = |path: &std::path::Path, e: std::io::Error| MailError::File {
+                // Outbox mails hold live reply tokens: the folder is 0700, each file 0600, and
+                // a link in the folder's place is refused, never written through.
+                let ferr = |path: &std::path::Path, e: String| MailError::File {
                     path: path.to_path_buf(),
-                    message: e.to_string(),
+                    message: e,
                 };
-                let mut builder = std::fs::DirBuilder::new();
-                builder.recursive(true);
-                #[cfg(unix)]
-                std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-                builder.create(dir).map_err(|e| ferr(dir, e))?;
+                let parent = crate::gamefs::parent_of(dir);
+                if !parent.exists() {
+                    std::fs::create_dir_all(&parent).map_err(|e| ferr(&parent, e.to_string()))?;
+                }
+                crate::gamefs::real_dir(dir).map_err(|e| ferr(dir, e.to_string()))?;
                 // Written as a whole (temporary file 0600, fsync, rename): a full disk or a
                 // crash never leaves a cut mail, nor one readable by others for a moment.
                 crate::gamefs::remove_stale_temps_once(dir);
@@ -329,6 +330,88 @@ impl Transport {
                 .map_err(|e| MailError::Send(explain_send_error(e.to_string()))),
         }
     }
+}
+
+/// Why a queued mail was not sent ([`Transport::deliver_raw`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SendFailure {
+    /// What went wrong, as the server or the system said it (never a credential).
+    pub message: String,
+    /// The server refused this mail for good (an SMTP 5xx reply): trying again later may
+    /// still fail, but the other mails of the queue are tried now. Otherwise (a connection
+    /// that failed, a 4xx reply, a full disk) the queue stops until a later try.
+    pub permanent: bool,
+}
+
+impl Transport {
+    /// Sends the bytes of a queued mail (`bytes`, exactly as queued) to `envelope`'s
+    /// recipients, and says where it went. An outbox file is named after `key` (the queue's
+    /// key of the mail, 32 hex digits, written in the shape of the folder's other names, a
+    /// UUID): a mail sent again after a crash replaces its own file, never adds a second one.
+    /// The file is written and synced before this returns, so the caller may record the mail
+    /// as sent.
+    ///
+    /// # Errors
+    ///
+    /// [`SendFailure`]: the server's refusal or the system's error.
+    pub fn deliver_raw(
+        &self,
+        envelope: &lettre::address::Envelope,
+        bytes: &[u8],
+        key: &str,
+    ) -> Result<String, SendFailure> {
+        match self {
+            Transport::Outbox(dir) => {
+                let failed = |message: String| SendFailure {
+                    message,
+                    permanent: false,
+                };
+                let mut builder = std::fs::DirBuilder::new();
+                builder.recursive(true);
+                #[cfg(unix)]
+                std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+                builder
+                    .create(dir)
+                    .map_err(|e| failed(format!("{}: {e}", dir.display())))?;
+                crate::gamefs::remove_stale_temps_once(dir);
+                let file = dir.join(format!("{}.eml", uuid_shaped(key)));
+                crate::gamefs::atomic_write(&file, bytes, "outbox-mail")
+                    .map_err(|e| failed(e.to_string()))?;
+                Ok(format!("outbox file {}", file.display()))
+            }
+            Transport::Smtp(t, d) => {
+                t.send_raw(envelope, bytes)
+                    .map(|_| d.clone())
+                    .map_err(|e| SendFailure {
+                        permanent: e.is_permanent(),
+                        message: explain_send_error(e.to_string()),
+                    })
+            }
+        }
+    }
+}
+
+/// 32 hex digits in the shape of a version 4 UUID (the outbox's names): the version and
+/// variant digits set, the others kept.
+fn uuid_shaped(key: &str) -> String {
+    let mut h: Vec<u8> = key.bytes().take(32).collect();
+    h.resize(32, b'0');
+    h[12] = b'4';
+    h[16] = match h[16] {
+        b'0' | b'4' | b'8' | b'c' => b'8',
+        b'1' | b'5' | b'9' | b'd' => b'9',
+        b'2' | b'6' | b'a' | b'e' => b'a',
+        _ => b'b',
+    };
+    let h = String::from_utf8_lossy(&h).into_owned();
+    format!(
+        "{}-{}-{}-{}-{}",
+        &h[..8],
+        &h[8..12],
+        &h[12..16],
+        &h[16..20],
+        &h[20..]
+    )
 }
 
 /// Adds what to do to a send error whose cause is not evident from rustls' wording: a server

@@ -495,9 +495,12 @@ pub fn list_mails(sources: &[PathBuf]) -> std::io::Result<Vec<PathBuf>> {
                     s.display()
                 )));
             }
+            // Regular files only: a link in new/ is never read through, nor a FIFO waited on
+            // (as a game's files, `crate::gamefs`).
             let mut files: Vec<PathBuf> = std::fs::read_dir(&new)?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.is_file())
+                .filter_map(|e| e.ok())
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+                .map(|e| e.path())
                 .collect();
             files.sort();
             out.extend(files);
@@ -521,7 +524,8 @@ pub fn mark_read(path: &Path) -> std::io::Result<()> {
         return Ok(());
     };
     let cur = root.join("cur");
-    std::fs::create_dir_all(&cur)?;
+    // A link in place of cur/ is refused, never moved into.
+    crate::gamefs::real_dir(&cur).map_err(std::io::Error::other)?;
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())

@@ -84,16 +84,64 @@ impl Session {
     /// [`SessionError::State`] when `side` owes no decision under a time control or its
     /// deadline and grace have not passed; nothing is written.
     pub fn record_timeout(&mut self, side: Side, now: DateTime<Utc>) -> Result<(), SessionError> {
+        self.stage_timeout(side, now)?;
+        self.commit()
+    }
+
+    /// [`Session::record_timeout`] without the commit: the timeout (and the reveal of a game
+    /// it ends) staged and replayed, for what must be written ahead of its commit (the
+    /// notices it owes, `crate::mail::queue`); [`Session::commit`] writes it.
+    ///
+    /// # Errors
+    ///
+    /// As [`Session::record_timeout`]; nothing is staged then.
+    pub fn stage_timeout(&mut self, side: Side, now: DateTime<Utc>) -> Result<(), SessionError> {
         let clock = correspondence::clock::clock_at(&self.corr, side, now);
         let Some(deadline) = clock.deadline else {
             return Err(SessionError::State(format!(
                 "the {side} owes no decision under a time control"
             )));
         };
+        let len = self.log.len();
         self.stage_checked(Payload::Timeout { side, deadline }, Author::Moderator, now)?;
         if self.game.as_ref().is_some_and(|g| g.outcome().is_some()) {
-            self.stage_reveal(false, now)?;
+            if let Err(e) = self.stage_reveal(false, now) {
+                self.log.unstage_to(len);
+                self.reload()?;
+                return Err(e);
+            }
         }
+        Ok(())
+    }
+
+    /// Drops the entries staged and not committed (a move whose commit must not happen, e.g.
+    /// because what it owes could not be written ahead of it) and replays the game as
+    /// committed.
+    ///
+    /// # Errors
+    ///
+    /// The replay's.
+    pub fn drop_staged(&mut self) -> Result<(), SessionError> {
+        let committed = self.log.len() - self.log.staged();
+        self.log.unstage_to(committed);
+        self.reload()
+    }
+
+    /// `twilight serve` after an outage: records that the host was out of service from `from`
+    /// to `to` (its last heartbeat and its return); no time of it counts on any clock, so
+    /// every deadline falls later by it.
+    ///
+    /// # Errors
+    ///
+    /// [`SessionError::Refusal`] when the game is over, `from` is not before `to`, `to` is
+    /// after `now`, or the outage starts before the previous one's end; nothing is written.
+    pub fn record_outage(
+        &mut self,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+        now: DateTime<Utc>,
+    ) -> Result<(), SessionError> {
+        self.stage_checked(Payload::Outage { from, to }, Author::Moderator, now)?;
         self.commit()
     }
 

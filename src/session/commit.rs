@@ -8,7 +8,32 @@ use super::secret::{read_secret, write_secret};
 use super::{Secret, Session, SessionError};
 use crate::gamefs;
 
+/// What a change owes, written ahead of its commit (the mail queue's receipts,
+/// `crate::mail::queue`): called with the game as it will be once committed — the staged
+/// entries replayed — before they are written. An error stops the commit: nothing of the
+/// change is written.
+pub type Ahead<'a> = &'a mut dyn FnMut(&Session) -> Result<(), SessionError>;
+
 impl Session {
+    /// [`Session::commit`], `ahead` called first on the game with its staged entries replayed
+    /// ([`Ahead`]); if it fails, the staged entries are dropped and nothing is written.
+    ///
+    /// # Errors
+    ///
+    /// `ahead`'s, or the commit's.
+    pub(crate) fn commit_ahead(&mut self, ahead: Option<Ahead>) -> Result<(), SessionError> {
+        if let Some(ahead) = ahead {
+            if self.log.staged() > 0 {
+                self.reload()?;
+                if let Err(e) = ahead(self) {
+                    self.drop_staged()?;
+                    return Err(e);
+                }
+            }
+        }
+        self.commit()
+    }
+
     /// Replays the log in memory (with the entries staged so far) with the secret as held:
     /// carries the replay on from the last checkpoint the log still begins with (the last
     /// replay's, else the log's as on disk), so the entries before it are not replayed again.

@@ -26,18 +26,21 @@ impl Session {
         nonce: &str,
         now: DateTime<Utc>,
     ) -> Result<(), SessionError> {
-        self.join_as(side, nonce, true, now)
+        self.join_as(side, nonce, true, now, None)
     }
 
     /// `side` joins with the nonce it sent by mail (its contribution to the nonce mix,
-    /// FAIRNESS.md §3.2); otherwise as [`Session::join`].
+    /// FAIRNESS.md §3.2); otherwise as [`Session::join`]. `ahead` is called before the join
+    /// is committed, on the game with it staged (what the join owes by mail, written ahead:
+    /// [`super::Ahead`]).
     pub fn join_by_mail(
         &mut self,
         side: Side,
         nonce: &str,
         now: DateTime<Utc>,
+        ahead: super::Ahead,
     ) -> Result<(), SessionError> {
-        self.join_as(side, nonce, false, now)
+        self.join_as(side, nonce, false, now, Some(ahead))
     }
 
     fn join_as(
@@ -46,6 +49,7 @@ impl Session {
         nonce: &str,
         typed_by_moderator: bool,
         now: DateTime<Utc>,
+        ahead: Option<super::Ahead>,
     ) -> Result<(), SessionError> {
         let seed = self.moderator_seed()?;
         if self.options.bid {
@@ -93,7 +97,7 @@ impl Session {
             // keys of the turns before its first with the opening deal (FAIRNESS.md §3.4).
             self.append_dice_keys(seed, now)?;
         }
-        self.commit()?;
+        self.commit_ahead(ahead)?;
         self.reload()
     }
 

@@ -59,6 +59,7 @@ mod standing_orders;
 pub mod takeback;
 mod tokens;
 
+pub use commit::Ahead;
 pub use create::incomplete_game;
 pub use error::SessionError;
 pub use replay::ReplayStep;

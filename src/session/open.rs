@@ -27,7 +27,31 @@ impl Session {
     /// lock is not free in time ([`gamefs::lock_wait`]), [`SessionError::ReadOnly`] if the
     /// folder cannot be written; [`SessionError::Log`] if the recovery fails.
     pub fn lock(dir: &Path) -> Result<(gamefs::GameLock, Option<String>), SessionError> {
-        let lock = gamefs::GameLock::acquire(dir).map_err(|e| match e {
+        Self::lock_within(dir, gamefs::lock_wait())
+    }
+
+    /// [`Session::lock`] without waiting: [`SessionError::Busy`] at once if another command
+    /// holds the lock. What a command serving many games uses (`twilight inbox`), so that one
+    /// busy game never holds up the others: it puts that game's mail off and tries again
+    /// later.
+    ///
+    /// # Errors
+    ///
+    /// As [`Session::lock`].
+    pub fn try_lock(dir: &Path) -> Result<(gamefs::GameLock, Option<String>), SessionError> {
+        Self::lock_within(dir, std::time::Duration::ZERO)
+    }
+
+    /// [`Session::lock`], waiting at most `wait` for the lock (zero: only if it is free now).
+    ///
+    /// # Errors
+    ///
+    /// As [`Session::lock`].
+    pub fn lock_within(
+        dir: &Path,
+        wait: std::time::Duration,
+    ) -> Result<(gamefs::GameLock, Option<String>), SessionError> {
+        let lock = gamefs::GameLock::acquire_within(dir, wait).map_err(|e| match e {
             gamefs::FsError::Busy { .. } => SessionError::Busy(e),
             gamefs::FsError::ReadOnly { .. } => SessionError::ReadOnly(e),
             other => SessionError::File {

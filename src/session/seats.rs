@@ -382,15 +382,18 @@ impl Session {
     /// # Errors
     ///
     /// [`SessionError::State`] if this is not a bid game, the bid is decided, or the seat has
-    /// bid already; the log's and the secret file's errors. Nothing is written then.
+    /// bid already; the log's and the secret file's errors, or `ahead`'s (called before the
+    /// bid is committed, on the game with it staged: [`super::Ahead`]). Nothing is
+    /// written then.
     pub fn bid_by_mail(
         &mut self,
         seat: u8,
         bid: Bid,
         nonce: &str,
         now: DateTime<Utc>,
+        ahead: super::Ahead,
     ) -> Result<(), SessionError> {
-        self.place_bid(seat, bid, nonce, false, now)
+        self.place_bid(seat, bid, nonce, false, now, Some(ahead))
     }
 
     /// [`Session::bid_by_mail`] for a bid the moderator types (`twilight bid`): the entry is
@@ -402,7 +405,7 @@ impl Session {
         nonce: &str,
         now: DateTime<Utc>,
     ) -> Result<(), SessionError> {
-        self.place_bid(seat, bid, nonce, true, now)
+        self.place_bid(seat, bid, nonce, true, now, None)
     }
 
     fn place_bid(
@@ -412,6 +415,7 @@ impl Session {
         nonce: &str,
         typed_by_moderator: bool,
         now: DateTime<Utc>,
+        ahead: Option<super::Ahead>,
     ) -> Result<(), SessionError> {
         let seed = self.moderator_seed()?;
         let state = SessionError::State;
@@ -448,7 +452,14 @@ impl Session {
                 self.secret = Some(before);
                 return Err(e.into());
             }
-            self.commit()?;
+            if let Err(e) = self.commit_ahead(ahead) {
+                // Nothing of the bid written: the secret as it was.
+                if self.log.staged() == 0 && self.bid.bids[slot].is_none() {
+                    self.write_own_secret(&before)?;
+                    self.secret = Some(before);
+                }
+                return Err(e);
+            }
             return self.reload();
         };
         let Some(pending) = self.secret.as_ref().and_then(|s| s.pending_bid) else {
@@ -519,7 +530,7 @@ impl Session {
             secret.pending_bid = None;
         }
         self.secret_after_commit = true;
-        self.commit()?;
+        self.commit_ahead(ahead)?;
         self.reload()
     }
 }

@@ -275,6 +275,7 @@ fn revision_code(r: Revision) -> u8 {
     match r {
         Revision::HandDependent => 0,
         Revision::PublicPrompts => 1,
+        Revision::ChineseCivilWarF163 => 2,
     }
 }
 
@@ -298,6 +299,7 @@ pub(super) fn read(dir: &Path, game_id: &str, seed: &[u8; 32]) -> Option<(LogPoi
     let revision = match b.revision {
         0 => Revision::HandDependent,
         1 => Revision::PublicPrompts,
+        2 => Revision::ChineseCivilWarF163,
         _ => return None,
     };
     let mut checkpoint = b.checkpoint;

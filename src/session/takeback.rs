@@ -262,6 +262,8 @@ pub fn tail(
             Payload::Reveal { .. } => stop("reveals the seed".into()),
             // A declared absence is no move of the game: it stays, and is not cancelled.
             Payload::Leave { .. } => continue,
+            // A host outage is no move of the game either: it stays.
+            Payload::Outage { .. } => continue,
             // Standing orders given or cancelled stay; a decision a standing order made is
             // blocked itself ("answered a standing order"), so the walk stops before its
             // `standing_order_used` entry.
@@ -428,6 +430,18 @@ pub fn mail_asker(
     if !only_asks {
         return None;
     }
+    asker_by_token(session, sides, tokens)
+}
+
+/// The side of `sides` one of whose `tokens` is the token of the prompt its last move answered,
+/// while every entry since is its own (as [`mail_asker`] lets a takeback request through),
+/// whatever the mail's lines: what is checked of a mail asking for a takeback before its
+/// lines are read. `None` if there is none.
+pub fn asker_by_token(
+    session: &crate::session::Session,
+    sides: &[Side],
+    tokens: &[String],
+) -> Option<Side> {
     let entries = session.log().entries();
     for &side in sides {
         for e in entries.iter().rev() {

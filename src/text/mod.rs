@@ -1,7 +1,9 @@
 //! The game's words, in and out: the move notation players type ([`notation`],
 //! `schemas/NOTATION.md`), the plain-text views and decisions shown in the terminal and in mails
-//! ([`render`]), and counts and ranges as a reader reads them ([`wording`]).
+//! ([`render`]), and counts and ranges as a reader reads them ([`wording`]); text from outside
+//! made safe to show in a terminal or a mail ([`controls`]).
 
+pub mod controls;
 pub mod notation;
 pub mod render;
 pub mod wording;

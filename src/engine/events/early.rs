@@ -12,7 +12,7 @@ use super::super::ops::{self, OpsAllow};
 use super::super::play;
 use super::super::prompt::{merged, Answer, CardUse, Prompt, PromptKind};
 use super::super::scoring;
-use super::super::state::{Duration, State};
+use super::super::state::{Duration, Revision, State};
 use super::war::{self, War};
 use super::EventFn;
 
@@ -833,9 +833,12 @@ pub fn nuclear_test_ban(cx: &mut Cx, side: Side) -> Step<bool> {
 
 /// #35 Formosan Resolution (US): while in effect a US-controlled Taiwan is a Battleground
 /// when Asia is scored (FAQ F210); ends when the US next plays the China Card (FAQ F209).
+/// While the Chinese Civil War is unresolved the US counts as the China Card's holder for
+/// this card, so the event occurs as usual (FAQ F163; up to rules revision r4 it did not
+/// occur, and those logs replay so).
 pub fn formosan_resolution(cx: &mut Cx, _side: Side) -> Step<bool> {
-    if civil_war_unresolved(cx.state) {
-        cx.note("Formosan Resolution: not while the Chinese Civil War is unresolved (rule 12).");
+    if cx.state.options.revision < Revision::ChineseCivilWarF163 && civil_war_unresolved(cx.state) {
+        cx.note("Formosan Resolution: not while the Chinese Civil War is unresolved (rules revision r4).");
         return Ok(false);
     }
     cx.state

@@ -140,7 +140,9 @@ pub fn offer_discard(
     let candidates = discard_candidates(cx.state, side, min_ops);
     let owed = match cx.state.options.revision {
         Revision::HandDependent => !candidates.is_empty(),
-        Revision::PublicPrompts => cx.state.cards.hand_size(side) > 0,
+        Revision::PublicPrompts | Revision::ChineseCivilWarF163 => {
+            cx.state.cards.hand_size(side) > 0
+        }
     };
     if !owed {
         return Ok(None);

@@ -13,6 +13,8 @@ pub(super) struct Block {
     pub(super) used: Vec<bool>,
     pub(super) pointed: Vec<bool>,
     pub(super) dice: Vec<u8>,
+    /// The record each die of `dice` is printed on.
+    pub(super) dice_at: Vec<usize>,
     pub(super) dice_pos: usize,
     pub(super) pos: usize,
 }
@@ -27,6 +29,7 @@ impl Block {
             used: Vec::new(),
             pointed: Vec::new(),
             dice: Vec::new(),
+            dice_at: Vec::new(),
             dice_pos: 0,
             pos: 0,
         }
@@ -38,33 +41,51 @@ impl Block {
         self.pointed.push(false);
     }
 
-    /// Collects the dice in the order the engine rolls them.
+    /// Collects the dice in the order the engine rolls them, each with its record.
     pub(super) fn collect_dice(&mut self) {
-        let mut pending: Option<(Side, u8)> = None;
-        for r in &self.items {
+        let mut pending: Option<(Side, u8, usize)> = None;
+        let mut dice: Vec<(u8, usize)> = Vec::new();
+        for (i, r) in self.items.iter().enumerate() {
             match &r.item {
                 Item::Coup { die, .. }
                 | Item::SpaceRoll { die, .. }
                 | Item::WarResult { die, .. }
-                | Item::TrapRoll { die, .. } => self.dice.push(*die),
+                | Item::TrapRoll { die, .. } => dice.push((*die, i)),
                 // The engine rolls the USSR's die first, then the US's, whoever realigns
                 // (ops.rs realignment_roll); the source prints them in that order too, but a
                 // pair printed the other way round is put back in the engine's order.
                 Item::RealignRoll { side, die } => match pending.take() {
-                    None => pending = Some((*side, *die)),
-                    Some((s0, d0)) => {
+                    None => pending = Some((*side, *die, i)),
+                    Some((s0, d0, i0)) => {
                         if *side == Side::Ussr && s0 == Side::Us {
-                            self.dice.push(*die);
-                            self.dice.push(d0);
+                            dice.extend([(*die, i), (d0, i0)]);
                         } else {
-                            self.dice.push(d0);
-                            self.dice.push(*die);
+                            dice.extend([(d0, i0), (*die, i)]);
                         }
                     }
                 },
                 _ => {}
             }
         }
+        (self.dice, self.dice_at) = dice.into_iter().unzip();
+    }
+
+    /// The records of `card`'s event in this block: from its `Event:` line to the next play,
+    /// other event or header (exclusive).
+    pub(super) fn event_part(&self, card: Card) -> Option<std::ops::Range<usize>> {
+        let start = self
+            .items
+            .iter()
+            .position(|r| r.item == Item::Event(card))?;
+        let end = (start + 1..self.items.len())
+            .find(|&i| ends_an_event(&self.items[i].item, card))
+            .unwrap_or(self.items.len());
+        Some(start..end)
+    }
+
+    /// Whether records `range` print a die.
+    pub(super) fn prints_dice(&self, range: std::ops::Range<usize>) -> bool {
+        self.dice_at.iter().any(|i| range.contains(i))
     }
 
     /// Marks the lines that print the outcome of the coup or realignment whose `Target:` is at
@@ -87,10 +108,57 @@ impl Block {
         }
     }
 
-    /// Last printed value of each quantity.
-    pub(super) fn expectations(&self) -> Expect {
+    /// The parts of the block whose printed values are compared at one point each: the
+    /// whole block, or, cut at each `Event:` line of a card that `resolved` (the events the
+    /// engine resolved and kept the state after), one part per such event, with its card
+    /// (the lines before the first event belong to the first part). A card's second `Event:`
+    /// line (an event played again inside it) does not cut. The digital edition closes an
+    /// event's lines with a blank line; lines after that blank line and before the next
+    /// `Event:` line are printed as the next card is played (Flower Power's VP for a War
+    /// card) and belong to the next part.
+    pub(super) fn parts(
+        &self,
+        resolved: impl Fn(Card) -> bool,
+    ) -> Vec<(std::ops::Range<usize>, Option<Card>)> {
+        let mut cuts: Vec<(usize, Card)> = Vec::new();
+        for (i, r) in self.items.iter().enumerate() {
+            if let Item::Event(c) = r.item {
+                if resolved(c) && !cuts.iter().any(|(_, d)| *d == c) {
+                    cuts.push((i, c));
+                }
+            }
+        }
+        if cuts.is_empty() {
+            return vec![(0..self.items.len(), None)];
+        }
+        let mut parts = Vec::new();
+        let starts: Vec<usize> = (0..cuts.len())
+            .map(|k| match k {
+                0 => 0,
+                _ => self.after_blank_line(cuts[k - 1].0, cuts[k].0),
+            })
+            .collect();
+        for (k, (_, card)) in cuts.iter().enumerate() {
+            let start = starts[k];
+            let end = starts.get(k + 1).copied().unwrap_or(self.items.len());
+            parts.push((start..end, Some(*card)));
+        }
+        parts
+    }
+
+    /// The first record of `from + 1..=to` printed after the last blank line before record
+    /// `to` (`to` itself when no blank line separates them).
+    fn after_blank_line(&self, from: usize, to: usize) -> usize {
+        (from + 1..=to)
+            .rev()
+            .find(|&j| self.items[j].line > self.items[j - 1].line + 1)
+            .unwrap_or(to)
+    }
+
+    /// Last printed value of each quantity in the records `range`.
+    pub(super) fn expectations_in(&self, range: std::ops::Range<usize>) -> Expect {
         let mut e = Expect::default();
-        for r in &self.items {
+        for r in &self.items[range] {
             match &r.item {
                 Item::Influence {
                     country, us, ussr, ..
@@ -169,6 +237,15 @@ pub(super) fn blocks_of(src: &SourceLog) -> Vec<Block> {
         b.collect_dice();
     }
     blocks
+}
+
+/// Whether `item` ends the lines of `card`'s event: a play, another event or a header.
+pub(super) fn ends_an_event(item: &Item, card: Card) -> bool {
+    match item {
+        Item::Event(c) => *c != card,
+        Item::Ops { .. } | Item::ArHeader { .. } | Item::HeadlineHeader { .. } => true,
+        _ => false,
+    }
 }
 
 /// Whether a record shows a play or a choice the game has still to reach (not a die, a total

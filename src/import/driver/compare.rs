@@ -62,9 +62,48 @@ impl Driver {
         }
     }
 
+    /// Compares block `b` with the engine: each printed value with the state at the point
+    /// where it was printed. A headline phase's lines are cut at each headline event's
+    /// `Event:` line, and each part is compared with the state right after that event
+    /// ([`Game::event_points`]); a part whose event the engine did not resolve (the game
+    /// ended first), and any other block, with `st`, the state at the end of its activity —
+    /// the whole block so where the source prints the events in another order than the
+    /// engine resolved them.
     pub(super) fn check_block(&mut self, b: usize, st: &State) {
         self.register_deviations(b);
-        let e = self.blocks[b].expectations();
+        let points: Vec<(Card, State)> = if matches!(self.blocks[b].key, Key::Headline(_)) {
+            self.game
+                .event_points()
+                .iter()
+                .filter(|(a, _)| *a == Activity::Headline)
+                .map(|(_, p)| (p.card, p.state.clone()))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mut parts = self.blocks[b].parts(|c| points.iter().any(|(p, _)| *p == c));
+        // The source prints the events in another order than the engine resolved them: the
+        // point of each printed value is not known, and the block is compared at its end.
+        let printed: Vec<Card> = parts.iter().filter_map(|(_, c)| *c).collect();
+        let resolved: Vec<Card> = points
+            .iter()
+            .map(|(c, _)| *c)
+            .filter(|c| printed.contains(c))
+            .collect();
+        if printed != resolved {
+            parts = vec![(0..self.blocks[b].items.len(), None)];
+        }
+        for (range, card) in parts {
+            let at = card
+                .and_then(|c| points.iter().find(|(p, _)| *p == c))
+                .map_or(st, |(_, s)| s);
+            let e = self.blocks[b].expectations_in(range);
+            self.compare(&e, at);
+        }
+    }
+
+    /// Compares the values `e` a part of a block printed with the engine's state `st` there.
+    fn compare(&mut self, e: &blocks::Expect, st: &State) {
         let mut out = Vec::new();
         for (c, (us, ussr, line)) in &e.influence {
             let (eu, er) = (st.influence(*c, Side::Us), st.influence(*c, Side::Ussr));
@@ -216,13 +255,13 @@ impl Driver {
         }
         match (stopped, source_result) {
             (Stopped::Over(o), Some((winner, how, line))) => {
-                let same_how = match o.reason {
-                    VictoryReason::Vp20 | VictoryReason::FinalScoring => {
-                        how.contains("Victory Points")
-                    }
-                    VictoryReason::Defcon => how.contains("DEFCON") || how.contains("Nuclear"),
-                    _ => true,
-                };
+                let ways = source_ways(how);
+                if ways.is_none() {
+                    self.notes.push(format!(
+                        "line {line}: the way the source's result names (`{how}`) is not known to the importer: the winner alone is compared"
+                    ));
+                }
+                let same_how = ways.is_none_or(|w| w.contains(&o.reason));
                 if o.winner != Some(*winner) || !same_how {
                     self.findings.push(Finding {
                         line: *line,
@@ -266,4 +305,34 @@ impl Driver {
             _ => {}
         }
     }
+}
+
+/// The engine's ways of ending a game that the words of the digital edition's result line
+/// (`US wins by Final Scoring`) can name: `Final Scoring`; `Victory Points` (20 VP during play,
+/// the lead after Final Scoring, or after Wargames); DEFCON (`DEFCON`, `Nuclear War`);
+/// Control of Europe; a Scoring card held at the end of a turn; Wargames; a resignation or a
+/// time loss. `None` for words the importer does not know.
+pub(super) fn source_ways(how: &str) -> Option<&'static [VictoryReason]> {
+    use VictoryReason::*;
+    let h = how.to_lowercase();
+    let has = |w: &str| h.contains(w);
+    Some(if has("final scoring") {
+        &[FinalScoring]
+    } else if has("victory point") || h.split_whitespace().any(|w| w == "vp") {
+        &[Vp20, FinalScoring, Wargames]
+    } else if has("defcon") || has("nuclear") {
+        &[Defcon]
+    } else if has("europe") {
+        &[EuropeControl]
+    } else if has("scoring card") || has("held") || has("holding") {
+        &[ScoringCardHeld]
+    } else if has("wargames") {
+        &[Wargames]
+    } else if has("resign") || has("concede") || has("surrender") {
+        &[Resignation]
+    } else if has("time") {
+        &[Timeout]
+    } else {
+        return None;
+    })
 }

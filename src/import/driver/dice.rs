@@ -22,6 +22,9 @@ pub(super) struct SourceChance {
     /// `US has no cards to reveal`), for The Cambridge Five.
     scoring_sets: VecDeque<Vec<Card>>,
     extra: VecDeque<u8>,
+    /// The block's printed dice that come after the dice being tried (those of the events
+    /// printed after the event whose dice are not printed).
+    later: VecDeque<u8>,
 }
 
 impl Chance for SourceChance {
@@ -31,6 +34,7 @@ impl Chance for SourceChance {
                 .dice
                 .pop_front()
                 .or_else(|| self.extra.pop_front())
+                .or_else(|| self.later.pop_front())
                 .map(ChanceOutcome::Die)
                 .ok_or_else(|| ChanceError::Missing("Die".into())),
             ChanceRequest::Shuffle(cards) => Ok(ChanceOutcome::Order(cards.to_vec())),
@@ -59,10 +63,39 @@ impl Chance for SourceChance {
     }
 }
 
+/// An event whose dice the source may not print ([`Driver::infer_dice`]).
+#[derive(Debug, Clone)]
+struct DiceTarget {
+    /// The card whose event it is (`None`: whatever rolls).
+    card: Option<Card>,
+    /// How many of the block's printed dice still to use come before its dice.
+    before: usize,
+    /// Its lines in the block.
+    part: Option<std::ops::Range<usize>>,
+}
+
+impl DiceTarget {
+    /// Whatever rolls, its dice after all of the block's printed dice, its lines from the
+    /// block's current position.
+    fn any() -> DiceTarget {
+        DiceTarget {
+            card: None,
+            before: usize::MAX,
+            part: None,
+        }
+    }
+}
+
 impl Driver {
     // ---- applying ------------------------------------------------------------------
 
     pub(super) fn chance_for(&self, b: Option<usize>, extra: &[u8]) -> SourceChance {
+        self.chance_split(b, usize::MAX, extra)
+    }
+
+    /// [`Driver::chance_for`] with the dice being tried (`extra`) after the first `before` of
+    /// the block's printed dice still to use, and before the rest.
+    fn chance_split(&self, b: Option<usize>, before: usize, extra: &[u8]) -> SourceChance {
         let scoring_sets = b.map_or_else(VecDeque::new, |b| self.scoring_sets(b));
         let (dice, cards) = match b {
             Some(b) => {
@@ -84,11 +117,14 @@ impl Driver {
             }
             None => (VecDeque::new(), VecDeque::new()),
         };
+        let mut dice: VecDeque<u8> = dice;
+        let later = dice.split_off(before.min(dice.len()));
         SourceChance {
             dice,
             cards,
             scoring_sets,
             extra: extra.iter().copied().collect(),
+            later,
         }
     }
 
@@ -123,15 +159,103 @@ impl Driver {
     /// after them: breadth first over die sequences (shortest first, each die 1 to 6), a
     /// sequence after which the engine asks for another die (a tie rolled again) is
     /// extended, and the first sequence with which the engine accepts the decision and
-    /// reaches the VP the source prints next is taken. When the source prints no VP before
-    /// the next play, the first sequence that leaves the VP unchanged is taken; if none does
-    /// and the sequences give different VP, the source does not determine the dice.
+    /// reaches, right after that event, the VP the source prints in the event's lines is
+    /// taken. When the event's lines print no VP, the first sequence that leaves the VP as it
+    /// was before the event is taken; if none does and the sequences give different VP, the
+    /// source does not determine the dice.
+    ///
+    /// The event is the prompt's card, or, for a decision that sets several events going (a
+    /// headline), each event of the block whose lines print no die, in turn. The dice tried
+    /// come after the printed dice of the lines before that event and before those after it
+    /// (a later headline's war or coup), and the VP is read at the point right after that
+    /// event ([`Game::event_points`]), not after the later headline.
     pub(super) fn infer_dice(&self, b: Option<usize>, side: Side, answer: &Answer) -> Inferred {
+        let targets = self.dice_targets(b);
+        let mut undetermined = None;
+        for target in &targets {
+            match self.infer_dice_for(b, side, answer, target) {
+                Inferred::None => {}
+                Inferred::Undetermined(why) => {
+                    undetermined.get_or_insert(why);
+                }
+                found => return found,
+            }
+        }
+        undetermined.map_or(Inferred::None, Inferred::Undetermined)
+    }
+
+    /// The events whose dice may be the ones not printed, each with where its lines are:
+    /// see [`Driver::infer_dice`]. Without a block or an `Event:` line of the event asking
+    /// (or of a headline, for a headline decision) to go by, one target
+    /// with no card: the lines from the current position, after all of the block's dice,
+    /// the VP before the decision and at the end of its activity.
+    fn dice_targets(&self, b: Option<usize>) -> Vec<DiceTarget> {
+        let Some(bi) = b else {
+            return vec![DiceTarget::any()];
+        };
+        let bl = &self.blocks[bi];
+        let printed_before = |start: usize| {
+            bl.dice_at[bl.dice_pos.min(bl.dice_at.len())..]
+                .iter()
+                .filter(|&&i| i < start)
+                .count()
+        };
+        let card = self.game.prompts().first().and_then(|p| p.card);
+        let mut targets: Vec<DiceTarget> = Vec::new();
+        if let Some(c) = card {
+            // The event asking: its lines, if the block prints them.
+            if let Some(part) = bl.event_part(c) {
+                targets.push(DiceTarget {
+                    card: Some(c),
+                    before: printed_before(part.start),
+                    part: Some(part),
+                });
+            }
+        } else {
+            // A decision that sets several events going is a headline: its events are the
+            // cards headlined, one a side, so the search is tried at most twice.
+            let mut headlined: Vec<Card> = Vec::new();
+            for side in Side::BOTH {
+                headlined.extend(bl.items.iter().find_map(|r| match r.item {
+                    Item::Headlines { side: s, card } if s == side => Some(card),
+                    _ => None,
+                }));
+            }
+            for c in headlined {
+                match bl.event_part(c) {
+                    Some(part) if part.start >= bl.pos && !bl.prints_dice(part.clone()) => targets
+                        .push(DiceTarget {
+                            card: Some(c),
+                            before: printed_before(part.start),
+                            part: Some(part),
+                        }),
+                    _ => {}
+                }
+            }
+            targets.sort_by_key(|t| t.part.as_ref().map(|p| p.start));
+        }
+        if targets.is_empty() {
+            targets.push(DiceTarget::any());
+        }
+        targets
+    }
+
+    /// [`Driver::infer_dice`] for one target event.
+    fn infer_dice_for(
+        &self,
+        b: Option<usize>,
+        side: Side,
+        answer: &Answer,
+        target: &DiceTarget,
+    ) -> Inferred {
         /// Dice sequences longer than this are not tried (Olympic Games ties three times).
         const MAX_DICE: usize = 8;
         let printed_vp = b.and_then(|b| {
             let bl = &self.blocks[b];
-            (bl.pos..bl.items.len())
+            target
+                .part
+                .clone()
+                .unwrap_or(bl.pos..bl.items.len())
                 .find_map(|i| match bl.items[i].item {
                     Item::Vp { score } => Some(Some(score)),
                     Item::Ops { .. } => Some(None),
@@ -139,19 +263,19 @@ impl Driver {
                 })
                 .flatten()
         });
-        let want_vp = printed_vp.unwrap_or(self.game.state().vp);
         let mut queue: VecDeque<Vec<u8>> = (1..=6).map(|d| vec![d]).collect();
         let mut other_vp: Vec<i32> = Vec::new();
         while let Some(extra) = queue.pop_front() {
             let mut g = self.game.clone();
-            let mut chance = self.chance_for(b, &extra);
+            let mut chance = self.chance_split(b, target.before, &extra);
             match g.apply(side, answer.clone(), &mut chance) {
                 Ok(drawn) if chance.extra.is_empty() => {
-                    if g.state().vp == want_vp {
+                    let (before, after) = self.vp_around(&g, target.card);
+                    if after == printed_vp.unwrap_or(before) {
                         return Inferred::Found(Box::new(g), drawn, extra);
                     }
-                    if !other_vp.contains(&g.state().vp) {
-                        other_vp.push(g.state().vp);
+                    if !other_vp.contains(&after) {
+                        other_vp.push(after);
                     }
                 }
                 Err(RuleError::Desync(m)) if m.contains("for Die") && extra.len() < MAX_DICE => {
@@ -171,11 +295,37 @@ impl Driver {
             }
             return Inferred::Undetermined(format!(
                 "the dice of {} (the source prints no VP after it; the rolls could give {})",
-                self.prompt_card_name(b),
+                target
+                    .card
+                    .map_or_else(|| self.prompt_card_name(b), |c| c.to_string()),
                 vps.join(" or ")
             ));
         }
         Inferred::None
+    }
+
+    /// The VP right before and right after `card`'s event in `g` (the engine after the
+    /// decision), at the headline events' points ([`Game::event_points`]): before it, the
+    /// point of the headline resolved before it (or the state before the decision); after it,
+    /// its own point, or, where it has none (no headline, or it is still resolving), the end
+    /// of the activity the decision completed, or where it stopped. With no card: the state
+    /// before the decision and that end.
+    fn vp_around(&self, g: &Game, card: Option<Card>) -> (i32, i32) {
+        let points: Vec<&crate::engine::EventPoint> = g
+            .event_points()
+            .iter()
+            .filter(|(a, _)| *a == Activity::Headline)
+            .map(|(_, p)| p)
+            .collect();
+        let at = card.and_then(|c| points.iter().rposition(|p| p.card == c));
+        let start = self.game.state().vp;
+        let before = |k: usize| k.checked_sub(1).map_or(start, |j| points[j].state.vp);
+        let end = g.completed().first().map_or(g.state().vp, |(_, st)| st.vp);
+        match (card, at) {
+            (_, Some(k)) => (before(k), points[k].state.vp),
+            (Some(_), None) => (before(points.len()), end),
+            (None, None) => (start, end),
+        }
     }
 
     fn prompt_card_name(&self, b: Option<usize>) -> String {

@@ -2,6 +2,7 @@
 //! countries and cards named, options and yes/no questions told by what followed.
 
 use super::*;
+use crate::data::Region;
 
 impl Driver {
     /// Event choices, derived from what the event printed: first among the lines before the
@@ -100,7 +101,14 @@ impl Driver {
                 candidates, max, ..
             } => Ok(self.answer_cards(bi, lines, candidates, *max)),
             PromptKind::YesNo { question } => Ok(self.answer_yes_no(bi, prompt, lines, question)),
-            PromptKind::ChooseOption { options } => Ok(self.answer_option(bi, lines, options)),
+            PromptKind::ChooseOption { options } => {
+                if prompt.card == Some(Card::Chernobyl) {
+                    if let Some(a) = self.answer_unnamed_region(bi, lines, options) {
+                        return Ok(a);
+                    }
+                }
+                Ok(self.answer_option(bi, lines, options))
+            }
             PromptKind::ChooseNumber { min, max } => {
                 Ok(self.answer_number(bi, prompt, lines, *min, *max))
             }
@@ -402,9 +410,20 @@ impl Driver {
         } else {
             end
         };
-        let signal =
-            (start..upto).find(|&i| !bl.used[i] && !bl.pointed[i] && is_signal(&bl.items[i].item));
         let printed = printed_amounts(bl, lines);
+        // The first line that tells the options apart (Summit's `DEFCON improves to 5` after
+        // its VP line), else the first line that shows a choice.
+        let signals: Vec<usize> = (start..upto)
+            .filter(|&i| !bl.used[i] && !bl.pointed[i] && is_signal(&bl.items[i].item))
+            .collect();
+        let signal = signals
+            .iter()
+            .copied()
+            .find(|&i| {
+                let keys = option_keys(bl, i, options, &printed);
+                keys.iter().min() != keys.iter().max()
+            })
+            .or(signals.first().copied());
         let best = match signal {
             Some(i) => option_told_by(bl, i, options, &printed),
             None => {
@@ -424,6 +443,89 @@ impl Driver {
             options[best]
         ));
         (Answer::Number(best as u8), line)
+    }
+
+    /// Chernobyl's region where the source does not name it: `US chooses` printed with no
+    /// words and the next line glued on ([`crate::import::digital_edition::parse_line`]), or
+    /// no choice line while the source goes on. The region only bars the USSR from placing
+    /// Influence with Operations there for the rest of the turn (FAQ F280), so it is inferred
+    /// from what follows: the first region offered where the USSR places no Influence with
+    /// Operations in the turn's later lines; any such region gives the same game. `None` when
+    /// the source names the region (read as any other option), or no region fits.
+    fn answer_unnamed_region(
+        &mut self,
+        bi: usize,
+        lines: Lines,
+        options: &[String],
+    ) -> Option<(Answer, usize)> {
+        let bl = &self.blocks[bi];
+        let choice = lines.range().find(|&i| {
+            !bl.used[i] && matches!(bl.items[i].item, Item::Chooses { side: Side::Us, .. })
+        });
+        match choice.map(|i| &bl.items[i].item) {
+            Some(Item::Chooses { what, .. }) if !what.is_empty() => return None,
+            None if self.source_exhausted(Some(bi)) => return None,
+            _ => {}
+        }
+        let barred = self.ussr_operations_regions(bi, lines.end);
+        let (k, region) = options
+            .iter()
+            .enumerate()
+            .find(|(_, o)| !barred.iter().any(|r| r.name() == o.as_str()))?;
+        let line = choice.map_or(line_at(bl, lines.start), |i| bl.items[i].line);
+        if let Some(i) = choice {
+            self.blocks[bi].used[i] = true;
+            self.blocks[bi].pointed[i] = true;
+        }
+        let open: Vec<&str> = options
+            .iter()
+            .filter(|o| !barred.iter().any(|r| r.name() == o.as_str()))
+            .map(String::as_str)
+            .collect();
+        self.notes.push(format!(
+            "line {line}: Chernobyl's region, not printed, taken as {region}: the USSR places no Influence with Operations there for the rest of the turn (so could be: {})",
+            open.join(", ")
+        ));
+        Some((Answer::Number(k as u8), line))
+    }
+
+    /// The regions where the USSR places Influence with Operations in the source after record
+    /// `from` of block `bi`, to the end of the turn: the USSR `+n in Country` lines after a
+    /// `Place Influence (n Ops):` line, up to the next play or event.
+    fn ussr_operations_regions(&self, bi: usize, from: usize) -> Vec<Region> {
+        let mut regions = Vec::new();
+        let turn_blocks = (bi..self.blocks.len()).take_while(|&j| {
+            j == bi
+                || !matches!(
+                    self.blocks[j].key,
+                    Key::Headline(_) | Key::Cleanup | Key::FinalScoring
+                )
+        });
+        for j in turn_blocks {
+            let bl = &self.blocks[j];
+            let mut placing = false;
+            for r in &bl.items[if j == bi { from } else { 0 }..] {
+                match r.item {
+                    Item::Ops { kind, .. } => placing = kind == OpsKind::Influence,
+                    Item::Event(_) | Item::ArHeader { .. } | Item::HeadlineHeader { .. } => {
+                        placing = false
+                    }
+                    Item::Influence {
+                        side: Side::Ussr,
+                        delta,
+                        country,
+                        ..
+                    } if placing && delta > 0 => {
+                        let region = country.info().region;
+                        if !regions.contains(&region) {
+                            regions.push(region);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        regions
     }
 
     /// A number: the DEFCON level printed next, else the amount of Influence printed.
@@ -575,13 +677,7 @@ fn printed_amounts(bl: &Block, lines: Lines) -> Vec<String> {
 /// the option's words to the line, to the amounts `printed` and, after a `plays` line, to how
 /// the card was played; the first option on a tie.
 fn option_told_by(bl: &mut Block, i: usize, options: &[String], printed: &[String]) -> usize {
-    let amounts = |o: &str| -> i32 {
-        let o = o.to_lowercase().replace(" influence in ", " in ");
-        printed
-            .iter()
-            .filter(|p| o.starts_with(p.as_str()) || o.contains(&format!(" {p}")))
-            .count() as i32
-    };
+    let keys = option_keys(bl, i, options, printed);
     bl.pointed[i] = true;
     if matches!(
         bl.items[i].item,
@@ -589,7 +685,22 @@ fn option_told_by(bl: &mut Block, i: usize, options: &[String], printed: &[Strin
     ) {
         bl.used[i] = true;
     }
-    let item = bl.items[i].item.clone();
+    keys.iter()
+        .enumerate()
+        .max_by_key(|(k, key)| (**key, std::cmp::Reverse(*k)))
+        .map_or(0, |(k, _)| k)
+}
+
+/// How well each option fits line `i` of `bl` (higher is better): see [`option_told_by`].
+fn option_keys(bl: &Block, i: usize, options: &[String], printed: &[String]) -> Vec<i32> {
+    let amounts = |o: &str| -> i32 {
+        let o = o.to_lowercase().replace(" influence in ", " in ");
+        printed
+            .iter()
+            .filter(|p| o.starts_with(p.as_str()) || o.contains(&format!(" {p}")))
+            .count() as i32
+    };
+    let item = &bl.items[i].item;
     // What follows a `plays` line tells how the card was played.
     let then = (i + 1..bl.items.len())
         .map(|j| &bl.items[j].item)
@@ -597,9 +708,8 @@ fn option_told_by(bl: &mut Block, i: usize, options: &[String], printed: &[Strin
         .cloned();
     options
         .iter()
-        .enumerate()
-        .max_by_key(|(k, o)| {
-            let follow = match (&item, &then) {
+        .map(|o| {
+            let follow = match (item, &then) {
                 (
                     Item::Plays { .. },
                     Some(Item::Ops {
@@ -615,12 +725,9 @@ fn option_told_by(bl: &mut Block, i: usize, options: &[String], printed: &[Strin
                 }
                 _ => 0,
             };
-            (
-                amounts(o) * 4 + option_score(o, &item) * 2 + follow,
-                std::cmp::Reverse(*k),
-            )
+            amounts(o) * 4 + option_score(o, item) * 2 + follow
         })
-        .map_or(0, |(k, _)| k)
+        .collect()
 }
 
 /// The card a record names, for card choices and revealed cards.

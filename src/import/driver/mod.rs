@@ -11,12 +11,15 @@
 //! Realignment rolls are printed USSR first, and the engine rolls the USSR's die first too
 //! ([`crate::engine::ops::realignment_roll`]), whoever realigns. A few events
 //! (Summit, Olympic Games) roll dice the source does not print: those dice are inferred as the
-//! first rolls that give the VP the source printed, and listed as notes.
+//! first rolls that give the VP the source printed right after the event (in a headline
+//! phase, at that event's point, before the other headline), and listed as notes.
 //!
 //! When an activity ends (the engine reports it with the state at its end,
 //! [`Game::completed`]) the last printed value of each quantity in the matching block —
 //! Influence `[US][USSR]`, VP, DEFCON, Military Operations, Space Race, effects in and out of
-//! play — is compared with the engine's. Each difference is a [`Finding`].
+//! play — is compared with the engine's; in a headline phase, the values printed with each
+//! headline event with the state right after that event ([`Game::event_points`]). Each
+//! difference is a [`Finding`].
 
 use std::collections::{BTreeMap, VecDeque};
 use std::fmt;

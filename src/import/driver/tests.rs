@@ -6,6 +6,7 @@
 use super::*;
 use crate::engine::position::Position;
 use crate::engine::state::Duration;
+use crate::import::digital_edition::parse_line;
 
 const HEADER: &str =
     "SETUP: : Alpha will play as USSR.\nBeta will play as USA.\nScenario: Standard\n";
@@ -203,4 +204,280 @@ fn a_split_south_african_unrest_is_a_note_until_the_totals_agree() {
     assert_eq!(findings(&d), Vec::<String>::new());
     assert_eq!(d.notes.len(), 2, "{:?}", d.notes);
     assert!(d.notes[0].contains("split South African Unrest at line 6"));
+}
+
+/// The headline phase `body` of turn `turn` read from a position where the US holds `us` and
+/// the USSR `ussr` (each with a second card for its first action round).
+fn headline_driver(turn: u8, defcon: u8, us: Card, ussr: Card, body: &str) -> Driver {
+    let mut ch = RecordedChance::default();
+    let game = Position::new()
+        .turn(turn)
+        .defcon(defcon)
+        .hand(Side::Us, &[us, Card::DuckAndCover])
+        .hand(Side::Ussr, &[ussr, Card::Comecon])
+        .headline(&mut ch);
+    driver(game, body, 1)
+}
+
+#[test]
+fn olympic_games_headlined_without_its_dice_infers_them_from_the_vp_printed() {
+    // The form of a turn-2 headline: Olympic Games resolves first (a tie of Ops goes to the
+    // US, FAQ F037), the USSR participates, the source prints only the VP.
+    let mut d = headline_driver(
+        2,
+        5,
+        Card::OlympicGames,
+        Card::Fidel,
+        "Turn 2, Headline Phase: Olympic Games & Fidel*: USSR Headlines Fidel*
+US Headlines Olympic Games
+Event: Olympic Games
+USSR chooses to participate in the Olympics
+US gains 2 VP. Score is US 2.
+
+Event: Fidel*
+USSR +3 in Cuba [0][3]
+
+Turn 2, USSR AR1: :
+",
+    );
+    let stopped = run(&mut d);
+    assert!(matches!(stopped, Stopped::SourceEnded { .. }), "{stopped}");
+    assert_eq!(findings(&d), Vec::<String>::new());
+    let participation = d
+        .decisions
+        .iter()
+        .find(|x| x.side == Side::Ussr && matches!(x.answer, Answer::Number(0)))
+        .expect("the participation");
+    // The US sponsors (+2) and wins: the first pair that gives it, US 1 + 2 against USSR 1.
+    assert_eq!(
+        participation.chance,
+        vec![ChanceOutcome::Die(1), ChanceOutcome::Die(1)]
+    );
+    assert!(d
+        .notes
+        .iter()
+        .any(|n| n.contains("dice [1, 1] not printed by the source")));
+    assert_eq!(d.game.state().vp, 2);
+    assert_eq!(d.game.state().influence(Country::Cuba, Side::Ussr), 3);
+}
+
+#[test]
+fn summit_headlined_after_a_war_gets_its_dice_after_the_wars_printed_die() {
+    // The war resolves first with its printed die; Summit's two dice are not printed and come
+    // after it; its VP is read right after Summit, before its DEFCON choice.
+    let mut d = headline_driver(
+        4,
+        4,
+        Card::KoreanWar,
+        Card::Summit,
+        "Turn 4, Headline Phase: Summit & Korean War: USSR Headlines Summit
+US Headlines Korean War
+Event: Korean War
+War in South Korea
+VICTORY: 5 (-0)  >= 4
+USSR gains 2 VP. Score is USSR 2.
+USSR Military Ops to 2
+
+Event: Summit
+US gains 2 VP. Score is even.
+DEFCON improves to 5
+
+Turn 4, USSR AR1: :
+",
+    );
+    let stopped = run(&mut d);
+    assert!(matches!(stopped, Stopped::SourceEnded { .. }), "{stopped}");
+    assert_eq!(findings(&d), Vec::<String>::new());
+    let headline = d
+        .decisions
+        .iter()
+        .find(|x| x.answer == Answer::Card(Card::KoreanWar))
+        .expect("the US headline");
+    // The war's 5, then Summit's: the USSR (its player) 1 against the US 2.
+    assert_eq!(
+        headline.chance,
+        vec![
+            ChanceOutcome::Die(5),
+            ChanceOutcome::Die(1),
+            ChanceOutcome::Die(2)
+        ]
+    );
+    assert_eq!(d.game.state().vp, 0);
+    assert_eq!(d.game.state().defcon, 5);
+}
+
+#[test]
+fn a_log_cut_after_the_first_headline_event_compares_it_at_that_point() {
+    // We Will Bury You takes DEFCON to 2 and the log ends; the US headline, Duck and Cover,
+    // then takes it to 1 in the engine and the US loses (FAQ F125). The DEFCON printed is
+    // compared with the state right after We Will Bury You, not after both.
+    let mut d = headline_driver(
+        4,
+        3,
+        Card::DuckAndCover,
+        Card::WeWillBuryYou,
+        "Turn 4, Headline Phase: \"We Will Bury You\"* & Duck and Cover: USSR Headlines \"We Will Bury You\"*
+US Headlines Duck and Cover
+Event: \"We Will Bury You\"*
+DEFCON degrades to 2
+\"We Will Bury You\"* is now in play.
+",
+    );
+    let stopped = run(&mut d);
+    let Stopped::Over(o) = stopped else {
+        panic!("{stopped}")
+    };
+    assert_eq!(
+        (o.winner, o.reason),
+        (Some(Side::Ussr), VictoryReason::Defcon)
+    );
+    assert_eq!(findings(&d), Vec::<String>::new());
+    assert!(
+        !d.notes.iter().any(|n| n.contains("DEFCON")),
+        "{:?}",
+        d.notes
+    );
+    // A value that disagrees at that point is still a finding.
+    let mut d = headline_driver(
+        4,
+        3,
+        Card::DuckAndCover,
+        Card::WeWillBuryYou,
+        "Turn 4, Headline Phase: \"We Will Bury You\"* & Duck and Cover: USSR Headlines \"We Will Bury You\"*
+US Headlines Duck and Cover
+Event: \"We Will Bury You\"*
+DEFCON degrades to 3
+",
+    );
+    run(&mut d);
+    assert_eq!(
+        findings(&d),
+        vec!["line 7: mismatch DEFCON: source 3; engine 2".to_string()]
+    );
+}
+
+#[test]
+fn the_result_line_names_the_engines_way_of_winning() {
+    // `US wins by Final Scoring` and the other ways, matched with the engine's own end.
+    let mut ch = RecordedChance::default();
+    let game = Position::new()
+        .turn(10)
+        .vp(3)
+        .influence(Country::Japan, Side::Us, 4)
+        .end_of_turn(&mut ch);
+    let over = game.outcome().expect("Final Scoring ends the game");
+    assert_eq!(over.reason, VictoryReason::FinalScoring);
+    let body = "Turn 10, US AR7: Duck and Cover: Space Race (3 Ops):\nDie roll: 6 -- Failed! (Needed 3 or less)\n\nUS wins by Final Scoring\n";
+    for (winner, how, found) in [
+        (Side::Us, "Final Scoring", false),
+        (Side::Us, "Victory Points", false),
+        (Side::Ussr, "Final Scoring", true),
+        (Side::Us, "DEFCON", true),
+    ] {
+        let mut d = driver(game.clone(), body, 1);
+        d.finish(&Stopped::Over(over), &Some((winner, how.into(), 8)));
+        assert_eq!(!findings(&d).is_empty(), found, "{winner} {how}");
+    }
+    use VictoryReason::*;
+    for (how, ways) in [
+        ("Final Scoring", &[FinalScoring][..]),
+        ("Victory Points", &[Vp20, FinalScoring, Wargames][..]),
+        ("DEFCON", &[Defcon][..]),
+        ("Nuclear War", &[Defcon][..]),
+        ("Europe Control", &[EuropeControl][..]),
+        ("Scoring Card Held", &[ScoringCardHeld][..]),
+        ("Wargames", &[Wargames][..]),
+    ] {
+        assert_eq!(compare::source_ways(how), Some(ways), "{how}");
+    }
+    assert_eq!(compare::source_ways("a coin toss"), None);
+}
+
+#[test]
+fn a_region_choice_glued_to_the_next_line_is_inferred_from_the_rest_of_the_turn() {
+    // `US chooses Chernobyl* is now in play.`: the region is not printed. The USSR then
+    // places Influence with Operations in Europe, so the region is not Europe: the first
+    // other, Asia (FAQ F280: only that placement is barred).
+    assert_eq!(
+        parse_line("US chooses Chernobyl* is now in play."),
+        vec![
+            Item::Chooses {
+                side: Side::Us,
+                what: String::new()
+            },
+            Item::EffectIn(Card::Chernobyl)
+        ]
+    );
+    assert_eq!(
+        parse_line("US chooses Europe"),
+        vec![Item::Chooses {
+            side: Side::Us,
+            what: "Europe".into()
+        }]
+    );
+    let mut d = headline_driver(
+        8,
+        4,
+        Card::Chernobyl,
+        Card::Nasser,
+        "Turn 8, Headline Phase: Chernobyl* & Nasser*: USSR Headlines Nasser*
+US Headlines Chernobyl*
+Event: Chernobyl*
+US chooses Chernobyl* is now in play.
+
+Event: Nasser*
+USSR +2 in Egypt [0][2]
+
+Turn 8, USSR AR1: COMECON*: Place Influence (3 Ops):
+USSR +3 in Poland [0][3]
+
+Turn 8, US AR1: :
+",
+    );
+    let stopped = run(&mut d);
+    assert!(matches!(stopped, Stopped::SourceEnded { .. }), "{stopped}");
+    assert_eq!(findings(&d), Vec::<String>::new());
+    let region = d
+        .decisions
+        .iter()
+        .find(|x| x.side == Side::Us && matches!(x.answer, Answer::Number(_)))
+        .expect("the region");
+    assert_eq!(region.answer, Answer::Number(1));
+    assert_eq!(
+        d.game.state().chernobyl_region,
+        Some(crate::data::Region::Asia)
+    );
+    assert!(d
+        .notes
+        .iter()
+        .any(|n| n.contains("Chernobyl's region, not printed, taken as Asia")));
+    assert_eq!(d.game.state().influence(Country::Poland, Side::Ussr), 3);
+}
+
+#[test]
+fn headline_events_printed_in_another_order_are_compared_at_the_phases_end() {
+    // The engine resolves Duck and Cover (3 Ops) before Fidel (FAQ F037); a source printing
+    // Fidel first, with the VP as it stood before Duck and Cover, is compared at the end of
+    // the phase, where the last values agree, not at points it does not follow.
+    let mut d = headline_driver(
+        4,
+        5,
+        Card::DuckAndCover,
+        Card::Fidel,
+        "Turn 4, Headline Phase: Fidel* & Duck and Cover: USSR Headlines Fidel*
+US Headlines Duck and Cover
+Event: Fidel*
+USSR +3 in Cuba [0][3]
+No VP awarded. Score is even.
+
+Event: Duck and Cover
+DEFCON degrades to 4
+US gains 1 VP. Score is US 1.
+
+Turn 4, USSR AR1: :
+",
+    );
+    run(&mut d);
+    assert_eq!(findings(&d), Vec::<String>::new());
+    assert_eq!(d.game.state().vp, 1);
 }

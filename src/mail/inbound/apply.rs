@@ -1,7 +1,9 @@
 //! Where a move is applied: the mail's lines for the authenticated side, all or none (several
 //! decisions are first tried on a copy of the game, so a refused later line leaves the real
-//! log untouched), and then committed with the mail's record written ahead of the move, so a
-//! crash at any point neither loses the move nor applies the mail twice.
+//! log untouched), and then committed with the mail's record and the mails it owes (its
+//! receipt, the marker of the prompts owed: [`crate::mail::queue`]) written ahead of the
+//! move, so a crash at any point neither loses the move, nor applies the mail twice, nor loses
+//! a mail the move owes.
 
 use std::fs;
 use std::path::Path;
@@ -10,6 +12,7 @@ use chrono::{DateTime, Utc};
 
 use super::Refusal;
 use crate::data::Side;
+use crate::mail::queue::{After, Queue};
 use crate::mail::{Applied, MailError, MailKey, MailState};
 use crate::session::{Session, SessionError};
 use crate::text::notation;
@@ -146,8 +149,31 @@ pub(super) fn apply_and_commit(
         Err(refusal) => return Ok(Err(refusal)),
     };
     let record = key.applied(side, seq, now, Some(session.log().head()));
-    commit_with_record(session, state, record, dir)?;
+    commit_with_record(session, state, record, dir, now)?;
     Ok(Ok((seq, done)))
+}
+
+/// Writes what the staged move owes to the game's mail queue ahead of its commit (the
+/// queue's module doc): the receipt of `side`'s move from entry `seq`, pending on the move's
+/// last entry, and the marker of the prompts owed; the queue's folder synced.
+fn queue_ahead(
+    session: &Session,
+    side: Side,
+    seq: u64,
+    dir: &Path,
+    now: DateTime<Utc>,
+) -> Result<(), MailError> {
+    let queue = Queue::of(dir);
+    if let (Some(after), Some(mail)) = (
+        After::head_of(session.log()).filter(|_| session.log().staged() > 0),
+        crate::mail::receipt::move_receipt_mail(session, side, seq)?,
+    ) {
+        queue.enqueue_ahead(&mail, after, now)?;
+    }
+    crate::mail::queue::owe(dir)?;
+    queue.sync()?;
+    crate::gamefs::crash_point("queue-ahead");
+    Ok(())
 }
 
 /// Commits `session`'s staged move with `record`, the mail's [`Applied`] record, written ahead
@@ -159,7 +185,9 @@ fn commit_with_record(
     state: &mut MailState,
     record: Applied,
     dir: &Path,
+    now: DateTime<Utc>,
 ) -> Result<(), MailError> {
+    queue_ahead(session, record.side, record.seq, dir, now)?;
     state.applied.push(record);
     // The record's new name needs its folder synced before the move's first write:
     // the commit's journal, written atomically in the same folder, syncs it (a move
@@ -173,7 +201,10 @@ fn commit_with_record(
             message: e.to_string(),
         })?;
     }
-    if let Err(e) = session.commit() {
+    let committed = session.commit();
+    // The receipt written ahead is owed now if the move is in the log, else dropped.
+    let _ = Queue::of(dir).settle(session.log());
+    if let Err(e) = committed {
         state.applied.pop();
         state.save(dir)?;
         return Err(e.into());

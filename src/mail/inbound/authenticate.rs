@@ -2,13 +2,12 @@
 //! mail (those the player typed, else every one it carries, and those its `In-Reply-To` /
 //! `References` stand for), checked against the tokens of the sender's sides in constant
 //! time ([`Session::check_reply_token`]). A token of an earlier prompt is stale, unless only the
-//! opponent's sealed choice came since; the game token ([`crate::mail::game_token`]) vouches
+//! opponent's sealed choice or a host outage came since; the game token ([`crate::mail::game_token`]) vouches
 //! for game-level lines only; a takeback may be asked with the token of the prompt just
 //! answered.
 
 use super::{Received, Refusal};
 use crate::data::Side;
-use crate::log::Payload;
 use crate::mail::reply::{self, Extracted};
 use crate::session::Session;
 
@@ -36,38 +35,54 @@ pub(super) fn candidate_tokens(
     (tokens, set_aside)
 }
 
-/// Which of `sides` sent a mail carrying `tokens` with the lines `moves`, or why it is refused.
+/// Which of `sides` sent a mail carrying `tokens`, or why it is refused; the mail's moves are
+/// read ([`reply::read_moves`] of `body` into `ex`) once one of `tokens` is found to be the
+/// sender's, never before (no name of a card or country is looked up for a mail from anyone).
+///
 /// A prompt's token ([`authenticate`]) comes first; failing that, a takeback asked after one's
 /// own move with the token of the prompt it answered, then the game token for game-level
-/// lines. `set_aside`: the player typed a token and others the mail carried were set aside
+/// lines — both checked against the tokens first and against the lines once they are read.
+/// `set_aside`: the player typed a token and others the mail carried were set aside
 /// ([`candidate_tokens`]), so a wrong one is refused as typed.
 pub(super) fn authenticate_sender(
     session: &Session,
     sides: &[Side],
     tokens: &[String],
-    moves: &[String],
+    ex: &mut Extracted,
+    body: &str,
     set_aside: bool,
 ) -> Result<Side, Refusal> {
-    match authenticate(session, sides, tokens) {
-        Ok(s) => Ok(s),
+    let r = match authenticate(session, sides, tokens) {
+        Ok(s) => {
+            reply::read_moves(ex, body);
+            return Ok(s);
+        }
+        Err(r) => r,
+    };
+    let asker = ex.asks_takeback
+        && crate::session::takeback::asker_by_token(session, sides, tokens).is_some();
+    if asker || crate::mail::game_token::carried(session, sides, tokens) {
+        // A token of the sender's, good for some lines only: read them, and see.
+        reply::read_moves(ex, body);
+        let moves = &ex.moves;
         // A takeback asked after one's own move, with the token of the prompt it answered.
-        Err(r) => match crate::session::takeback::mail_asker(session, sides, tokens, moves)
+        if let Some(s) = crate::session::takeback::mail_asker(session, sides, tokens, moves)
             // Resign, draws, leave, takeback answers, standing orders: the game token.
             .or_else(|| crate::mail::game_token::sender(session, sides, tokens, moves))
         {
-            Some(s) => Ok(s),
-            None if matches!(r, Refusal::WrongToken)
-                && crate::mail::game_token::carried(session, sides, tokens) =>
-            {
-                Err(Refusal::GameTokenForDecision)
-            }
-            None if matches!(r, Refusal::WrongToken) && set_aside => {
-                Err(Refusal::WrongTypedToken {
-                    typed: tokens[0].clone(),
-                })
-            }
-            None => Err(r),
-        },
+            return Ok(s);
+        }
+        if matches!(r, Refusal::WrongToken)
+            && crate::mail::game_token::carried(session, sides, tokens)
+        {
+            return Err(Refusal::GameTokenForDecision);
+        }
+    }
+    match r {
+        Refusal::WrongToken if set_aside => Err(Refusal::WrongTypedToken {
+            typed: tokens[0].clone(),
+        }),
+        r => Err(r),
     }
 }
 
@@ -120,25 +135,21 @@ fn authenticate(session: &Session, sides: &[Side], tokens: &[String]) -> Result<
     Err(stale.unwrap_or(Refusal::WrongToken))
 }
 
-/// A token of an earlier prompt: still good while only the opponent's sealed headline came
-/// since, else stale; any other token is wrong.
+/// A token of an earlier prompt: still good while only the opponent's sealed headline or a
+/// host outage came since, else stale; any other token is wrong.
 fn authenticate_earlier(session: &Session, sides: &[Side], token: &str) -> Result<Side, Refusal> {
     let now = session.log().next_seq();
     for &side in sides {
         for seq in (0..now).rev() {
             if session.check_reply_token_at(side, seq, token) {
                 // A token stays good while the only entries since it are the opponent's sealed
-                // headline commitment: nothing this player could see has changed.
-                let only_sealed = session.log().since(seq).iter().all(|e| {
-                    matches!(
-                        e.entry.payload,
-                        Payload::Commitment {
-                            kind,
-                            side: Some(s),
-                            ..
-                        } if s == side.opponent() && kind.seals_a_choice()
-                    )
-                });
+                // headline commitment or a host outage: nothing this player could see has
+                // changed.
+                let only_sealed = session
+                    .log()
+                    .since(seq)
+                    .iter()
+                    .all(|e| e.entry.payload.keeps_prompt_of(side));
                 if only_sealed && session.game().is_some_and(|g| g.prompt_for(side).is_some()) {
                     return Ok(side);
                 }

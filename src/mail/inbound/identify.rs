@@ -13,17 +13,23 @@ use crate::data::Side;
 use crate::mail::bare_address;
 use crate::mail::reply;
 use crate::session::Session;
+use crate::text::controls::one_line;
 
 /// The sender, subject and Message-ID of a message too broken to read in full, if its
 /// headers name a sender (so a refusal can still be answered).
+///
+/// Only the header is parsed, and at most [`reply::MAX_HEADER_BYTES`] of it.
 pub(super) fn sender_of(raw: &[u8]) -> Option<Received> {
     let lf = reply::lf_line_ends(raw);
-    let msg = MessageParser::default().parse(&lf[..])?;
+    let head = &lf[..reply::header_len(&lf)
+        .min(reply::MAX_HEADER_BYTES)
+        .min(lf.len())];
+    let msg = MessageParser::default().parse_headers(head)?;
     let from = msg.from()?.first()?.address()?.to_ascii_lowercase();
     from.contains('@').then(|| Received {
-        from,
-        subject: msg.subject().unwrap_or_default().to_string(),
-        message_id: msg.message_id().unwrap_or_default().to_string(),
+        from: one_line(&from).into_owned(),
+        subject: one_line(msg.subject().unwrap_or_default()).into_owned(),
+        message_id: one_line(msg.message_id().unwrap_or_default()).into_owned(),
         answers: Vec::new(),
         body: String::new(),
         all_text: String::new(),

@@ -12,11 +12,15 @@
 //!    committed with the mail's record.
 //!
 //! Answering the mail (step 7: the receipt, or the reply to a refusal) comes after, in
-//! [`super::answer`]. Before the sender is authenticated the work per mail is bounded: the
-//! message and its text by [`crate::mail::reply::MAX_MESSAGE_BYTES`] and
-//! [`crate::mail::reply::MAX_TEXT_BYTES`], the candidate tokens by
+//! [`super::answer`]. Before the sender is authenticated the work per mail is linear in its
+//! size and bounded: the message and its text by [`crate::mail::reply::MAX_MESSAGE_BYTES`] and
+//! [`crate::mail::reply::MAX_TEXT_BYTES`], the Message-IDs it answers by
+//! [`crate::mail::reply::MAX_ANSWER_IDS`], the candidate tokens by
 //! [`crate::mail::reply::MAX_TOKENS`], and the look for stopped moves by the last record the
-//! log holds.
+//! log holds; its text is scanned for tokens only ([`crate::mail::reply::scan`]), and its moves
+//! are read once a token is found to be the sender's, at most
+//! [`crate::mail::reply::MAX_LINES_READ`] lines of them. The game's lock is tried, never
+//! waited for ([`crate::session::Session::try_lock`]): a busy game's mail is put off.
 
 use std::path::{Path, PathBuf};
 
@@ -25,7 +29,7 @@ use super::authenticate::{authenticate_sender, candidate_tokens};
 use super::identify::{game_dir_of, game_from_subject, sender_of, sides_of};
 use super::{read_message, InboxOptions, Received, Refusal};
 use crate::data::Side;
-use crate::mail::reply::{self, extract, Extracted};
+use crate::mail::reply::{self, Extracted};
 use crate::mail::{Applied, MailError, MailKey, MailState};
 use crate::session::{Session, SessionError};
 
@@ -38,8 +42,11 @@ pub(super) struct Context {
     pub(super) game: Option<String>,
     /// The game's folder.
     pub(super) game_dir: Option<PathBuf>,
-    /// Its move lines.
+    /// Its move lines (as far as they were read: none before a token of the sender's was
+    /// found, [`Context::moves_read`]).
     pub(super) moves: Vec<String>,
+    /// Whether its moves were read ([`crate::mail::reply::read_moves`]).
+    pub(super) moves_read: bool,
     /// The lines of its text read as no move.
     pub(super) ignored: Vec<String>,
     /// The sides the sender plays in the game (empty: no player, or not known yet).
@@ -61,9 +68,16 @@ pub(super) struct Context {
     /// This very file was applied by an earlier run (at this log entry) that could not file
     /// it: it is filed now, not answered.
     pub(super) unfiled: Option<u64>,
-    /// Where the receipts of a join or a sealed bid went (`mailed …` lines), or why one could
-    /// not be sent, to tell.
-    pub(super) receipts: Vec<Result<String, String>>,
+    /// Why the receipt of a join or a sealed bid could not be queued, to tell.
+    pub(super) receipts: Vec<String>,
+    /// The whole mail's length when only its head was read (it is over
+    /// [`crate::mail::reply::MAX_MESSAGE_BYTES`]): refused as too large.
+    pub(super) whole_len: Option<u64>,
+    /// The games found busy earlier in this round of the run: their lock is not tried again
+    /// (a game's mails are taken in their order).
+    pub(super) busy: Vec<PathBuf>,
+    /// The game's lock, taken before the mail was read (a mail put off for a busy game).
+    pub(super) prelocked: Option<(crate::gamefs::GameLock, Option<String>)>,
 }
 
 /// An applied mail: the game, the side (`None`: a seat's sealed bid, before the sides are
@@ -134,7 +148,7 @@ fn judge_steps(
     source: &str,
     still_there: &dyn Fn() -> bool,
 ) -> Result<AcceptedMoves, Stop> {
-    let (received, ex) = receive(raw, opts, ctx)?;
+    let (received, mut ex) = receive(raw, opts, ctx, still_there)?;
     let (dir, id) = identify_game(&received, &ex, opts, ctx)?;
     lock_game(&dir, ctx, still_there)?;
     let mut session = Session::open(&dir)?;
@@ -149,6 +163,16 @@ fn judge_steps(
         source,
     };
     let (tokens, set_aside) = candidate_tokens(&session, &sides, &ex, &received);
+    // A join or a bid a crash stopped before it was recorded: judged again as such, even once
+    // the game has started.
+    let seats = if seats.is_empty() {
+        let all = session.seats_of(&received.from);
+        crate::mail::bid_mail::unrecorded_bids(&session, &state, &all, &received.body)
+    } else {
+        seats
+    };
+    let unrecorded_join =
+        crate::mail::invite::is_unrecorded_join(&session, &state, &sides, &received.body);
     if !seats.is_empty() {
         return Err(Stop::judged(crate::mail::bid_mail::judge_bid(
             &mut session,
@@ -156,12 +180,11 @@ fn judge_steps(
             &received.body,
             &tokens,
             key,
-            opts.force_outbox,
             opts.now,
             &mut ctx.receipts,
         )));
     }
-    if session.game().is_none() {
+    if session.game().is_none() || unrecorded_join {
         // A game not started yet: the mail is a join reply (`invite.rs`).
         return Err(Stop::judged(crate::mail::invite::judge_join(
             &mut session,
@@ -169,12 +192,23 @@ fn judge_steps(
             &received.body,
             &tokens,
             key,
-            opts.force_outbox,
             opts.now,
             &mut ctx.receipts,
         )));
     }
-    let side = authenticate_sender(&session, &sides, &tokens, &ex.moves, set_aside)?;
+    let side = authenticate_sender(
+        &session,
+        &sides,
+        &tokens,
+        &mut ex,
+        &received.body,
+        set_aside,
+    );
+    // What was read of the moves (all of them once a token is the sender's), for the answer.
+    ctx.moves = ex.moves.clone();
+    ctx.ignored = ex.ignored.clone();
+    ctx.moves_read = ex.moves_read;
+    let side = side?;
     ctx.side = Some(side);
     refuse_unreadable(&ex)?;
     let applied = apply_and_commit(
@@ -192,17 +226,31 @@ fn judge_steps(
     Ok((id, Some(side), done))
 }
 
-/// Reads the mail and its text ([`read_message`], [`extract`]). A mail too broken to read is
-/// refused; its sender and game are still looked for in its headers, to answer it.
+/// Reads the mail and scans its text for tokens ([`read_message`], [`reply::scan`]; its moves
+/// are read once a token is the sender's). A mail too broken to read is refused; its sender and
+/// game are still looked for in its headers, to answer it.
+///
+/// A mail over [`crate::mail::reply::MAX_MESSAGE_BYTES`] comes as its head alone
+/// (`ctx.whole_len`): refused as too large, answered from its headers.
 fn receive(
     raw: &[u8],
     opts: &InboxOptions,
     ctx: &mut Context,
+    still_there: &dyn Fn() -> bool,
 ) -> Result<(Received, Extracted), Stop> {
-    let received = match read_message(raw) {
+    let read = match ctx.whole_len {
+        Some(len) => Err(Refusal::TooLarge {
+            bytes: usize::try_from(len).unwrap_or(usize::MAX),
+            limit: crate::mail::reply::MAX_MESSAGE_BYTES,
+            what: "the message",
+        }),
+        None => read_message(raw),
+    };
+    let received = match read {
         Ok(r) => r,
         Err(r) => {
-            // Answer the sender if the headers name one and a game of theirs.
+            // Answer the sender if the headers name one and a game of theirs: under the
+            // game's lock, as any answer (its refusals are counted: `refusal_limit.rs`).
             ctx.received = sender_of(raw);
             if let Some(id) = ctx
                 .received
@@ -211,14 +259,15 @@ fn receive(
             {
                 let found = game_dir_of(&opts.games_dir, &id);
                 ctx.game = Some(found.as_ref().map_or(id, |(_, name)| name.clone()));
-                ctx.game_dir = found.map(|(d, _)| d);
+                if let Some((dir, _)) = found {
+                    ctx.game_dir = Some(dir.clone());
+                    lock_game(&dir, ctx, still_there)?;
+                }
             }
             return Err(Stop::Refused(r));
         }
     };
-    let ex = extract(&received.body, &received.all_text);
-    ctx.moves = ex.moves.clone();
-    ctx.ignored = ex.ignored.clone();
+    let ex = reply::scan(&received.body, &received.all_text);
     ctx.received = Some(received.clone());
     Ok((received, ex))
 }
@@ -251,10 +300,25 @@ fn identify_game(
     Ok((dir, id))
 }
 
-/// Takes the game's lock (kept in `ctx` until the mail is filed), then checks that the mail is
-/// still there: if another inbox run filed it while this one waited, it is not judged here.
+/// Takes the game's lock (kept in `ctx` until the mail is filed) — the one taken before the
+/// mail was read, else tried at once, never waited for: a game found busy earlier in the round
+/// is busy still ([`SessionError::Busy`]: the mail is put off) — then checks that the mail is
+/// still there: if another inbox run filed it meanwhile, it is not judged here.
 fn lock_game(dir: &Path, ctx: &mut Context, still_there: &dyn Fn() -> bool) -> Result<(), Stop> {
-    let (lock, recovered) = Session::lock(dir)?;
+    let plain = crate::gamefs::plain(dir);
+    let (lock, recovered) = match ctx.prelocked.take() {
+        Some((lock, recovered)) if lock.dir() == plain => (lock, recovered),
+        _ if ctx.busy.contains(&plain) => {
+            return Err(Stop::Error(MailError::Session(SessionError::Busy(
+                crate::gamefs::FsError::Busy {
+                    lock: plain.join(crate::gamefs::LOCK_FILE),
+                    dir: plain,
+                    secs: 0.0,
+                },
+            ))))
+        }
+        _ => Session::try_lock(dir)?,
+    };
     ctx.lock = Some(lock);
     ctx.recovered = recovered;
     if !still_there() {
@@ -329,8 +393,13 @@ fn refuse_replay(
     Ok(())
 }
 
-/// Refuses a mail with no move line, or with a move cut inside a name by a hard wrap.
+/// Refuses a mail read only in part (a line too long, too many lines, a second game-level line
+/// of one kind: [`Extracted::refused`]), with no move line, or with a move cut inside a name
+/// by a hard wrap.
 fn refuse_unreadable(ex: &Extracted) -> Result<(), Refusal> {
+    if let Some(r) = &ex.refused {
+        return Err(r.clone());
+    }
     if ex.moves.is_empty() {
         return Err(Refusal::NoMove);
     }

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 
 use crate::data::Side;
 
-/// Exit status of `inbox` when a message was refused as malformed MIME.
+/// Exit status of `inbox` when a message was refused as malformed MIME, too large or too long.
 pub const EXIT_MALFORMED: u8 = 10;
 /// Exit status: the mail names no known game.
 pub const EXIT_UNKNOWN_GAME: u8 = 11;
@@ -38,6 +38,13 @@ pub enum Refusal {
         limit: usize,
         /// What was measured: `its text` or `the message`.
         what: &'static str,
+    },
+    /// The mail's moves go on past what is read of one mail (a line too long, too many lines
+    /// before the moves end: [`crate::mail::reply::MAX_LINES_READ`],
+    /// [`crate::mail::reply::MAX_LINE_BYTES`]); nothing of it was tried.
+    TooLong {
+        /// What went past the limit, in words (`a line read for a move is 5000 bytes long…`).
+        what: String,
     },
     /// The mail names no game, or a game that is not here.
     UnknownGame(Option<String>),
@@ -86,12 +93,14 @@ pub enum Refusal {
 }
 
 impl Refusal {
-    /// A short name: `malformed-mime`, `unknown-game`, `not-a-player`, `missing-token`,
-    /// `wrong-token`, `stale`, `replayed`, `no-move`, `illegal-move`.
+    /// A short name: `malformed-mime`, `too-large`, `too-long`, `unknown-game`, `not-a-player`,
+    /// `missing-token`, `wrong-token`, `game-token-for-a-move`, `stale`, `replayed`, `no-move`,
+    /// `illegal-move`.
     pub fn kind(&self) -> &'static str {
         match self {
             Refusal::MalformedMime(_) => "malformed-mime",
             Refusal::TooLarge { .. } => "too-large",
+            Refusal::TooLong { .. } => "too-long",
             Refusal::UnknownGame(_) => "unknown-game",
             Refusal::NotAPlayer { .. } => "not-a-player",
             Refusal::MissingToken => "missing-token",
@@ -107,7 +116,9 @@ impl Refusal {
     /// The exit status of `inbox` for this refusal (`EXIT_*`).
     pub fn exit_code(&self) -> u8 {
         match self {
-            Refusal::MalformedMime(_) | Refusal::TooLarge { .. } => EXIT_MALFORMED,
+            Refusal::MalformedMime(_) | Refusal::TooLarge { .. } | Refusal::TooLong { .. } => {
+                EXIT_MALFORMED
+            }
             Refusal::UnknownGame(_) => EXIT_UNKNOWN_GAME,
             Refusal::NotAPlayer { .. } => EXIT_NOT_A_PLAYER,
             Refusal::MissingToken => EXIT_MISSING_TOKEN,
@@ -130,6 +141,9 @@ impl Refusal {
             ),
             Refusal::TooLarge { bytes, limit, what } => format!(
                 "Your mail is too large: {what} is {bytes} bytes, more than the {limit} read. Attachments are ignored; reply with your move as text."
+            ),
+            Refusal::TooLong { what } => format!(
+                "Your mail was not read to its end: {what}. Nothing was applied; write each move on a line of its own near the top of your reply."
             ),
             Refusal::UnknownGame(None) => "Your mail names no game. Reply to the prompt mail (its subject carries the tag [TS <game>]) or add a line `Game: <game>`.".into(),
             Refusal::UnknownGame(Some(id)) => format!(
@@ -190,8 +204,12 @@ pub enum Verdict {
         /// The reply's text (sent only to a player of the game).
         reply: String,
         /// Where the reply went (`outbox file PATH`, `SMTP …`); `None` when it was not sent
-        /// because the sender is no player of the game (refusals go only to players).
+        /// because the sender is no player of the game (refusals go only to players), or
+        /// because of the limit ([`Verdict::Refused::withheld`]).
         answered: Option<String>,
+        /// Not answered because [`super::REFUSALS_PER_HOUR`] refusals were mailed to that
+        /// player in the last hour.
+        withheld: bool,
     },
     /// Applied already, by an earlier run that could not file it (moving it to `cur/`, or
     /// writing the `.eml` note, failed): this very file is recognised by the game's mail state
@@ -205,8 +223,9 @@ pub enum Verdict {
         /// The log entry the move began at.
         seq: u64,
     },
-    /// Not for any game here (the moderator's matter, not the player's): reported, left
-    /// unfiled in `new/` (an `.eml` gets no note) for a later run, not answered.
+    /// Not for any game here (the moderator's matter, not the player's): reported, moved to
+    /// [`super::QUARANTINE_FOLDER`] once with its reason (an `.eml` gets a `.held` note), not
+    /// answered.
     Held {
         /// The game the mail names, if any.
         game: Option<String>,

@@ -23,13 +23,22 @@
 //! wherever their client put it. Attachments are ignored; the size limit applies to the text
 //! parts only ([`MAX_TEXT_BYTES`]), and a mail over it is refused as too large.
 //!
+//! **Bounded work, from anyone.** What is read before the sender is authenticated ([`read`],
+//! [`scan`]) takes one pass over the mail, linear in its size, and looks up no name; the
+//! Message-IDs it answers are cut to [`MAX_ANSWER_IDS`]. The moves are read ([`read_moves`])
+//! once a token is found to be the sender's, and only so far: [`MAX_LINES_READ`] lines of at
+//! most [`MAX_LINE_BYTES`], one game-level line of each kind (a second `takeback` refuses the
+//! mail) and [`MAX_STANDING_ORDER_LINES`] standing orders. Control characters and escape
+//! sequences are taken out of every text read ([`crate::text::controls`]).
+//!
 //! Where each step lives:
 //!
 //! * [`read`] (here): the bytes to a [`Reply`], within the bounds a mail may take
 //!   ([`MAX_MESSAGE_BYTES`], [`MAX_TEXT_BYTES`]);
 //! * `normalize`: a text part to the characters the player typed ([`unflow`],
 //!   [`normalize_chars`]);
-//! * [`extract`] (here): the moves, the tokens and the `Game:` line of that text, using
+//! * [`scan`] then [`read_moves`] ([`extract`] does both; here): the tokens and the `Game:`
+//!   line, then the moves of that text, using
 //!   * `quoting`: where the new text ends, what is quoted;
 //!   * `move_lines`: how a line reads (a move, a mistyped move, chatter), and a move wrapped
 //!     over several lines;
@@ -50,7 +59,9 @@ use self::normalize::{clean, part_text};
 use self::quoting::{attribution_len, ends_new_text, unquote};
 use self::tokens::{push_token, token_in};
 use super::inbound::Refusal;
+use crate::text::controls::{one_line, printable};
 
+pub use self::move_lines::MAX_STANDING_ORDER_LINES;
 pub use self::normalize::{is_invisible_format_char, normalize_chars, unflow};
 pub use self::tokens::{message_id_tag, parse_prompt_id};
 
@@ -61,8 +72,33 @@ pub const MAX_MESSAGE_BYTES: usize = 64 << 20;
 /// Largest text read (bytes): the plain-text and HTML body parts together, 1 MiB.
 pub const MAX_TEXT_BYTES: usize = 1 << 20;
 
+/// Largest header read (bytes): 1 MiB, ten times what a mail server lets through (Postfix's
+/// `header_size_limit` is 100 KiB). A mail whose header goes on past it is refused as too
+/// large before it is parsed: parsed, each header line would take memory of its own.
+pub const MAX_HEADER_BYTES: usize = 1 << 20;
+
 /// At most this many candidate tokens are tried for one mail.
 pub const MAX_TOKENS: usize = 8;
+
+/// At most this many Message-IDs a mail answers are kept ([`Reply::answers`]): those of
+/// `In-Reply-To` first, then the last of `References` (the parent's own Message-ID is the last
+/// one there, RFC 5322 §3.6.4). A client keeps a few; a header of thousands is read in one
+/// pass and cut to these.
+pub const MAX_ANSWER_IDS: usize = 16;
+
+/// At most this many lines of the new text are read for moves ([`read_moves`]): the lines
+/// before the first move (a greeting, chatter), the moves, and the line that ends them. A mail
+/// whose moves go on past them is refused ([`Refusal::TooLong`]), never read further.
+pub const MAX_LINES_READ: usize = 60;
+
+/// The longest line read for a move, in bytes (a move wrapped over several lines counts
+/// joined): a placement of every country of a region is a tenth of it. A longer line before
+/// the moves end refuses the mail ([`Refusal::TooLong`]).
+pub const MAX_LINE_BYTES: usize = 1000;
+
+/// At most this many lines of the new text read as no move are kept for the receipt and the
+/// terminal; the rest are counted in one line.
+pub const MAX_IGNORED_KEPT: usize = 20;
 
 /// A reply as read from its bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -130,10 +166,29 @@ pub fn lf_line_ends(raw: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     }
 }
 
+/// The length of a message's header: up to the end of the line before its first empty line (LF
+/// or CRLF line ends), looked for in the first [`MAX_HEADER_BYTES`] and a few more bytes only
+/// (the whole message when it has no body). More than [`MAX_HEADER_BYTES`] means "over the
+/// limit", whatever the rest.
+pub fn header_len(raw: &[u8]) -> usize {
+    let head = &raw[..raw.len().min(MAX_HEADER_BYTES + 3)];
+    for i in memchr::memchr_iter(b'\n', head) {
+        match head.get(i + 1..) {
+            Some([b'\n', ..]) | Some([b'\r', b'\n', ..]) => return i + 1,
+            _ => {}
+        }
+    }
+    if raw.len() > head.len() {
+        MAX_HEADER_BYTES + 1
+    } else {
+        raw.len()
+    }
+}
+
 /// Parses raw message bytes into a [`Reply`].
 ///
-/// Errors: [`Refusal::TooLarge`] when the message or its text parts exceed
-/// [`MAX_MESSAGE_BYTES`] / [`MAX_TEXT_BYTES`]; [`Refusal::MalformedMime`] when the bytes have
+/// Errors: [`Refusal::TooLarge`] when the message, its header or its text parts exceed
+/// [`MAX_MESSAGE_BYTES`] / [`MAX_HEADER_BYTES`] / [`MAX_TEXT_BYTES`]; [`Refusal::MalformedMime`] when the bytes have
 /// no headers, no sender address or no text at all.
 pub fn read(raw: &[u8]) -> Result<Reply, Refusal> {
     if raw.len() > MAX_MESSAGE_BYTES {
@@ -144,6 +199,13 @@ pub fn read(raw: &[u8]) -> Result<Reply, Refusal> {
         });
     }
     let lf = lf_line_ends(raw);
+    if header_len(&lf) > MAX_HEADER_BYTES {
+        return Err(Refusal::TooLarge {
+            bytes: header_len(&lf),
+            limit: MAX_HEADER_BYTES,
+            what: "its header (at least)",
+        });
+    }
     let msg = MessageParser::default()
         .parse(&lf[..])
         .ok_or_else(|| Refusal::MalformedMime("no message headers".into()))?;
@@ -200,28 +262,45 @@ pub fn read(raw: &[u8]) -> Result<Reply, Refusal> {
         all_text.push('\n');
         all_text.push_str(&clean(&html_to_text(h)));
     }
-    let mut answers: Vec<String> = Vec::new();
-    for v in [msg.in_reply_to(), msg.references()] {
-        let ids: Vec<String> = match v.as_text_list() {
-            Some(l) => l.iter().map(|s| s.to_string()).collect(),
-            None => v.as_text().map(|s| vec![s.to_string()]).unwrap_or_default(),
-        };
-        for id in ids {
-            let id = id.trim_matches(['<', '>', ' ']).to_string();
-            if !id.is_empty() && !answers.contains(&id) {
-                answers.push(id);
-            }
-        }
-    }
     Ok(Reply {
-        from,
-        subject: msg.subject().unwrap_or_default().to_string(),
-        message_id: msg.message_id().unwrap_or_default().to_string(),
-        answers,
-        body,
-        all_text,
+        from: one_line(&from).into_owned(),
+        subject: one_line(msg.subject().unwrap_or_default()).into_owned(),
+        message_id: one_line(msg.message_id().unwrap_or_default()).into_owned(),
+        answers: answers(&msg),
+        body: printable(&body).into_owned(),
+        all_text: printable(&all_text).into_owned(),
         digest: hex::encode(Sha256::digest(raw)),
     })
+}
+
+/// The Message-IDs a mail answers, without brackets, each once: `In-Reply-To`'s, then the last
+/// of `References`, at most [`MAX_ANSWER_IDS`] in all (each header read once, whatever its
+/// length).
+fn answers(msg: &mail_parser::Message<'_>) -> Vec<String> {
+    let in_reply_to = msg.in_reply_to().as_text_list().unwrap_or_default();
+    let references = msg.references().as_text_list().unwrap_or_default();
+    let mut out: Vec<String> = Vec::new();
+    let lasts = references
+        .iter()
+        .skip(references.len().saturating_sub(MAX_ANSWER_IDS));
+    let mut firsts = 0;
+    for (i, id) in in_reply_to
+        .iter()
+        .take(MAX_ANSWER_IDS / 4)
+        .map(|id| (true, id))
+        .chain(lasts.map(|id| (false, id)))
+    {
+        let id = one_line(id.trim_matches(['<', '>', ' '])).into_owned();
+        if !id.is_empty() && !out.contains(&id) {
+            out.push(id);
+            firsts += usize::from(i);
+        }
+    }
+    // Over the cap: `In-Reply-To`'s and the last of `References` are kept.
+    if out.len() > MAX_ANSWER_IDS {
+        out.drain(firsts..firsts + out.len() - MAX_ANSWER_IDS);
+    }
+    out
 }
 
 /// What the text of a reply says.
@@ -237,15 +316,26 @@ pub struct Extracted {
     /// what they typed alone: a token quoted from the prompt never stands in for a typed one
     /// that is wrong.
     pub typed: usize,
+    /// Whether a line of the new text asks for a takeback (`takeback`, `takeback 2`: the only
+    /// lines a token of an earlier prompt may carry), as [`scan`] finds it without reading the
+    /// other lines.
+    pub asks_takeback: bool,
+    /// Whether the moves were read ([`read_moves`]); [`scan`] alone leaves them unread.
+    pub moves_read: bool,
     /// Move lines, in order.
     pub moves: Vec<String>,
     /// Lines of the new text that were read as neither a move nor a field (greetings,
-    /// sign-offs, chatter), for the receipt.
+    /// sign-offs, chatter), for the receipt: at most [`MAX_IGNORED_KEPT`], then one line
+    /// counting the rest.
     pub ignored: Vec<String>,
     /// A move line that a mail program seems to have cut inside a name (`influence Poland 4,
     /// East` / `Germany 2`): the move line, the next line and the name the two make. Not
     /// joined (a guess could make a wrong move): the mail is refused naming both lines.
     pub cut: Option<(String, String, String)>,
+    /// Why the mail's moves are refused before any is tried: more lines to read than
+    /// [`MAX_LINES_READ`], a line over [`MAX_LINE_BYTES`], or a second game-level line of one
+    /// kind (a second `takeback`: `move_lines::GameLines`).
+    pub refused: Option<Refusal>,
 }
 
 impl Extracted {
@@ -261,39 +351,54 @@ fn field<'a>(line: &'a str, name: &str) -> Option<&'a str> {
     k.trim().eq_ignore_ascii_case(name).then(|| v.trim())
 }
 
-/// Reads the moves, the tokens and the `Game:` line of a reply (see the module doc).
+/// Reads the moves, the tokens and the `Game:` line of a reply: [`scan`], then
+/// [`read_moves`].
 ///
 /// `body` is the text the moves are read from; `all_text` every text of the mail (the token
 /// and the `Game:` line may be anywhere in it).
 pub fn extract(body: &str, all_text: &str) -> Extracted {
-    let mut e = Extracted::default();
-    let lines: Vec<&str> = body.lines().collect();
-    let mut end = lines.len();
-    for i in 0..lines.len() {
-        if ends_new_text(&lines, i) {
-            end = i;
-            break;
-        }
-    }
-    let mut first_other: Option<String> = None;
-    let mut moves_over = false;
+    let mut e = scan(body, all_text);
+    read_moves(&mut e, body);
+    e
+}
+
+/// The lines of the player's new text in `lines`: up to the first line at which it ends
+/// ([`ends_new_text`]).
+fn new_text(lines: &[&str]) -> usize {
+    (0..lines.len())
+        .find(|&i| ends_new_text(lines, i))
+        .unwrap_or(lines.len())
+}
+
+/// The lines of the new text a player wrote, each with its index: quoted lines, blank lines
+/// and quoting attributions skipped. Each line is looked at a bounded number of times.
+fn own_lines<'a>(lines: &'a [&'a str]) -> impl Iterator<Item = (usize, &'a str)> + 'a {
     let mut skip = 0;
-    // The index of the last line of the last move read, for a move cut in two.
-    let mut last_move_line: Option<usize> = None;
-    for (i, raw) in lines[..end].iter().enumerate() {
+    lines.iter().enumerate().filter_map(move |(i, raw)| {
         if skip > 0 {
             skip -= 1;
-            continue;
+            return None;
         }
-        let n = attribution_len(&lines[..end], i);
+        let n = attribution_len(lines, i);
         if n > 0 {
             skip = n - 1;
-            continue;
+            return None;
         }
         let line = raw.trim();
-        if line.is_empty() || line.starts_with('>') || line.starts_with('|') {
-            continue;
-        }
+        (!line.is_empty() && !line.starts_with('>') && !line.starts_with('|')).then_some((i, line))
+    })
+}
+
+/// What a reply says that can be known before its sender is authenticated: the tokens, how
+/// many the player typed, the `Game:` line and whether a line asks for a takeback — all in
+/// one pass over the text, linear in its length, with no name looked up (no move is read:
+/// [`read_moves`] does that once a token is found to be the sender's).
+pub fn scan(body: &str, all_text: &str) -> Extracted {
+    let mut e = Extracted::default();
+    let lines: Vec<&str> = body.lines().collect();
+    let end = new_text(&lines);
+    let mut read = 0;
+    for (_, line) in own_lines(&lines[..end]) {
         if let Some(t) = field(line, "token") {
             if let Some(tok) = token_in(line) {
                 push_token(&mut e.tokens, tok);
@@ -306,45 +411,15 @@ pub fn extract(body: &str, all_text: &str) -> Extracted {
             e.game.get_or_insert_with(|| g.to_string());
             continue;
         }
-        if moves_over {
-            e.ignored.push(line.to_string());
-            continue;
-        }
-        let (line, joined) = continued(&lines[..end], i);
-        skip = joined;
-        let line = line.as_str();
-        match classify(line) {
-            LineKind::Move | LineKind::Attempt => {
-                e.moves.push(line.to_string());
-                last_move_line = Some(i + joined);
-            }
-            LineKind::Other if !e.moves.is_empty() => {
-                if last_move_line == Some(i.wrapping_sub(1)) {
-                    let prev = e.moves.last().cloned().unwrap_or_default();
-                    if let Some(name) = cut_name(&prev, line) {
-                        e.cut = Some((prev, line.to_string(), name));
-                    }
-                }
-                moves_over = true;
-                e.ignored.push(line.to_string());
-            }
-            LineKind::Other => {
-                if first_other.is_none() && !is_pleasantry(line) {
-                    first_other = Some(line.to_string());
-                }
-                e.ignored.push(line.to_string());
-            }
+        if read < MAX_LINES_READ && line.len() <= MAX_LINE_BYTES {
+            read += 1;
+            e.asks_takeback |= matches!(
+                crate::session::takeback::parse(line),
+                Some(Ok(crate::session::takeback::TakebackMove::Ask(_)))
+            );
         }
     }
     e.typed = e.tokens.len();
-    if e.moves.is_empty() {
-        // Nothing reads as a move: the first line that is no pleasantry is what the player
-        // meant as one, refused with the notation's reason rather than silently dropped.
-        if let Some(l) = first_other {
-            e.ignored.retain(|i| *i != l);
-            e.moves.push(l);
-        }
-    }
     for raw in body.lines().chain(all_text.lines()) {
         let line = unquote(raw);
         if let Some(tok) = token_in(line) {
@@ -357,6 +432,107 @@ pub fn extract(body: &str, all_text: &str) -> Extracted {
         }
     }
     e
+}
+
+/// Reads the moves of a reply's `body` into `e` (see the module doc): each line of the new
+/// text is read as a move, a mistyped move or chatter, until the moves end. At most
+/// [`MAX_LINES_READ`] lines of at most [`MAX_LINE_BYTES`] are read, and at most one
+/// game-level line of each kind (`move_lines::GameLines`); past them the mail is refused
+/// ([`Extracted::refused`]) and nothing more is read.
+pub fn read_moves(e: &mut Extracted, body: &str) {
+    e.moves_read = true;
+    let lines: Vec<&str> = body.lines().collect();
+    let lines = &lines[..new_text(&lines)];
+    let mut first_other: Option<String> = None;
+    let mut moves_over = false;
+    let mut skip = 0;
+    let mut read = 0;
+    let mut more_ignored = 0usize;
+    let mut game_lines = move_lines::GameLines::default();
+    // The index of the last line of the last move read, for a move cut in two.
+    let mut last_move_line: Option<usize> = None;
+    let mut ignore = |e: &mut Extracted, line: &str| {
+        if e.ignored.len() < MAX_IGNORED_KEPT {
+            e.ignored.push(line.to_string());
+        } else {
+            more_ignored += 1;
+        }
+    };
+    for (i, line) in own_lines(lines) {
+        if skip > 0 {
+            skip -= 1;
+            continue;
+        }
+        if field(line, "token").is_some() || field(line, "game").is_some() {
+            continue;
+        }
+        if moves_over {
+            ignore(e, line);
+            continue;
+        }
+        if read == MAX_LINES_READ || line.len() > MAX_LINE_BYTES {
+            e.refused = Some(too_long(read, line.len()));
+            break;
+        }
+        read += 1;
+        let (line, joined) = continued(lines, i);
+        skip = joined;
+        let line = line.as_str();
+        match classify(line) {
+            LineKind::Move | LineKind::Attempt => {
+                if let Some(r) = game_lines.add(line, e.moves.len()) {
+                    e.refused = Some(r);
+                    break;
+                }
+                e.moves.push(line.to_string());
+                last_move_line = Some(i + joined);
+            }
+            LineKind::Other if !e.moves.is_empty() => {
+                if last_move_line == Some(i.wrapping_sub(1)) {
+                    let prev = e.moves.last().cloned().unwrap_or_default();
+                    if let Some(name) = cut_name(&prev, line) {
+                        e.cut = Some((prev, line.to_string(), name));
+                    }
+                }
+                moves_over = true;
+                ignore(e, line);
+            }
+            LineKind::Other => {
+                if first_other.is_none() && !is_pleasantry(line) {
+                    first_other = Some(line.to_string());
+                }
+                ignore(e, line);
+            }
+        }
+    }
+    if e.moves.is_empty() && e.refused.is_none() {
+        // Nothing reads as a move: the first line that is no pleasantry is what the player
+        // meant as one, refused with the notation's reason rather than silently dropped.
+        if let Some(l) = first_other {
+            e.ignored.retain(|i| *i != l);
+            e.moves.push(l);
+        }
+    }
+    if more_ignored > 0 {
+        e.ignored.push(format!("(and {more_ignored} more lines)"));
+    }
+}
+
+/// The refusal of a mail whose moves would go on past what is read: after `read` lines, or at
+/// a line of `len` bytes.
+fn too_long(read: usize, len: usize) -> Refusal {
+    Refusal::TooLong {
+        what: if len > MAX_LINE_BYTES {
+            format!(
+                "a line read for a move is {len} bytes long, more than the {MAX_LINE_BYTES} read"
+            )
+        } else {
+            format!(
+                "its moves go on past the {read} lines read (greetings and chatter before the \
+                 first move count)"
+            )
+        },
+    }
 }
 
 #[cfg(test)]

@@ -5,7 +5,9 @@
 //! cut when the wrap falls inside a name.
 
 use super::quoting::{attribution_len, ends_new_text};
+use super::MAX_LINE_BYTES;
 use crate::data::Region;
+use crate::mail::inbound::Refusal;
 use crate::text::notation::{self, MoveText};
 
 /// The words a move line may open with (the notation's verbs, `schemas/NOTATION.md`).
@@ -79,6 +81,68 @@ fn is_superpower_card(name: &str) -> bool {
             .iter()
             .any(|c| c.name().eq_ignore_ascii_case(name.trim()))
     })
+}
+
+/// At most this many lines a mail program wrapped are joined into one move ([`continued`]).
+pub(super) const MAX_JOINED: usize = 8;
+
+/// At most this many standing-order lines (`if CARD: MOVE`, `orders`, `cancel order N`) are
+/// read from one mail.
+pub const MAX_STANDING_ORDER_LINES: usize = 12;
+
+/// The game-level lines of one mail (`schemas/NOTATION.md`: takebacks, resignation, draws,
+/// leave, standing orders), counted as they are read: at most one of each kind — a second
+/// `takeback` (or `accept takeback` after `takeback`) is refused, never appended as a second
+/// request — and at most [`MAX_STANDING_ORDER_LINES`] standing orders.
+#[derive(Debug, Default)]
+pub(super) struct GameLines {
+    /// The kinds seen, each with the number (from 1) of the move line that carried it.
+    seen: Vec<(&'static str, usize)>,
+    /// Standing-order lines seen.
+    orders: usize,
+}
+
+impl GameLines {
+    /// Counts `line`, the mail's move line number `n + 1`: the refusal of the mail when it is
+    /// one game-level line too many.
+    pub(super) fn add(&mut self, line: &str, n: usize) -> Option<Refusal> {
+        use crate::session::correspondence::{self, standing_orders, Act};
+        let kind = if matches!(crate::session::takeback::parse(line), Some(Ok(_))) {
+            "takeback"
+        } else if let Some(Ok(act)) = correspondence::parse_act(line) {
+            match act {
+                Act::Resign => "resign",
+                Act::Draw(_) => "draw",
+                Act::Leave { .. } => "leave",
+            }
+        } else if matches!(standing_orders::parse(line), Some(Ok(_))) {
+            self.orders += 1;
+            if self.orders > MAX_STANDING_ORDER_LINES {
+                return Some(Refusal::Illegal {
+                    line: line.to_string(),
+                    why: format!(
+                        "one mail gives at most {MAX_STANDING_ORDER_LINES} standing-order lines; \
+                         send the rest in another mail (nothing of your mail was applied)"
+                    ),
+                });
+            }
+            return None;
+        } else {
+            return None;
+        };
+        if let Some((_, first)) = self.seen.iter().find(|(k, _)| *k == kind) {
+            return Some(Refusal::Illegal {
+                line: line.to_string(),
+                why: format!(
+                    "one mail carries one {kind} line, and line {} of your moves is a second one \
+                     (line {first} was the first); nothing of your mail was applied",
+                    n + 1
+                ),
+            });
+        }
+        self.seen.push((kind, n + 1));
+        None
+    }
 }
 
 /// How a line of new text reads.
@@ -207,10 +271,15 @@ pub(super) fn is_pleasantry(line: &str) -> bool {
 /// its last amount (`… 4, East Germany` / `2`) is joined too: read alone, the first part would
 /// place 1 there and the amount would be lost. A wrap inside a name (`… W` / `Germany 1`) is
 /// not joined: the first part is refused with its reason.
+///
+/// At most [`MAX_JOINED`] lines are joined, into at most [`MAX_LINE_BYTES`]: each try reads
+/// the whole joined line again, so the work stays bounded whatever the mail.
 pub(super) fn continued(lines: &[&str], i: usize) -> (String, usize) {
     let mut line = lines[i].trim().to_string();
     let mut j = i;
     while j + 1 < lines.len()
+        && j - i < MAX_JOINED
+        && line.len() + 1 + lines[j + 1].trim().len() <= MAX_LINE_BYTES
         && (line.ends_with(',') || wrapped_before_amount(&line, lines[j + 1].trim()))
     {
         let next = lines[j + 1].trim();

@@ -4,6 +4,8 @@
 //!
 //! * A side is *on the clock* from the entry after which it owes a decision until the entry
 //!   in which it answers (a *move*) or stops owing.
+//! * Time of a host outage (an `outage` entry) counts for neither side: a deadline that
+//!   would fall inside or after one is pushed past it by the outage's length, as for a leave.
 //! * Time on leave does not count: a leave covers whole UTC days, `from` 00:00 to the day
 //!   after `to` 00:00; a deadline that would fall inside is pushed past it by the time left.
 //! * Days per move: the deadline is the start of the stretch plus N days (leave skipped).
@@ -41,7 +43,8 @@ impl Clock {
     }
 }
 
-/// `side`'s leaves as merged, sorted half-open UTC intervals.
+/// The time that does not count on `side`'s clock: its leaves and the host's outages, as
+/// merged, sorted half-open UTC intervals.
 fn leave_spans(ledger: &Ledger, side: Side) -> Vec<(DateTime<Utc>, DateTime<Utc>)> {
     let mut spans: Vec<(DateTime<Utc>, DateTime<Utc>)> = ledger
         .leaves
@@ -55,6 +58,7 @@ fn leave_spans(ledger: &Ledger, side: Side) -> Vec<(DateTime<Utc>, DateTime<Utc>
                     .and_utc(),
             )
         })
+        .chain(ledger.outages.iter().copied())
         .collect();
     spans.sort();
     let mut merged: Vec<(DateTime<Utc>, DateTime<Utc>)> = Vec::new();

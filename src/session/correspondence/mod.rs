@@ -7,7 +7,8 @@
 //! * The moves `resign`, `offer draw`, `accept draw`, `decline draw` and
 //!   `leave YYYY-MM-DD to YYYY-MM-DD` ([`parse_act`]) are recorded as the log entries `resign`,
 //!   `draw` and `leave`; `twilight remind` records `timeout`, `twilight adjudicate` records
-//!   `adjudication`.
+//!   `adjudication`, and `twilight serve` records `outage` when the host was out of service
+//!   longer than its threshold (no time of an outage counts on any clock).
 //! * [`Ledger`] is what the replay learns from those entries and from who owed a decision
 //!   when; its checks are the ones `verify` applies and the ones a new entry must pass (it is
 //!   staged, replayed, and refused whole if the replay refuses it).
@@ -18,6 +19,8 @@ pub mod clock;
 pub mod record;
 pub mod remind;
 pub mod standing_orders;
+
+use std::path::Path;
 
 use chrono::{DateTime, Datelike, FixedOffset, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
@@ -398,6 +401,10 @@ pub struct Ledger {
     pub draw_offer: Option<(Side, u64)>,
     /// Timeouts recorded: the entry and the late side.
     pub timeouts: Vec<(u64, Side)>,
+    /// Host outages recorded (`outage` entries), in log order: from, to (UTC). No time
+    /// inside one counts on either side's clock ([`clock::clock_at`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outages: Vec<(DateTime<Utc>, DateTime<Utc>)>,
     /// A timeout under the "adjudicate" rule waiting for `twilight adjudicate`.
     pub awaiting_adjudication: Option<(u64, Side)>,
     /// A side whose first headline is sealed (its decision is logged when the pair is in).
@@ -466,7 +473,7 @@ impl Ledger {
         self.ticks.push(t);
     }
 
-    /// Replays one correspondence entry (`resign`, `draw`, `leave`, `timeout`,
+    /// Replays one correspondence entry (`resign`, `draw`, `leave`, `timeout`, `outage`,
     /// `adjudication`) on `game`: checks it against the game and the settings and applies it.
     ///
     /// # Errors
@@ -491,6 +498,7 @@ impl Ledger {
             Payload::Timeout { side, deadline } => {
                 self.replay_timeout(entry, *side, *deadline, game)?;
             }
+            Payload::Outage { from, to } => self.replay_outage(entry.at, *from, *to, game)?,
             Payload::Adjudication { winner, note } => {
                 self.replay_adjudication(*winner, note, game)?;
             }
@@ -583,6 +591,42 @@ impl Ledger {
         let Leave { side, from, to, .. } = leave;
         game.note(format!(
             "The {side} is on leave from {from} to {to} (UTC days): no deadline falls inside."
+        ));
+        Ok(())
+    }
+
+    /// A host outage from `from` to `to`, recorded at `at`: it ends by the time it is
+    /// recorded, starts before it ends and no earlier than the previous outage's end, and
+    /// comes before the game's end. Kept: its time counts on no clock.
+    fn replay_outage(
+        &mut self,
+        at: DateTime<Utc>,
+        from: DateTime<Utc>,
+        to: DateTime<Utc>,
+        game: &mut Game,
+    ) -> Result<(), String> {
+        refuse_after_end(game)?;
+        if from >= to {
+            return Err(format!(
+                "an outage from {from} that ends at {to}, not after it"
+            ));
+        }
+        if to > at {
+            return Err(format!(
+                "an outage that ends at {to}, after the entry's own time {at}"
+            ));
+        }
+        if let Some((_, end)) = self.outages.last().filter(|(_, end)| from < *end) {
+            return Err(format!(
+                "an outage from {from}, before the previous outage's end {end}"
+            ));
+        }
+        self.outages.push((from, to));
+        game.note(format!(
+            "The host was out of service from {} to {} UTC ({}): no time of it counts on any clock, and every deadline falls later by it.",
+            from.format("%Y-%m-%d %H:%M"),
+            to.format("%Y-%m-%d %H:%M"),
+            clock::human(to - from)
         ));
         Ok(())
     }
@@ -741,19 +785,32 @@ fn days_in_year(l: &Leave, year: i32) -> i64 {
 }
 
 /// The current time: `TWILIGHT_NOW` (RFC 3339, e.g. `2027-01-12T18:00:00Z`) when set — the
-/// injectable clock of the tests, which never sleep — else the system clock. The one place
-/// the program reads the time.
+/// injectable clock of the tests, which never sleep — else the time written in the file
+/// `TWILIGHT_NOW_FILE` names, read again at every call (the injectable clock of the
+/// long-running `twilight serve`, which a test moves on by rewriting the file), else the
+/// system clock. The one place the program reads the time.
 ///
 /// # Panics
 ///
-/// When `TWILIGHT_NOW` is set but does not read as RFC 3339: a test clock that silently fell
-/// back to the system clock would make every deadline a guess.
+/// When `TWILIGHT_NOW` (or the file) does not read as RFC 3339, or the file cannot be read: a
+/// test clock that silently fell back to the system clock would make every deadline a guess.
 pub fn now() -> DateTime<Utc> {
+    let parse = |t: &str, what: &str| {
+        DateTime::parse_from_rfc3339(t.trim())
+            .unwrap_or_else(|e| panic!("{what}=`{t}` is not an RFC 3339 time: {e}"))
+            .with_timezone(&Utc)
+    };
     match std::env::var("TWILIGHT_NOW") {
-        Ok(t) if !t.trim().is_empty() => DateTime::parse_from_rfc3339(t.trim())
-            .unwrap_or_else(|e| panic!("TWILIGHT_NOW=`{t}` is not an RFC 3339 time: {e}"))
-            .with_timezone(&Utc),
-        _ => Utc::now(),
+        Ok(t) if !t.trim().is_empty() => parse(&t, "TWILIGHT_NOW"),
+        _ => match std::env::var_os("TWILIGHT_NOW_FILE").filter(|f| !f.is_empty()) {
+            Some(f) => {
+                let t = std::fs::read_to_string(&f).unwrap_or_else(|e| {
+                    panic!("TWILIGHT_NOW_FILE={}: {e}", Path::new(&f).display())
+                });
+                parse(&t, "TWILIGHT_NOW_FILE")
+            }
+            None => Utc::now(),
+        },
     }
 }
 

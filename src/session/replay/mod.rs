@@ -203,6 +203,7 @@ impl Session {
             | Payload::Draw { .. }
             | Payload::Leave { .. }
             | Payload::Timeout { .. }
+            | Payload::Outage { .. }
             | Payload::Adjudication { .. } => {
                 let Some(game) = self.game.as_mut() else {
                     return Err(fail(format!(

@@ -245,6 +245,7 @@ fn entry(
         ),
         (side(), date(), date()).prop_map(|(side, from, to)| Payload::Leave { side, from, to }),
         (side(), time()).prop_map(|(side, deadline)| Payload::Timeout { side, deadline }),
+        (time(), time()).prop_map(|(from, to)| Payload::Outage { from, to }),
         (proptest::option::of(side()), t.clone())
             .prop_map(|(winner, note)| Payload::Adjudication { winner, note }),
         (
