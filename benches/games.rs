@@ -35,7 +35,7 @@ fn random_game_careful(bencher: divan::Bencher) {
     });
 }
 
-/// Full verification of `games/example-complete` (343 decisions, seed revealed): the hash
+/// Full verification of `games/example-complete` (348 decisions, seed revealed): the hash
 /// chain, every entry, and a replay re-deriving every shuffle, roll and commitment.
 #[divan::bench(sample_count = 50)]
 fn verify_complete_sealed_game(bencher: divan::Bencher) {

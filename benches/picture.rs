@@ -83,7 +83,7 @@ fn board_png_full(bencher: divan::Bencher) {
 fn export_complete_game(bencher: divan::Bencher) {
     bencher.bench_local(|| {
         let (s, steps) = Session::open_public_traced(&game()).unwrap();
-        replay::game_page(s.game_id(), ("us", "ussr"), &steps, s.is_revealed())
+        replay::game_page(s.game_id(), ("us", "ussr"), &steps, s.is_revealed(), &[])
             .html
             .len()
     });

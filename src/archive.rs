@@ -48,6 +48,10 @@ pub struct GameReport {
     pub dice_checked: Option<Option<u32>>,
     /// Whether entry 0 marks the seed as a test seed (given as a number): not a fair game.
     pub test_seed: bool,
+    /// The game's host marks in a few words each ([`crate::session::host::HostMark::short`]):
+    /// a nonce the moderator typed, a host who plays, a test seed. A game with one is not a
+    /// fair game for its players.
+    pub marks: Vec<String>,
     /// What was played, the game's identity, in a few bytes ([`Played`]); empty when the log
     /// could not be read.
     pub played: Played,
@@ -102,8 +106,9 @@ impl GameReport {
             Some(None) => line.push_str(" · dice checked: none yet"),
             None => {}
         }
-        if self.test_seed {
-            line.push_str(" · test seed: not a fair game");
+        for m in &self.marks {
+            line.push_str(" · ");
+            line.push_str(m);
         }
         line
     }
@@ -216,6 +221,7 @@ pub fn verify_game(dir: &Path, head: Option<&Hex32>) -> GameReport {
         source_findings: Vec::new(),
         dice_checked: None,
         test_seed: false,
+        marks: Vec::new(),
         played: Played::default(),
         record: Default::default(),
     };
@@ -251,6 +257,8 @@ pub fn verify_game(dir: &Path, head: Option<&Hex32>) -> GameReport {
             r.decisions = s.decisions;
             r.recorded_from = s.recorded_from().map(str::to_string);
             r.test_seed = s.is_test_seed();
+            r.marks = s.host_marks(None).iter().map(|m| m.short()).collect();
+            r.findings.extend(host_findings(&s));
             if s.has_dice_chain() {
                 r.dice_checked = Some(s.dice_checked());
             }
@@ -286,6 +294,21 @@ pub fn verify_game(dir: &Path, head: Option<&Hex32>) -> GameReport {
         Err(e) => r.findings.push(e.to_string()),
     }
     r
+}
+
+/// What the host owes and did not do (FAIRNESS.md §2): a finished game's seed not revealed
+/// once [`crate::session::host::REVEAL_GRACE_DAYS`] have passed (now: the clock, or
+/// `$TWILIGHT_NOW`), a small test seed whose entry 0 does not say `test_seed: true`.
+fn host_findings(s: &Session) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(n) = s.unflagged_test_seed() {
+        out.push(format!(
+            "entry 0 commits to the test seed of the small test number {n}, which anyone can \
+             recompute, but does not say `test_seed: true` (FAIRNESS.md §2): not a fair game"
+        ));
+    }
+    out.extend(s.reveal_finding(crate::session::correspondence::now()));
+    out
 }
 
 /// What a game played, as a few bytes whatever its length, so that a report stays small in an
@@ -649,6 +672,9 @@ pub struct Standing {
     /// The replies of games with reply times ([`crate::session::correspondence::record::SideRecord::timed`]),
     /// which alone count for the average: `reply_seconds` is their total.
     pub timed_replies: u32,
+    /// Games counted here that carry a host mark ([`GameReport::marks`]: a nonce the
+    /// moderator typed, a host who plays, a test seed): not fair games.
+    pub marked: u32,
 }
 
 impl Standing {
@@ -689,6 +715,7 @@ pub fn standings(reports: &[GameReport]) -> Vec<Standing> {
                 ..Standing::default()
             });
             s.games += 1;
+            s.marked += u32::from(!r.marks.is_empty());
             s.timeouts += r.record[side].timeouts;
             s.replies += r.record[side].replies;
             if r.record[side].timed {
@@ -753,7 +780,7 @@ mod tests {
         let p = Played::of(&players, log.entries());
         assert_eq!(p.id, <[u8; 32]>::from(h.finalize()));
         assert_eq!((p.len, p.first.as_str()), (items.len(), items[0].as_str()));
-        assert_eq!(p.decisions, 343);
+        assert_eq!(p.decisions, 348);
     }
 
     /// Many games on several threads come back in the order given, each the report of its

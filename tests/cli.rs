@@ -592,12 +592,13 @@ fn verify_of_a_folder_with_one_game_prints_its_standings() {
     assert!(out.status.success());
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(stdout.contains("\nStandings (win 1"), "{stdout}");
-    let ussr = stdout
+    // The bundled complete game is a US win (Final Scoring).
+    let us = stdout
         .lines()
-        .find(|l| l.trim_start().starts_with("ussr@example.org"))
-        .unwrap_or_else(|| panic!("no USSR row in\n{stdout}"));
-    let cols: Vec<&str> = ussr.split_whitespace().collect();
-    assert_eq!(&cols[1..4], &["1", "1", "0"], "games, won, drew: {ussr}");
+        .find(|l| l.trim_start().starts_with("us@example.org"))
+        .unwrap_or_else(|| panic!("no US row in\n{stdout}"));
+    let cols: Vec<&str> = us.split_whitespace().collect();
+    assert_eq!(&cols[1..4], &["1", "1", "0"], "games, won, drew: {us}");
     let out = twilight().arg("verify").arg(&game).output().unwrap();
     assert!(out.status.success());
     assert!(!String::from_utf8(out.stdout).unwrap().contains("Standings"));

@@ -48,6 +48,7 @@ fn game(dir: &Path, settings: &Settings) -> Session {
             us: "us@ts.test".into(),
             ussr: "ussr@ts.test".into(),
         },
+        &Default::default(),
         Some([7; 32]),
         t0(),
     )

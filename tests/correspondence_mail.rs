@@ -59,6 +59,7 @@ fn table(gid: &str) -> (Table, Card) {
                 us: t.us.clone(),
                 ussr: t.ussr.clone(),
             },
+            &Default::default(),
             Some([seed; 32]),
             t0(),
         )

@@ -84,6 +84,96 @@ fn opening_deal(key: &[u8; 32], mix: &[u8; 32], cards: &[u8]) -> String {
     )
 }
 
+/// Cards as a comma-separated list.
+fn list(v: &[u8]) -> String {
+    v.iter()
+        .map(|c| c.to_string())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// A deal of FAIRNESS.md §3.7 with the code's shuffle: hands `ussr` and `us` filled for turn
+/// `turn` (8 cards to turn 3, 9 after) one card at a time from the top of `deck` (bottom
+/// first), USSR first; when the deck is empty, the next record's cards `then` are shuffled
+/// in (the shuffle `k` of resolution `r`). Returns the hands ascending and the deck top first.
+fn deal(
+    key: &[u8; 32],
+    mix: &[u8; 32],
+    (r, k, turn): (u64, u64, u64),
+    hands: [Vec<u8>; 2],
+    deck: Vec<u8>,
+    then: Vec<u8>,
+) -> String {
+    let target = if turn <= 3 { 8 } else { 9 };
+    let (mut hands, mut deck, mut then) = (hands, deck, Some(then));
+    loop {
+        let mut dealt = false;
+        for hand in &mut hands {
+            if hand.len() < target {
+                if deck.is_empty() {
+                    if let Some(mut added) = then.take() {
+                        added.sort_unstable();
+                        let perm = fairness::shuffle(key, mix, "shuffle", r, k, added.len());
+                        deck = perm.iter().map(|&i| added[i]).collect();
+                    }
+                }
+                if let Some(c) = deck.pop() {
+                    hand.push(c);
+                    dealt = true;
+                }
+            }
+        }
+        if !dealt {
+            break;
+        }
+    }
+    hands[0].sort_unstable();
+    hands[1].sort_unstable();
+    deck.reverse();
+    format!(
+        "ussr={} us={} deck={}",
+        list(&hands[0]),
+        list(&hands[1]),
+        list(&deck)
+    )
+}
+
+/// A shuffle of FAIRNESS.md §3.5 with the code's: the undrawn `deck` (bottom first) and the
+/// `added` cards, ascending, permuted by the shuffle `k` of resolution `r`. The deck, top first.
+fn shuffle_in(
+    key: &[u8; 32],
+    mix: &[u8; 32],
+    (r, k): (u64, u64),
+    deck: &[u8],
+    added: &[u8],
+) -> String {
+    let mut all: Vec<u8> = deck.iter().chain(added).copied().collect();
+    all.sort_unstable();
+    let perm = fairness::shuffle(key, mix, "shuffle", r, k, all.len());
+    let mut new: Vec<u8> = perm.iter().map(|&i| all[i]).collect();
+    new.reverse();
+    list(&new)
+}
+
+/// The canonical form of a standing order (FAIRNESS.md §16) by the code, from a vector's
+/// arguments: the kind read from its JSON, `%20` in the move a space.
+fn canonical_standing_order(args: &BTreeMap<&str, &str>) -> String {
+    use twilight_pbem::data::{Card, Side};
+    let side = match args["side"] {
+        "us" => Side::Us,
+        "ussr" => Side::Ussr,
+        other => panic!("no side {other}"),
+    };
+    let card = Card::from_number(args["card"].parse().unwrap()).expect("a card");
+    let kind: twilight_pbem::engine::PromptKind = serde_json::from_str(args["kind"]).unwrap();
+    let answer = args["move"].replace("%20", " ");
+    hex::encode(
+        twilight_pbem::session::correspondence::standing_orders::canonical(
+            side, card, &answer, &kind,
+        ),
+    )
+}
+
 /// Computes what the code gives for one vector's function and arguments.
 fn compute(function: &str, args: &BTreeMap<&str, &str>) -> String {
     let arg = |k: &str| {
@@ -104,6 +194,8 @@ fn compute(function: &str, args: &BTreeMap<&str, &str>) -> String {
         "deck_key" => hex::encode(fairness::deck_key(&hex32(arg("seed")))),
         "nonce_mix" => hex::encode(fairness::nonce_mix(arg("ussr"), arg("us"))),
         "test_seed" => hex::encode(fairness::test_seed(num("n"))),
+        "small_test_number" => fairness::small_test_number(&hex32(arg("commitment")))
+            .map_or("none".to_string(), |n| n.to_string()),
         "stream" => {
             let mut s = ChanceStream::new(&key(), &mix(), arg("label"), num("r"), num("k"));
             let bytes: Vec<u8> = (0..num("bytes")).map(|_| s.next_byte()).collect();
@@ -184,6 +276,59 @@ fn compute(function: &str, args: &BTreeMap<&str, &str>) -> String {
             arg("card"),
         )),
         "bid_draw" => twilight_pbem::chance::bid::bid_draw(&key(), &mix()).to_string(),
+        "deal" => deal(
+            &key(),
+            &mix(),
+            (num("r"), num("k"), num("turn")),
+            [cards(arg("ussr")), cards(arg("us"))],
+            cards(arg("deck")),
+            cards(arg("then")),
+        ),
+        "shuffle_in" => shuffle_in(
+            &key(),
+            &mix(),
+            (num("r"), num("k")),
+            &cards(arg("deck")),
+            &cards(arg("added")),
+        ),
+        "standing_order_salt" => hex::encode(fairness::standing_order_salt(
+            &hex32(arg("seed")),
+            arg("side"),
+            num("seq"),
+        )),
+        "canonical_standing_order" => canonical_standing_order(args),
+        "turn_zero_crisis" => {
+            // §15: `left[(d − 1) mod n]` of the crises left, in listed order, by the engine's names.
+            use twilight_pbem::engine::turn_zero::Crisis;
+            let all = [Crisis::PILE_1, Crisis::PILE_2].concat();
+            let left: Vec<Crisis> = arg("left")
+                .split(',')
+                .map(|n| {
+                    let n = n.replace("%20", " ");
+                    *all.iter().find(|c| c.name() == n).expect("a crisis")
+                })
+                .collect();
+            let d = fairness::die_roll(&key(), &mix(), "die", num("r"), num("k"));
+            left[usize::from(d - 1) % left.len()]
+                .name()
+                .replace(' ', "%20")
+        }
+        "crisis_result" => {
+            use twilight_pbem::engine::turn_zero::{modified_result, Statecraft};
+            let card = |side, name: &str| {
+                *Statecraft::hand(side)
+                    .iter()
+                    .find(|c| c.name() == name)
+                    .expect("a superpower card")
+            };
+            use twilight_pbem::data::Side;
+            modified_result(
+                num("die") as u8,
+                card(Side::Us, arg("us")),
+                card(Side::Ussr, arg("ussr")),
+            )
+            .to_string()
+        }
         other => panic!("unknown vector function {other:?}"),
     }
 }
@@ -230,6 +375,7 @@ fn fairness_md_vectors_are_reproduced() {
         "deck_key",
         "nonce_mix",
         "test_seed",
+        "small_test_number",
         "stream",
         "die_roll",
         "die_stream",
@@ -243,6 +389,12 @@ fn fairness_md_vectors_are_reproduced() {
         "commitment",
         "reply_token",
         "entry_hash",
+        "deal",
+        "shuffle_in",
+        "standing_order_salt",
+        "canonical_standing_order",
+        "turn_zero_crisis",
+        "crisis_result",
     ];
     for f in all {
         assert!(functions.contains(f), "FAIRNESS.md has no vector for {f}");
@@ -362,5 +514,87 @@ fn the_python_reference_agrees_with_the_page() {
             );
             println!("python reference: {}", stdout.trim());
         }
+    }
+}
+
+/// The lines of the fenced block of FAIRNESS.md whose info string is `name`.
+fn block_lines<'a>(markdown: &'a str, name: &str) -> Vec<&'a str> {
+    let open = format!("```{name}");
+    let mut out = Vec::new();
+    let mut inside = false;
+    for line in markdown.lines() {
+        let t = line.trim();
+        if inside {
+            if t.starts_with("```") {
+                break;
+            }
+            if !t.is_empty() {
+                out.push(t);
+            }
+        } else if t == open {
+            inside = true;
+        }
+    }
+    out
+}
+
+#[test]
+fn every_kind_of_decision_reads_and_writes_back_as_fairness_md_gives_it() {
+    // §16: JSON(kind) of a standing order is serde_json's form of `PromptKind`; the page gives
+    // one example of every kind, and each must read and write back byte for byte.
+    let lines = block_lines(FAIRNESS_MD, "kinds");
+    let mut kinds = std::collections::HashSet::new();
+    for line in &lines {
+        let kind: twilight_pbem::engine::PromptKind =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+        assert_eq!(serde_json::to_string(&kind).unwrap(), *line);
+        kinds.insert(std::mem::discriminant(&kind));
+    }
+    assert_eq!(kinds.len(), lines.len(), "one example of each kind");
+    assert_eq!(lines.len(), 14, "every kind of PromptKind");
+}
+
+#[test]
+fn the_card_table_of_fairness_md_is_the_engines() {
+    // §3.8: war period, Ops, whose event, asterisk, underline and set of every card, as the
+    // engine's card table has them (`src/data/cards.rs`).
+    use twilight_pbem::data::{Card, Era, Side};
+    let rows: Vec<Vec<&str>> = FAIRNESS_MD
+        .lines()
+        .skip_while(|l| !l.starts_with("| # | card | war | Ops | event | ★ | lasting | set |"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| l.trim_matches('|').split('|').map(str::trim).collect())
+        .collect();
+    assert_eq!(rows.len(), twilight_pbem::data::CARDS.len());
+    for (row, info) in rows.iter().zip(twilight_pbem::data::CARDS.iter()) {
+        let era = match info.era {
+            Era::Early => "Early",
+            Era::Mid => "Mid",
+            Era::Late => "Late",
+        };
+        let owner = match (info.scoring, info.side) {
+            (Some(_), _) => "scoring",
+            (None, Some(Side::Us)) => "US",
+            (None, Some(Side::Ussr)) => "USSR",
+            (None, None) => "—",
+        };
+        let set = match (info.optional, info.promo) {
+            (true, _) => "optional".to_string(),
+            (_, true) => format!("promo {}", if (info.card as u8) <= 120 { 1 } else { 2 }),
+            _ => "base".to_string(),
+        };
+        let want = vec![
+            (info.card as u8).to_string(),
+            info.name.to_string(),
+            era.to_string(),
+            info.ops.to_string(),
+            owner.to_string(),
+            if info.starred { "★" } else { "" }.to_string(),
+            if info.lasting { "yes" } else { "" }.to_string(),
+            set,
+        ];
+        assert_eq!(row, &want, "{:?}", info.card);
+        assert_eq!(Card::from_number(info.card as u8), Some(info.card));
     }
 }

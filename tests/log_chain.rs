@@ -86,6 +86,8 @@ fn create_payload() -> Payload {
         seed_commitment: Hex32(fairness::seed_commitment(&SEED)),
         dice_chain_end: Some(Hex32(fairness::dice_chain_end(&SEED))),
         test_seed: true,
+        moderator: None,
+        moderator_plays: false,
         seats: None,
     }
 }

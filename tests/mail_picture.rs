@@ -61,7 +61,7 @@ fn both_players_mail_pictures_are_the_public_picture_throughout_a_game() {
         .unwrap()
         .matches("\nseq: ")
         .count();
-    assert_eq!(total, 756);
+    assert_eq!(total, 748);
     let now = chrono::Utc.with_ymd_and_hms(2026, 12, 2, 12, 0, 0).unwrap();
     let mut checked = 0;
     let mut distinct = std::collections::HashSet::new();

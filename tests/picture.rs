@@ -608,7 +608,7 @@ fn a_game_in_progress_exports_public_information_only() {
         && st.view.hand.is_none()
         && st.view.hands.is_none()
         && st.view.deck.is_none()));
-    let page = replay::game_page(s.game_id(), ("us@x", "ussr@x"), &steps, false);
+    let page = replay::game_page(s.game_id(), ("us@x", "ussr@x"), &steps, false, &[]);
     assert!(page.html.contains("Public information only"));
     assert!(page.result.is_none());
 }

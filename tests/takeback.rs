@@ -243,10 +243,14 @@ fn the_decision_made_in_place_of_a_cancelled_one_gets_the_same_dice() {
                 takebacks += 1;
             }
         }
+        // The records of the game as played: a cancelled decision's card-flow records
+        // (FAIRNESS.md §3.7) are cancelled with it.
+        let cancelled = s.cancelled().clone();
         let chance: Vec<String> = s
             .log()
             .entries()
             .iter()
+            .filter(|e| !cancelled.contains(&e.entry.seq))
             .filter_map(|e| match &e.entry.payload {
                 Payload::Chance { what } => Some(format!("{what:?}")),
                 _ => None,

@@ -34,6 +34,8 @@ fn log_with_revision(dir: &std::path::Path, revision: &str) -> Log {
             seed_commitment: Hex32::from(fairness::seed_commitment(&seed)),
             dice_chain_end: Some(Hex32(fairness::dice_chain_end(&seed))),
             test_seed: true,
+            moderator: None,
+            moderator_plays: false,
             seats: None,
         },
         Author::Moderator,

@@ -6,6 +6,8 @@ hmac), so the page is shown to be enough to re-implement a verifier.
 
     python3 tools/fairness_reference.py           # check; exit 1 on any difference
     python3 tools/fairness_reference.py --print   # print every vector line as computed
+    python3 tools/fairness_reference.py --games DIR...   # re-derive finished games
+                                                         # (tools/fairness_games.py)
 """
 
 import hashlib
@@ -92,6 +94,18 @@ class Stream:
         return p
 
 
+SMALL = {}
+
+
+def small_test_numbers():
+    """Section 2: the seed commitment of test_seed(n) for every small test number n."""
+    if not SMALL:
+        for n in range(1 << 16):
+            seed = sha256(b"twilight-pbem/test-seed/v2\0" + u64(n))
+            SMALL[sha256(b"twilight-pbem/seed-commitment/v1\0" + seed)] = n
+    return SMALL
+
+
 def cards(text):
     return [int(c) for c in text.split(",")] if text else []
 
@@ -109,12 +123,36 @@ def opening_deal(key, mix, deck_cards):
     return "ussr=%s us=%s deck=%s" % (j(sorted(hands["ussr"])), j(sorted(hands["us"])), j(reversed(deck)))
 
 
+def deal(key, mix, r, k, turn, hands, deck, then):
+    """Section 3.7: fill the hands (USSR first) one card at a time from the top of the deck
+    (bottom first), to 8 cards in turns 1-3 and 9 after; when the deck is empty, the next
+    record's cards are shuffled in (shuffle k of resolution r)."""
+    target = 8 if turn <= 3 else 9
+    pending = [then]
+    while True:
+        dealt = False
+        for hand in hands:
+            if len(hand) < target:
+                if not deck and pending:
+                    added = sorted(pending.pop())
+                    p = Stream(key, mix, "shuffle", r, k).shuffle(len(added))
+                    deck = [added[i] for i in p]
+                if deck:
+                    hand.append(deck.pop())
+                    dealt = True
+        if not dealt:
+            break
+    j = lambda xs: ",".join(str(x) for x in xs)
+    return "ussr=%s us=%s deck=%s" % (j(sorted(hands[0])), j(sorted(hands[1])), j(reversed(deck)))
+
+
 def compute(fn, a):
     seed = bytes.fromhex(a["seed"]) if "seed" in a else None
     key = bytes.fromhex(a["key"]) if "key" in a else None
     mix = bytes.fromhex(a["mix"]) if "mix" in a else None
     words = lambda xs: " ".join(str(x) for x in xs) or "(none)"
-    stream = lambda k=None: Stream(key, mix, a["label"], int(a["r"]), int(a["k"]) if k is None else k)
+    label = a.get("label", {"turn_zero_crisis": "die"}.get(fn, "shuffle"))
+    stream = lambda k=None: Stream(key, mix, label, int(a["r"]), int(a["k"]) if k is None else k)
     if fn == "seed_commitment":
         return sha256(b"twilight-pbem/seed-commitment/v1\0" + seed).hex()
     if fn == "dice_key":
@@ -129,6 +167,8 @@ def compute(fn, a):
         return nonce_mix(a["ussr"], a["us"]).hex()
     if fn == "test_seed":
         return sha256(b"twilight-pbem/test-seed/v2\0" + u64(int(a["n"]))).hex()
+    if fn == "small_test_number":  # section 2: 0 <= n < 65536
+        return str(small_test_numbers().get(bytes.fromhex(a["commitment"]), "none"))
     if fn == "stream":
         st = stream()
         return bytes(st.byte() for _ in range(int(a["bytes"]))).hex()
@@ -171,6 +211,30 @@ def compute(fn, a):
         return mac(seed, b"twilight-pbem/superpower-card-salt/v1\0" + s(a["side"]) + u64(int(a["crisis"]))).hex()
     if fn == "canonical_superpower_card":
         return (b"twilight-pbem/superpower-card/v1\0" + s(a["side"]) + u64(int(a["crisis"])) + s(a["card"])).hex()
+    if fn == "deal":  # section 3.7
+        hands = [cards(a["ussr"]), cards(a["us"])]
+        return deal(key, mix, int(a["r"]), int(a["k"]), int(a["turn"]), hands, cards(a["deck"]), cards(a["then"]))
+    if fn == "shuffle_in":  # section 3.5
+        c = sorted(cards(a["deck"]) + cards(a["added"]))
+        p = stream().shuffle(len(c))
+        return ",".join(str(c[i]) for i in reversed(p))
+    if fn == "standing_order_salt":  # section 16
+        return mac(seed, b"twilight-pbem/standing-order-salt/v1\0" + s(a["side"]) + u64(int(a["seq"]))).hex()
+    if fn == "canonical_standing_order":
+        move = a["move"].replace("%20", " ").strip().encode("utf-8")
+        return (
+            b"twilight-pbem/standing-order/v1\0" + a["side"].encode() + b"\0" + bytes([int(a["card"])])
+            + move + b"\0" + a["kind"].encode("utf-8")
+        ).hex()
+    if fn == "turn_zero_crisis":  # section 15: left[(d - 1) mod n]
+        left = a["left"].split(",")
+        return left[(stream().die() - 1) % len(left)]
+    if fn == "crisis_result":
+        mods = {"Kennan": 1, "Acheson": 1, "Marshall": 2, "Andropov": -1, "Khrushchev": -1, "Molotov": -2}
+        us, ussr = a["us"], a["ussr"]
+        us_mod = 0 if ussr == "Beria" else mods.get(us, 0)
+        ussr_mod = 0 if us == "Dulles" else mods.get(ussr, 0)
+        return str(min(6, max(1, int(a["die"]) + us_mod + ussr_mod)))
     if fn == "entry_hash":
         return sha256(b"twilight-log v1\0" + bytes.fromhex(a["document"])).hex()
     raise ValueError("unknown function " + fn)
@@ -190,6 +254,10 @@ def vector_lines(text):
 
 
 def main():
+    if "--games" in sys.argv:
+        import fairness_games
+
+        return fairness_games.main(sys.argv[sys.argv.index("--games") + 1 :])
     printing = "--print" in sys.argv
     bad = 0
     count = 0

@@ -162,6 +162,28 @@ pub fn test_seed(n: u64) -> [u8; 32] {
     Sha256::digest(&msg).into()
 }
 
+/// The **small test numbers** `0 … SMALL_TEST_NUMBERS − 1` (FAIRNESS.md §2): a game whose
+/// seed is [`test_seed`] of one of them is a test game whatever its first entry says, since
+/// anyone can try them all in a blink.
+pub const SMALL_TEST_NUMBERS: u64 = 1 << 16;
+
+/// The small test number `n` whose [`test_seed`] has this [`seed_commitment`], if any
+/// (FAIRNESS.md §2): so a game with such a seed is found out before its seed is revealed, also
+/// when its first entry does not say `test_seed: true`. The table of the 65,536 commitments is
+/// built once per process, on first use (about 131,000 SHA-256 computations, a few tens of
+/// milliseconds).
+pub fn small_test_number(seed_commitment_bytes: &[u8; 32]) -> Option<u64> {
+    use std::collections::HashMap;
+    use std::sync::OnceLock;
+    static TABLE: OnceLock<HashMap<[u8; 32], u16>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        (0..SMALL_TEST_NUMBERS)
+            .map(|n| (seed_commitment(&test_seed(n)), n as u16))
+            .collect()
+    });
+    table.get(seed_commitment_bytes).map(|&n| u64::from(n))
+}
+
 /// The chance stream of one random draw: an endless sequence of bytes derived from a key
 /// (a turn's dice key or the deck key), the players' nonce mix, a label, the resolution number
 /// `r` and the draw counter `k` (FAIRNESS.md §3).

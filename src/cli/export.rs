@@ -30,11 +30,14 @@ fn page_of(dir: &Path) -> Result<(replay::GamePage, (String, String))> {
     let (s, steps) = Session::open_public_traced(dir)
         .with_context(|| format!("cannot replay the game in {}", dir.display()))?;
     let players = (s.players().us.clone(), s.players().ussr.clone());
+    // The page is public: the host marks its log shows (no mail configuration read).
+    let marks: Vec<String> = s.host_marks(None).iter().map(|m| m.sentence()).collect();
     let page = replay::game_page(
         s.game_id(),
         (&players.0, &players.1),
         &steps,
         s.is_revealed(),
+        &marks,
     );
     Ok((page, players))
 }

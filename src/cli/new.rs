@@ -9,10 +9,11 @@ use anyhow::{bail, Result};
 use clap::ValueEnum;
 
 use twilight_pbem::log::Players;
-use twilight_pbem::mail::{outbound, transport::Transport};
+use twilight_pbem::mail::{outbound, transport::Transport, MailConfig};
 use twilight_pbem::session::correspondence::{
     now, parse_offset, Settings, TimeControl, TimeoutRule,
 };
+use twilight_pbem::session::host::HostDeclaration;
 use twilight_pbem::session::Session;
 
 use super::args::{MailArgs, VariantArgs};
@@ -34,6 +35,11 @@ pub struct NewArgs {
     /// sides are decided by the blind bid.
     #[arg(long, value_name = "EMAIL", requires = "bid", num_args = 1)]
     player: Vec<String>,
+    /// The moderator (who runs this game and holds its seed) is also one of its players:
+    /// recorded in entry 0, and every mail, `status`, `verify` and the replay page say so (a
+    /// host who plays knows every future roll; peer mode has no host).
+    #[arg(long)]
+    moderator_plays: bool,
     #[command(flatten)]
     variant: VariantArgs,
     #[command(flatten)]
@@ -51,6 +57,7 @@ pub fn exec(args: NewArgs) -> Result<ExitCode> {
         us,
         ussr,
         player,
+        moderator_plays,
         variant,
         time,
         mail,
@@ -73,11 +80,18 @@ pub fn exec(args: NewArgs) -> Result<ExitCode> {
         (false, Some(us), Some(ussr)) => Players { us, ussr },
         _ => bail!("give --us EMAIL and --ussr EMAIL, or --bid with two --player"),
     };
+    // The address the game's mails will come from, recorded in entry 0 so that anyone can see
+    // whether the host also plays (a player with the same address).
+    let host = HostDeclaration {
+        address: Some(MailConfig::load(&game_dir)?.sender()),
+        plays: moderator_plays,
+    };
     let s = Session::create_correspondence(
         &game_dir,
         &options,
         &time.settings()?,
         players,
+        &host,
         None,
         now(),
     )?;

@@ -146,6 +146,9 @@ pub fn print_status(s: &Session) {
             Some(b) => println!("{}: {b}.", s.game_id()),
             None => println!("{}", join_status(s)),
         }
+        for line in host_lines(s) {
+            println!("{line}");
+        }
         return;
     };
     let st = game.state();
@@ -171,6 +174,9 @@ pub fn print_status(s: &Session) {
     }
     if let Some(tz) = twilight_pbem::engine::turn_zero::describe(st) {
         println!("{tz}");
+    }
+    for line in host_lines(s) {
+        println!("{line}");
     }
     if let Some(o) = game.outcome() {
         match o.winner {
@@ -203,6 +209,36 @@ pub fn print_status(s: &Session) {
         wording::first_entries(s.log().next_seq()),
         s.log().head()
     );
+}
+
+/// The address the game's mails come from now (`mail.yaml`, `$TWILIGHT_FROM`), for the host
+/// marks; `None` when `mail.yaml` cannot be read.
+pub fn mail_sender(s: &Session) -> Option<String> {
+    twilight_pbem::mail::MailConfig::load(s.dir())
+        .ok()
+        .map(|c| c.sender())
+}
+
+/// The status lines on the game's host (FAIRNESS.md §2 "What the host can do"): each host mark
+/// in a sentence, and the seed's reveal once the game is over and it is owed.
+fn host_lines(s: &Session) -> Vec<String> {
+    let mut out: Vec<String> = s
+        .host_marks(mail_sender(s).as_deref())
+        .iter()
+        .map(|m| format!("Host: {}", m.sentence()))
+        .collect();
+    if let Some(due) = s.reveal_due() {
+        let late = if now() > due {
+            "overdue since"
+        } else {
+            "due by"
+        };
+        out.push(format!(
+            "Seed reveal: {late} {} (`twilight reveal`); until then no deal or hand can be checked.",
+            due.format("%Y-%m-%d %H:%M UTC")
+        ));
+    }
+    out
 }
 
 /// Before both players joined: who has, and who is still awaited (side and address), with how

@@ -37,6 +37,21 @@ pub fn exec(args: StatusArgs) -> Result<ExitCode> {
 /// `status --format json`: the same facts as the text, as fields.
 fn status_value(s: &Session) -> serde_json::Value {
     use serde_json::json;
+    let mut v = status_fields(s);
+    // The host marks (FAIRNESS.md §2 "What the host can do") and the reveal owed.
+    let marks: Vec<serde_json::Value> = s
+        .host_marks(super::output::mail_sender(s).as_deref())
+        .iter()
+        .map(|m| json!({"mark": m.short(), "sentence": m.sentence()}))
+        .collect();
+    v["host_marks"] = json!(marks);
+    v["seed_reveal_due"] = json!(s.reveal_due().map(|d| d.to_rfc3339()));
+    v
+}
+
+/// The fields of [`status_value`] other than the host's.
+fn status_fields(s: &Session) -> serde_json::Value {
+    use serde_json::json;
     let last = s.log().next_seq().saturating_sub(1);
     let Some(game) = s.game() else {
         let awaited: Vec<serde_json::Value> = if s.bid_summary().is_some() {

@@ -191,6 +191,7 @@ impl Found {
                 "dir": r.dir.display().to_string(),
                 "ok": r.findings.is_empty(),
                 "summary": r.summary(),
+                "marks": r.marks,
                 "findings": r.findings,
                 "notes": r.notes,
                 "source_findings": r.source_findings,
@@ -206,6 +207,7 @@ impl Found {
                 "unfinished": r.unfinished,
                 "score": r.score(),
                 "timeouts": r.timeouts,
+                "marked": r.marked,
                 "replies": r.replies,
                 "average_reply_seconds": r.average_reply().map(|d| d.num_seconds()),
             })).collect::<Vec<_>>(),
@@ -356,7 +358,8 @@ fn print_standings(reports: &[GameReport]) {
         "  {:<32} {:>5} {:>4} {:>4} {:>4} {:>10} {:>6} {:>8} {:>10}",
         "player", "games", "won", "drew", "lost", "unfinished", "score", "timeouts", "avg reply"
     );
-    for r in archive::standings(reports) {
+    let rows = archive::standings(reports);
+    for r in &rows {
         println!(
             "  {:<32} {:>5} {:>4} {:>4} {:>4} {:>10} {:>6} {:>8} {:>10}",
             r.player,
@@ -372,6 +375,19 @@ fn print_standings(reports: &[GameReport]) {
                 "—".to_string(),
                 twilight_pbem::session::correspondence::clock::human
             )
+        );
+    }
+    // Games a player could not trust to the derivations alone, as their lines above say.
+    let marked: Vec<String> = rows
+        .iter()
+        .filter(|r| r.marked > 0)
+        .map(|r| format!("{} {}", r.player, r.marked))
+        .collect();
+    if !marked.is_empty() {
+        println!(
+            "  not fair games counted above (a nonce typed by the host, a host who plays, a test \
+             seed; each game's line says which): {}",
+            marked.join(", ")
         );
     }
 }

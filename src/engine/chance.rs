@@ -47,6 +47,10 @@ pub enum ChanceRequest<'a> {
         /// hand earlier in the same resolution, a headline card, are not among them).
         known: &'a [Card],
     },
+    /// A card-flow record ([`ChanceOutcome::is_card_flow`]) as the public information gives
+    /// it: a public replay reads the log's next record and the engine checks it is this one
+    /// (FAIRNESS.md §3.7). Only asked in a game with `Options::card_records`.
+    Record(&'a ChanceOutcome),
 }
 
 /// A change of the hidden cards in a public-information game, in the order of play: peer
@@ -87,6 +91,59 @@ pub enum ChanceOutcome {
     /// Cards of a hand revealed together, sorted (possibly none: The Cambridge Five when the
     /// US holds no Scoring card).
     Cards(Vec<Card>),
+    /// A deal begins: hands are filled for turn `n` (FAIRNESS.md §3.7; a card-flow record).
+    Deal(u8),
+    /// A shuffle of the draw deck: the public cards added to its undrawn cards, sorted (the
+    /// opening deck, a war period's cards, the discard pile); the cards Our Man in Tehran set
+    /// aside and returns are added too but not listed (FAIRNESS.md §3.7).
+    Shuffled(Vec<Card>),
+    /// One card drawn face down outside a deal: into a hand (Ask Not), or set aside (Our Man
+    /// in Tehran) (FAIRNESS.md §3.7).
+    Draw(DrawTo),
+    /// A public card put into a hand: taken from the discard pile (SALT Negotiations), given
+    /// back (Missile Envy, Grain Sales to Soviets) or taken before the first deal (Turn Zero,
+    /// Yalta and Potsdam) (FAIRNESS.md §3.7).
+    ToHand {
+        /// Whose hand.
+        side: Side,
+        /// The card.
+        card: Card,
+    },
+}
+
+/// Where a card drawn face down outside a deal goes ([`ChanceOutcome::Draw`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DrawTo {
+    /// The US hand.
+    Us,
+    /// The USSR hand.
+    Ussr,
+    /// Set aside face down (Our Man in Tehran).
+    Aside,
+}
+
+impl From<Side> for DrawTo {
+    fn from(side: Side) -> DrawTo {
+        match side {
+            Side::Us => DrawTo::Us,
+            Side::Ussr => DrawTo::Ussr,
+        }
+    }
+}
+
+impl ChanceOutcome {
+    /// Whether this is a card-flow record (FAIRNESS.md §3.7), which says where cards went and
+    /// decides nothing, rather than an outcome of chance or a reveal.
+    pub fn is_card_flow(&self) -> bool {
+        matches!(
+            self,
+            ChanceOutcome::Deal(_)
+                | ChanceOutcome::Shuffled(_)
+                | ChanceOutcome::Draw(_)
+                | ChanceOutcome::ToHand { .. }
+        )
+    }
 }
 
 /// Errors a chance source can report.
@@ -173,6 +230,7 @@ impl Chance for SeededChance {
                     "a revealed card in public information".into(),
                 ))
             }
+            ChanceRequest::Record(o) => (*o).clone(),
         })
     }
 }
@@ -218,7 +276,7 @@ impl Chance for RecordedChance {
                     ChanceRequest::RevealScoringCards { .. },
                     ChanceOutcome::Cards(_)
                 )
-        );
+        ) || matches!(request, ChanceRequest::Record(_)) && next.is_card_flow();
         if fits {
             Ok(next)
         } else {

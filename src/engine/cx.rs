@@ -123,6 +123,8 @@ pub struct Cx<'a> {
     pub notes: Vec<String>,
     /// Public information only: the hidden-card changes of this run, in order.
     pub deck_events: Vec<DeckEvent>,
+    /// A deal is under way: its draws are covered by its [`ChanceOutcome::Deal`] record.
+    dealing: bool,
     /// The headline events this run resolved, each with the state right after it (none in a
     /// [`Cx::quiet`] context).
     pub points: Vec<EventPoint>,
@@ -156,6 +158,7 @@ impl<'a> Cx<'a> {
             chance,
             notes: Vec::new(),
             deck_events: Vec::new(),
+            dealing: false,
             points: Vec::new(),
             moved_to_2: false,
             quiet: false,
@@ -372,8 +375,58 @@ impl<'a> Cx<'a> {
         Ok(())
     }
 
+    /// Records where cards went ([`ChanceOutcome::is_card_flow`], FAIRNESS.md §3.7), in a game
+    /// that keeps such records (`Options::card_records`): with full information the outcome
+    /// becomes a public record, like a revealed card; a public replay reads the log's record
+    /// and refuses one that is not what the public information gives.
+    pub fn record_card_flow(&mut self, outcome: ChanceOutcome) -> Step {
+        if !self.state.options.card_records {
+            return Ok(());
+        }
+        if self.state.cards.full_info {
+            return self.observe_outcome(outcome);
+        }
+        let logged = self.chance(ChanceRequest::Record(&outcome))?;
+        if logged != outcome {
+            return Err(RuleError::Desync(format!(
+                "the log records {logged:?} where the rules give {outcome:?}"
+            ))
+            .into());
+        }
+        Ok(())
+    }
+
+    /// Puts the public card `card` into `side`'s hand (SALT Negotiations, Missile Envy, Grain
+    /// Sales to Soviets, Yalta and Potsdam), with its card-flow record.
+    pub fn card_to_hand(&mut self, side: Side, card: Card) -> Step {
+        self.state.cards.hands[side].push(card);
+        self.record_card_flow(ChanceOutcome::ToHand { side, card })
+    }
+
+    /// Deals both hands ([`super::flow::deal`] runs the deal): the deal's card-flow record
+    /// first; its draws record nothing more.
+    pub fn begin_deal(&mut self) -> Step {
+        self.dealing = true;
+        self.record_card_flow(ChanceOutcome::Deal(self.state.turn))
+    }
+
+    /// The end of a deal begun with [`Cx::begin_deal`].
+    pub fn end_deal(&mut self) {
+        self.dealing = false;
+    }
+
     /// Shuffles `cards` into the draw deck (new war cards, reshuffled discards).
     pub fn shuffle_into_deck(&mut self, cards: &mut Vec<Card>) -> Step {
+        let mut public = cards.clone();
+        public.sort();
+        self.shuffle_in(cards, public)
+    }
+
+    /// Shuffles `cards` into the draw deck, `public` being the cards its card-flow record
+    /// lists (all of them, or none for the cards Our Man in Tehran returns, which only the US
+    /// has seen).
+    fn shuffle_in(&mut self, cards: &mut Vec<Card>, public: Vec<Card>) -> Step {
+        self.record_card_flow(ChanceOutcome::Shuffled(public))?;
         if self.state.cards.full_info {
             let mut all = std::mem::take(&mut self.state.cards.deck);
             all.append(cards);
@@ -413,6 +466,9 @@ impl<'a> Cx<'a> {
         self.reshuffle_if_empty()?;
         if self.state.cards.draw_pile_size() == 0 {
             return Ok(false);
+        }
+        if !self.dealing {
+            self.record_card_flow(ChanceOutcome::Draw(side.into()))?;
         }
         if self.state.cards.full_info {
             let c = self.state.cards.deck.pop().expect("non-empty deck");
@@ -462,6 +518,7 @@ impl<'a> Cx<'a> {
         if self.state.cards.draw_pile_size() == 0 {
             return Ok(false);
         }
+        self.record_card_flow(ChanceOutcome::Draw(super::chance::DrawTo::Aside))?;
         if self.state.cards.full_info {
             let c = self.state.cards.deck.pop().expect("non-empty deck");
             self.state.cards.aside.push(c);
@@ -524,7 +581,7 @@ impl<'a> Cx<'a> {
         }
         self.state.cards.unknown_aside = 0;
         let mut rest = std::mem::take(&mut self.state.cards.aside);
-        self.shuffle_into_deck(&mut rest)
+        self.shuffle_in(&mut rest, Vec::new())
     }
 
     /// Records that `card` became public (full information): the same input a public replay

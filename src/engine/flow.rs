@@ -141,7 +141,7 @@ fn deal_start(cx: &mut Cx) -> Step<Activity> {
         );
         if let Answer::Card(c) = cx.ask(prompt)? {
             cards.retain(|x| *x != c);
-            cx.state.cards.hands[side].push(c);
+            cx.card_to_hand(side, c)?;
             note!(
                 cx,
                 "The {side} takes {c} into hand before the deal (Yalta and Potsdam)."
@@ -157,6 +157,7 @@ fn deal_start(cx: &mut Cx) -> Step<Activity> {
 /// never counts; an empty deck is reshuffled from the discards (FAQ F031, F048–F050).
 pub fn deal(cx: &mut Cx) -> Step {
     let target = cx.state.hand_size_target();
+    cx.begin_deal()?;
     loop {
         let mut dealt = false;
         for side in Side::BOTH {
@@ -168,6 +169,7 @@ pub fn deal(cx: &mut Cx) -> Step {
             break;
         }
     }
+    cx.end_deal();
     Ok(())
 }
 

@@ -48,6 +48,12 @@ pub struct Options {
     /// instead of the standard track's ([`super::alt_space`]). Absent: the standard track.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub alt_space_race: bool,
+    /// Whether the game records where the cards go in public chance records (FAIRNESS.md §3.7:
+    /// `deal`, `shuffled`, `draw`, `to_hand`), so that a verifier re-derives every hand from the
+    /// log and the seed without the board. Every sealed game created since FAIRNESS version 3
+    /// has it; absent (false) in older logs, recorded games and peer games.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub card_records: bool,
     /// The engine revision whose decisions the game is played under: set from the log's
     /// `create.rules_revision` ([`crate::log::recorded::revision_of`]), never written with the
     /// options. New games use [`Revision::CURRENT`].
@@ -122,6 +128,7 @@ impl Default for Options {
             alt_space_race: false,
             bonus_cap_over_control: None,
             bid: false,
+            card_records: false,
             revision: Revision::CURRENT,
         }
     }

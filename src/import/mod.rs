@@ -149,6 +149,8 @@ pub fn write_game(dir: &Path, imported: &Imported, now: DateTime<Utc>) -> Result
             seed_commitment: Hex32::from([0u8; 32]),
             dice_chain_end: None,
             test_seed: false,
+            moderator: None,
+            moderator_plays: false,
         },
         Author::Moderator,
         now,

@@ -190,6 +190,16 @@ pub enum Payload {
         /// tests): anyone can recompute it, so the game is not a fair game (FAIRNESS.md §2).
         #[serde(default, skip_serializing_if = "is_false")]
         test_seed: bool,
+        /// The address the host (the moderator, who holds the seed) mails the game from, as
+        /// `new` knew it: a player with the same address is the host, who knows every future
+        /// roll and the deck (FAIRNESS.md §2 "What the host can do"). Absent when `new` knew
+        /// none, and in logs written before it existed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        moderator: Option<String>,
+        /// True when the host declared at `new` that it is also one of the players
+        /// (`new --moderator-plays`).
+        #[serde(default, skip_serializing_if = "is_false")]
+        moderator_plays: bool,
     },
     /// A player joins and contributes a nonce the moderator cannot predict (design §2).
     Join {
@@ -298,7 +308,8 @@ pub enum Payload {
     },
     /// A player asks to take back their own latest decisions (`schemas/NOTATION.md`
     /// "Takebacks"): `cancels` names every entry the takeback would cancel, oldest first — the
-    /// asker's decisions and the hand commitments that followed them, back to the first one
+    /// asker's decisions and the hand commitments and card-flow records (FAIRNESS.md §3.7)
+    /// that followed them, back to the first one
     /// asked for ([`crate::session::takeback`] says which entries may be cancelled). Written by
     /// the asker.
     TakebackRequest {
@@ -455,7 +466,8 @@ impl Payload {
     }
 }
 
-/// One entry a takeback cancels: its `seq` and the SHA-256 of its stored bytes.
+/// One entry a takeback cancels: its `seq` and its entry hash (FAIRNESS.md §11: SHA-256 of
+/// `twilight-log v1\0` and its stored bytes, as `prev` is computed).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Cancelled {

@@ -65,6 +65,7 @@ pub fn bid_invitation_text(session: &Session, seat: u8) -> Result<String, MailEr
         let _ = writeln!(t, "Dice-key chain end: {end}");
     }
     let _ = writeln!(t);
+    t.push_str(&session.host_notice(None));
     let _ = writeln!(t, "To bid, reply to this mail with these three lines:");
     let _ = writeln!(t);
     let _ = writeln!(t, "Token: {token}");
@@ -218,6 +219,7 @@ pub fn bid_receipt_text(session: &Session, seat: u8, bid: bid::Bid) -> Option<St
             );
         }
     }
+    t.push_str(&session.host_notice_after_text(None));
     Some(t)
 }
 

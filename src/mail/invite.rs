@@ -90,6 +90,7 @@ pub fn invitation_text(session: &Session, side: Side) -> Result<String, MailErro
         let _ = writeln!(t, "Dice-key chain end: {end}");
     }
     let _ = writeln!(t);
+    t.push_str(&session.host_notice(None));
     let _ = writeln!(t, "To join, reply to this mail with these two lines:");
     let _ = writeln!(t);
     let _ = writeln!(t, "Token: {token}");
@@ -221,6 +222,7 @@ pub fn join_receipt_text(session: &Session, side: Side) -> Option<String> {
         "\nKeep this mail: a log that shows another nonce for you contradicts it. The game starts\n\
          when both players have joined; your first prompt follows then."
     );
+    t.push_str(&session.host_notice_after_text(None));
     Some(t)
 }
 

@@ -185,6 +185,7 @@ pub fn compose(
 
     let mut t = String::new();
     heading_part(&mut t, game, gid, side, &to);
+    t.push_str(&session.host_notice(Some(&from)));
     if let Some(p) = session.pending_takeback().filter(|p| p.side != side) {
         let _ = writeln!(t, "{}\n", p.notice());
     }

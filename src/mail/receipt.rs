@@ -130,6 +130,7 @@ pub fn move_receipt_text(session: &Session, side: Side, from_seq: u64) -> Option
         t,
         "This receipt takes no reply: send your moves in a reply to your prompt mail (it carries the token)."
     );
+    t.push_str(&session.host_notice_after_text(None));
     Some(t)
 }
 

@@ -161,6 +161,7 @@ pub fn game_page(
     players: (&str, &str),
     steps: &[ReplayStep],
     revealed: bool,
+    marks: &[String],
 ) -> GamePage {
     let l = Layout::standard();
     let mut table: HashMap<String, usize> = HashMap::new();
@@ -225,6 +226,11 @@ pub fn game_page(
     } else {
         "Public information only: hands and the deck stay hidden."
     };
+    // The host marks (FAIRNESS.md §2 "What the host can do"), one warning line each.
+    let warnings: String = marks
+        .iter()
+        .map(|m| format!(r#"<p class="warn">⚠ {}</p>"#, esc(m)))
+        .collect();
     let html = format!(
         r##"<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
@@ -233,7 +239,7 @@ pub fn game_page(
 <title>Twilight Struggle {gid} — replay</title>
 <style>{CSS}</style></head>
 <body>
-<header><h1>Twilight Struggle · {gid}</h1><p>US {us} · USSR {ussr} · {status_e}. {info}</p></header>
+<header><h1>Twilight Struggle · {gid}</h1><p>US {us} · USSR {ussr} · {status_e}. {info}</p>{warnings}</header>
 <nav><button id="first" title="first (Home)">« first</button><button id="prev" title="back (←)">‹ back</button><span id="pos"></span><button id="next" title="forward (→)">next ›</button><button id="last" title="last (End)">last »</button><input id="slider" type="range" min="0" max="{max}" value="0" aria-label="step"></nav>
 <main><div id="board" aria-live="polite"></div><ol id="moves">{items}</ol></main>
 <footer>Keys: ← → step, PageUp/PageDown ten steps, Home/End. Click a move to jump. Each hash is the SHA-256 of that entry's bytes in log.yaml; <code>twilight verify</code> checks the chain.</footer>
@@ -338,7 +344,7 @@ pub fn index_page(title: &str, games: &[(GamePage, (String, String))]) -> String
 const CSS: &str = r##"
 *{box-sizing:border-box}
 body{margin:0;font:15px/1.35 system-ui,-apple-system,"Segoe UI",sans-serif;background:#eef2f5;color:#1e2227}
-header{background:#22262c;color:#fff;padding:8px 14px}header h1{font-size:20px;margin:0}header p{margin:2px 0 0;color:#c9d1da;font-size:13px}
+header{background:#22262c;color:#fff;padding:8px 14px}header h1{font-size:20px;margin:0}header p{margin:2px 0 0;color:#c9d1da;font-size:13px}header p.warn{color:#ffd27a;font-weight:600}
 nav{position:sticky;top:0;z-index:2;display:flex;gap:6px;align-items:center;padding:6px 14px;background:#fff;border-bottom:1px solid #c9d1da}
 nav button{font-size:15px;padding:2px 10px;border:1px solid #9aa3ad;border-radius:5px;background:#f7f9fb;cursor:pointer}
 nav #pos{min-width:9em;text-align:center;font-variant-numeric:tabular-nums}nav input{flex:1}

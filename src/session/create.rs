@@ -6,6 +6,7 @@ use std::path::Path;
 
 use chrono::{DateTime, Utc};
 
+use super::host::HostDeclaration;
 use super::secret::{fresh_seed, write_secret};
 use super::RULES_REVISION;
 use super::{correspondence, game_id_of, seats, to_value, Secret, Session, SessionError};
@@ -44,6 +45,16 @@ fn check_new_game(dir: &Path, players: &Players) -> Result<(), SessionError> {
     Ok(())
 }
 
+/// What entry 0 records besides the options and players: the correspondence settings (left
+/// out when they are the defaults), the host's declaration, the seed and whether it is a test
+/// seed.
+struct Created<'a> {
+    correspondence: Option<Value>,
+    host: &'a HostDeclaration,
+    seed: [u8; 32],
+    test_seed: bool,
+}
+
 /// What to say of a game folder whose log holds no entry: a `twilight new` stopped (killed,
 /// or failed) after it made the folder and before the game's first entry was whole.
 pub fn incomplete_game(dir: &Path) -> String {
@@ -79,6 +90,7 @@ impl Session {
         options: &Options,
         settings: &correspondence::Settings,
         players: Players,
+        host: &HostDeclaration,
         seed: Option<[u8; 32]>,
         now: DateTime<Utc>,
     ) -> Result<Session, SessionError> {
@@ -88,7 +100,13 @@ impl Session {
             None => (fresh_seed()?, false),
         };
         let extra = (*settings != correspondence::Settings::default()).then(|| to_value(settings));
-        Self::create_inner(dir, options, extra, players, seed, test_seed, now)
+        let created = Created {
+            correspondence: extra,
+            host,
+            seed,
+            test_seed,
+        };
+        Self::create_inner(dir, options, players, created, now)
     }
 
     /// [`Session::create`] with a given seed (tests and `selfplay --record`): entry 0 marks it
@@ -111,18 +129,28 @@ impl Session {
         test_seed: bool,
         now: DateTime<Utc>,
     ) -> Result<Session, SessionError> {
-        Self::create_inner(dir, options, None, players, seed, test_seed, now)
+        let created = Created {
+            correspondence: None,
+            host: &HostDeclaration::default(),
+            seed,
+            test_seed,
+        };
+        Self::create_inner(dir, options, players, created, now)
     }
 
     fn create_inner(
         dir: &Path,
         options: &Options,
-        correspondence: Option<Value>,
         players: Players,
-        seed: [u8; 32],
-        test_seed: bool,
+        created: Created<'_>,
         now: DateTime<Utc>,
     ) -> Result<Session, SessionError> {
+        let Created {
+            correspondence,
+            host,
+            seed,
+            test_seed,
+        } = created;
         check_new_game(dir, &players)?;
         // A bid game names seats, not sides: seat 1 = `us`, seat 2 = `ussr` of `players` as
         // given ([`Session::create_bid`]); entry 0 writes them as `seats`.
@@ -132,7 +160,12 @@ impl Session {
         } else {
             (players, None)
         };
-        let mut options = to_value(options);
+        // Every sealed game records where its cards go (FAIRNESS.md §3.7).
+        let options = Options {
+            card_records: true,
+            ..options.clone()
+        };
+        let mut options = to_value(&options);
         if let (Some(c), Value::Mapping(m)) = (correspondence, &mut options) {
             m.insert(Value::from(correspondence::OPTIONS_KEY), c);
         }
@@ -179,6 +212,8 @@ impl Session {
                 seed_commitment: Hex32::from(fairness::seed_commitment(&seed)),
                 dice_chain_end: Some(Hex32::from(fairness::dice_chain_end(&seed))),
                 test_seed,
+                moderator: host.address.clone(),
+                moderator_plays: host.plays,
             },
             Author::Moderator,
             now,

@@ -21,7 +21,8 @@
 //! * [`takeback`], `standing.rs` (standing orders), `acts.rs` (resignation, draws, leave,
 //!   timeouts): the moves of correspondence play ([`correspondence`]);
 //! * `secret.rs`: the moderator's secret file and the reveal of the seed; `tokens.rs`: the
-//!   salts and reply tokens the seed derives;
+//!   salts and reply tokens the seed derives; [`host`]: what the host could do in the game (a
+//!   nonce it typed, a host who plays, a test seed) and the reveal it owes at the end;
 //! * `error.rs`: [`SessionError`].
 
 use std::path::{Path, PathBuf};
@@ -45,6 +46,7 @@ mod commit;
 pub mod correspondence;
 mod create;
 mod error;
+pub mod host;
 mod join;
 mod open;
 mod play;

@@ -114,11 +114,14 @@ pub fn blocker_of(
     if headline {
         return Some(headline_why);
     }
-    if let Some(o) = drawn.first() {
+    // Card-flow records (FAIRNESS.md §3.7) decide nothing: what blocks is the chance or the
+    // reveal among the outcomes, or the marks below (a draw, a shuffle, a turn's end).
+    if let Some(o) = drawn.iter().find(|o| !o.is_card_flow()) {
         return Some(match o {
             ChanceOutcome::Die(_) => die,
             ChanceOutcome::Order(_) => shuffle,
-            ChanceOutcome::Card(_) | ChanceOutcome::RandomCard(_) | ChanceOutcome::Cards(_) => card,
+            // A revealed card: a `card`, `random_card` or `cards` record.
+            _ => card,
         });
     }
     let now = Marks::of(after);
@@ -234,6 +237,15 @@ pub fn tail(
             Payload::Decision {
                 side: s, notation, ..
             } => stop(format!("is the {s}'s decision `{notation}`")),
+            // A card-flow record (FAIRNESS.md §3.7) belongs to the decision before it and is
+            // cancelled with it; what it follows (a draw, a shuffle, a turn's end) blocks that
+            // decision itself ([`blocker_of`]).
+            Payload::Chance { what }
+                if super::from_value::<ChanceOutcome>(what).is_ok_and(|o| o.is_card_flow()) =>
+            {
+                t.entries.push(i);
+                continue;
+            }
             Payload::Chance { .. } => {
                 stop("is a chance record (a die roll or a revealed card)".into())
             }

@@ -51,6 +51,8 @@ pub fn write_example_log(dir: &Path, entries: usize) -> PathBuf {
             seed_commitment: Hex32(fairness::seed_commitment(&SEED)),
             dice_chain_end: Some(Hex32(fairness::dice_chain_end(&SEED))),
             test_seed: true,
+            moderator: None,
+            moderator_plays: false,
             seats: None,
         },
         Author::Moderator,

@@ -486,7 +486,7 @@ pub fn salt_negotiations(cx: &mut Cx, side: Side) -> Step<bool> {
         if let Some(i) = cx.state.cards.discard.iter().position(|d| *d == c) {
             cx.state.cards.discard.remove(i);
         }
-        cx.state.cards.hands[side].push(c);
+        cx.card_to_hand(side, c)?;
         cx.note(format!(
             "SALT Negotiations: the {side} takes {c} into its hand."
         ));
@@ -749,7 +749,7 @@ pub fn missile_envy(cx: &mut Cx, side: Side) -> Step<bool> {
             play::dispose(cx, side, card, occurred);
         }
     }
-    cx.state.cards.hands[giver].push(Card::MissileEnvy);
+    cx.card_to_hand(giver, Card::MissileEnvy)?;
     cx.state
         .add_effect(Card::MissileEnvy, giver, Duration::Lasting);
     cx.note(format!(
@@ -1095,7 +1095,7 @@ pub fn grain_sales_to_soviets(cx: &mut Cx, _side: Side) -> Step<bool> {
             play::dispose(cx, us, card, false);
         }
         _ => {
-            cx.state.cards.hands[Side::Ussr].push(card);
+            cx.card_to_hand(Side::Ussr, card)?;
             own_ops(cx)?;
         }
     }

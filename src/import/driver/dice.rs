@@ -57,6 +57,8 @@ impl Chance for SourceChance {
                 .pop_front()
                 .map(ChanceOutcome::Card)
                 .ok_or_else(|| ChanceError::Missing(format!("{request:?}"))),
+            // A recorded game keeps no card-flow records (`Options::card_records` is off).
+            ChanceRequest::Record(o) => Ok((*o).clone()),
         }
     }
 }

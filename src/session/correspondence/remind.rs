@@ -88,6 +88,7 @@ pub(crate) fn notice(
     what: &str,
 ) -> Result<(Mail, Notice), MailError> {
     let from = MailConfig::load(s.dir())?.sender();
+    let text = text + &s.host_notice_after_text(Some(&from));
     let to = address(s, side);
     let mailbox = |a: &str| {
         a.parse::<lettre::message::Mailbox>()

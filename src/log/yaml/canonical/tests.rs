@@ -203,7 +203,11 @@ fn entry(
             proptest::option::of(prop::collection::vec(t.clone(), 0..3)),
             hex32(),
             proptest::option::of(hex32()),
-            any::<bool>()
+            (
+                any::<bool>(),
+                proptest::option::of(t.clone()),
+                any::<bool>()
+            )
         )
             .prop_map(
                 |(
@@ -214,7 +218,7 @@ fn entry(
                     seats,
                     seed_commitment,
                     dice_chain_end,
-                    test_seed,
+                    (test_seed, moderator, moderator_plays),
                 )| {
                     Payload::Create {
                         engine_version,
@@ -225,6 +229,8 @@ fn entry(
                         seed_commitment,
                         dice_chain_end,
                         test_seed,
+                        moderator,
+                        moderator_plays,
                     }
                 }
             ),
