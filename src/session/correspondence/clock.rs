@@ -176,6 +176,41 @@ pub fn clock_at(ledger: &Ledger, side: Side, now: DateTime<Utc>) -> Clock {
     c
 }
 
+/// The clock line of every mail to `side` under a time control, at `now`, times in the
+/// player's zone ([`super::Settings::offset`]): the deadline of the decision owed, with the
+/// time left and when the timeout falls (the deadline plus grace), and the bank left under a
+/// chess clock; `None` without a time control.
+///
+/// `Your deadline: 2027-01-04 07:00 -05:00 (2 d 19 h from now); the timeout falls 2027-01-05
+/// 07:00 -05:00 (grace 24 h). Time control: 3 days per move, …`
+pub fn mail_line(ledger: &Ledger, side: Side, now: DateTime<Utc>) -> Option<String> {
+    let s = &ledger.settings;
+    let described = s.describe()?;
+    let z = s.offset(side);
+    let c = clock_at(ledger, side, now);
+    let local = |t| super::local(t, z);
+    let mut line = match (c.deadline, c.timeout_at) {
+        (Some(d), Some(end)) if now >= d => format!(
+            "Your deadline was {} — you are late; the timeout falls {}.",
+            local(d),
+            local(end)
+        ),
+        (Some(d), Some(end)) => format!(
+            "Your deadline: {} ({} from now); the timeout falls {} (grace {} h).",
+            local(d),
+            human(d - now),
+            local(end),
+            s.grace_hours
+        ),
+        _ => "You owe no decision now; your clock is stopped.".to_string(),
+    };
+    if let (Some(b), Some(TimeControl::Bank { .. })) = (c.bank_left, s.time_control) {
+        line.push_str(&format!(" Bank left: {}.", human(b)));
+    }
+    line.push_str(&format!(" Time control: {described}."));
+    Some(line)
+}
+
 /// A duration as a player reads it: `2 d 5 h`, `7 h 30 min`, `-3 h` when over.
 pub fn human(d: Duration) -> String {
     let neg = d < Duration::zero();
