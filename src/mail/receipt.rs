@@ -101,37 +101,12 @@ pub fn move_receipt_text(session: &Session, side: Side, from_seq: u64) -> Option
                 );
                 takeback_lines(&mut t, session, cancels);
             }
-            Payload::Leave { side: s, from, to } if *s == side => {
-                let _ = writeln!(t, "Entry {seq}: your leave from {from} to {to}");
-            }
-            Payload::Draw { side: s, act } if *s == side => {
-                let what = match act {
-                    crate::log::DrawAct::Offer => "offer",
-                    crate::log::DrawAct::Accept => "acceptance",
-                    crate::log::DrawAct::Decline => "refusal",
-                };
-                let _ = writeln!(t, "Entry {seq}: your draw {what}");
-            }
-            Payload::Resign { side: s } if *s == side => {
-                let _ = writeln!(t, "Entry {seq}: your resignation");
-            }
-            Payload::StandingOrder { side: s, digest } if *s == side => {
-                let order = session
-                    .standing_order_lines(side)
-                    .into_iter()
-                    .find(|l| l.starts_with(&format!("standing order {seq}:")))
-                    .unwrap_or_default();
-                let _ = writeln!(t, "Entry {seq}: your standing order, sealed");
-                if !order.is_empty() {
-                    let _ = writeln!(t, "  {}", order.trim());
-                }
-                let _ = writeln!(t, "  Commitment digest: {digest}");
-            }
-            Payload::StandingOrderCancel { side: s, order } if *s == side => {
-                let _ = writeln!(
-                    t,
-                    "Entry {seq}: your standing order cancel of order {order}"
-                );
+            p @ (Payload::Leave { .. }
+            | Payload::Draw { .. }
+            | Payload::Resign { .. }
+            | Payload::StandingOrder { .. }
+            | Payload::StandingOrderCancel { .. }) => {
+                game_level_line(&mut t, session, side, seq, p)
             }
             Payload::TakebackDeclined { side: asker, .. } if *asker != side => {
                 let _ = writeln!(
@@ -171,6 +146,48 @@ pub fn move_receipt_text(session: &Session, side: Side, from_seq: u64) -> Option
     );
     t.push_str(&session.host_notice_after_text(None));
     Some(t)
+}
+
+/// The receipt's line for `side`'s own game-level entry `seq` (a leave, a draw act, a
+/// resignation, a standing order given — its text as sealed, with the digest — or cancelled);
+/// nothing for another side's.
+fn game_level_line(t: &mut String, session: &Session, side: Side, seq: u64, p: &Payload) {
+    match p {
+        Payload::Leave { side: s, from, to } if *s == side => {
+            let _ = writeln!(t, "Entry {seq}: your leave from {from} to {to}");
+        }
+        Payload::Draw { side: s, act } if *s == side => {
+            let what = match act {
+                crate::log::DrawAct::Offer => "offer",
+                crate::log::DrawAct::Accept => "acceptance",
+                crate::log::DrawAct::Decline => "refusal",
+            };
+            let _ = writeln!(t, "Entry {seq}: your draw {what}");
+        }
+        Payload::Resign { side: s } if *s == side => {
+            let _ = writeln!(t, "Entry {seq}: your resignation");
+        }
+        Payload::StandingOrder { side: s, digest } if *s == side => {
+            let order = session
+                .standing_order_lines(side)
+                .into_iter()
+                .find(|l| l.starts_with(&format!("standing order {seq}:")))
+                .unwrap_or_default();
+            let _ = writeln!(t, "Entry {seq}: your standing order, sealed");
+            if !order.is_empty() {
+                let _ = writeln!(t, "  {}", order.trim());
+            }
+            // Not `Commitment digest:`, which `check` reads as a sealed headline's.
+            let _ = writeln!(t, "  Order digest: {digest}");
+        }
+        Payload::StandingOrderCancel { side: s, order } if *s == side => {
+            let _ = writeln!(
+                t,
+                "Entry {seq}: your standing order cancel of order {order}"
+            );
+        }
+        _ => {}
+    }
 }
 
 /// How a receipt's `Entry N: …` line for an entry other than a decision begins (what follows

@@ -333,6 +333,43 @@ mod tests {
         assert_eq!(clock_at(&l, Side::Ussr, at(2, 0)).deadline, None);
     }
 
+    /// The clock line of a mail: the deadline in the player's zone and, under a chess clock,
+    /// the bank left; a side that owes nothing is told its clock is stopped, with its bank.
+    #[test]
+    fn the_mail_line_states_the_deadline_in_the_players_zone_and_the_bank() {
+        let mut l = Ledger::new(Settings {
+            time_control: Some(TimeControl::Bank {
+                days: 10,
+                increment_hours: 12,
+            }),
+            grace_hours: 24,
+            time_zones: crate::session::correspondence::TimeZones {
+                us: Some("-05:00".into()),
+                ussr: None,
+            },
+            ..Settings::default()
+        });
+        l.ticks.push(tick(0, at(1, 0), true, false));
+        l.ticks.push(tick(1, at(3, 0), false, true));
+        l.ticks.push(tick(2, at(4, 0), true, false));
+        assert_eq!(
+            mail_line(&l, Side::Us, at(5, 0)).unwrap(),
+            "Your deadline: 2027-01-12 07:00 -05:00 (7 d 12 h from now); the timeout falls \
+             2027-01-13 07:00 -05:00 (grace 24 h). Bank left: 7 d 12 h. Time control: chess \
+             clock: 10 days + 12 h per move, grace 24 h, late side loses; leave 0 days a year."
+        );
+        // The USSR owes nothing at the 5th: its bank (10 d, then 1 d on the clock from the 3rd
+        // to the 4th) waits.
+        assert_eq!(
+            mail_line(&l, Side::Ussr, at(5, 0)).unwrap(),
+            "You owe no decision now; your clock is stopped. Bank left: 9 d 12 h. Time \
+             control: chess clock: 10 days + 12 h per move, grace 24 h, late side loses; leave \
+             0 days a year."
+        );
+        l.settings.time_control = None;
+        assert_eq!(mail_line(&l, Side::Us, at(5, 0)), None);
+    }
+
     #[test]
     fn bank_spends_time_and_adds_the_increment() {
         let mut l = Ledger::new(Settings {
