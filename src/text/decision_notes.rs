@@ -48,8 +48,13 @@ pub fn scoring_warning(side: Side, p: &Prompt, v: &View) -> Option<String> {
     } else {
         "Note: "
     };
+    let when = if v.action_round == 0 {
+        "after the Headline"
+    } else {
+        "(this one included)"
+    };
     Some(format!(
-        "{urgent}you hold {} and have {} this turn (this one included). A Scoring card still in your hand at the end of the turn loses the game (FAQ F030, F177); the {side} must play it before then.",
+        "{urgent}you hold {} and have {} this turn {when}. A Scoring card still in your hand at the end of the turn loses the game (FAQ F030, F177); the {side} must play it before then.",
         held.join(" and "),
         crate::text::wording::count(u64::from(left), "action round", "action rounds"),
     ))

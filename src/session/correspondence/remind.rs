@@ -213,7 +213,7 @@ pub fn run_with_report(
             out.extend(late(s, &mut sent, side, &stretch, deadline, end, now)?);
             continue;
         }
-        out.extend(reminder(s, &mut sent, side, &stretch, deadline, now)?);
+        out.extend(reminder(s, &mut sent, side, &stretch, deadline, mailed, now)?);
     }
     report.merge(queue::flush(s, transport, now, false));
     Ok((out, report))
@@ -360,15 +360,18 @@ fn late(
 }
 
 /// Before the deadline: the reminder at the nearest point passed, once (the points before it
-/// count as sent with it). The reminder is the prompt again ([`crate::mail::outbound::compose`]
-/// with [`Purpose::Reminder`]): the decision, the options, the reply token and the deadline,
-/// its Message-ID bound to the token, so that replying to it is replying to the prompt.
+/// count as sent with it). In a game `mailed` ([`queue::is_mailed`]) the reminder is the
+/// prompt again ([`crate::mail::outbound::compose`] with [`Purpose::Reminder`]): the decision,
+/// the options, the reply token and the deadline, its Message-ID bound to the token, so that
+/// replying to it is replying to the prompt. In a game whose moderator mails no prompts (the
+/// moves are typed), a short notice of the deadline.
 fn reminder(
     s: &Session,
     sent: &mut Sent,
     side: Side,
     stretch: &str,
     deadline: DateTime<Utc>,
+    mailed: bool,
     now: DateTime<Utc>,
 ) -> Result<Vec<Notice>, MailError> {
     let settings = &s.correspondence().settings;
@@ -387,6 +390,34 @@ fn reminder(
         return Ok(Vec::new());
     }
     let dir = s.dir();
+    if !mailed {
+        let text = format!(
+            "Game {}: a reminder — your decision is due by {} ({} from now).\n",
+            s.game_id(),
+            super::local(deadline, settings.offset(side)),
+            human(deadline - now)
+        );
+        let (mail, n) = notice(
+            s,
+            side,
+            format!(
+                "{} Reminder — decision due in {}",
+                subject_tag(s.game_id()),
+                human(deadline - now)
+            ),
+            text,
+            &format!("remind.{}", short(&key(nearest))),
+        )?;
+        let queue = Queue::of(dir);
+        queue.enqueue(&mail, now)?;
+        queue.sync()?;
+        crate::gamefs::crash_point("notice-queued");
+        for h in passed {
+            sent.sent.insert(key(h));
+        }
+        sent.save(dir)?;
+        return Ok(vec![n]);
+    }
     let config = MailConfig::load(dir)?;
     let mut state = MailState::load(dir)?;
     let mut o = compose(s, &config, &mut state, side, Purpose::Reminder, now)?;
