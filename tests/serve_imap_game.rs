@@ -356,6 +356,7 @@ fn serve_hosts_a_game_by_imap_through_a_restart_an_outage_a_reminder_and_a_timeo
             us: cus.clone(),
             ussr: cussr.clone(),
         },
+        &Default::default(),
         Some([5; 32]),
         t0(),
     )

@@ -213,7 +213,9 @@ pub fn run_with_report(
             out.extend(late(s, &mut sent, side, &stretch, deadline, end, now)?);
             continue;
         }
-        out.extend(reminder(s, &mut sent, side, &stretch, deadline, mailed, now)?);
+        out.extend(reminder(
+            s, &mut sent, side, &stretch, deadline, mailed, now,
+        )?);
     }
     report.merge(queue::flush(s, transport, now, false));
     Ok((out, report))
