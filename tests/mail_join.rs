@@ -153,7 +153,11 @@ fn a_game_starts_by_mail_from_new_alone() {
         "the second copy is filed quietly: {}",
         stdout(&o)
     );
-    assert!(stdout(&o).contains("3.join: already applied to g1"), "{}", stdout(&o));
+    assert!(
+        stdout(&o).contains("3.join: already applied to g1"),
+        "{}",
+        stdout(&o)
+    );
     assert!(!stdout(&o).contains("refused ("), "{}", stdout(&o));
     let v = run(&["verify", d]);
     assert!(stdout(&v).contains("OK"), "{}", stdout(&v));
