@@ -144,3 +144,51 @@ fn verify_head_over_several_games_is_a_usage_error() {
     let (code, err) = run(&a, &["verify", "--head", &head]);
     assert_eq!(code, Some(0), "{err}");
 }
+
+/// `status`, `moves` and `verify` print facts, not a picture: `--format png` or `svg` is a
+/// usage error (exit 2, naming the values they take), never JSON with exit 0.
+#[test]
+fn a_picture_format_for_facts_is_a_usage_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("g");
+    started(&dir);
+    for (cmd, format) in [
+        ("status", "png"),
+        ("status", "svg"),
+        ("verify", "svg"),
+        ("verify", "png"),
+        ("moves", "png"),
+    ] {
+        let mut args = vec![cmd, "--format", format];
+        if cmd == "moves" {
+            args.extend(["--as", "ussr"]);
+        }
+        let o = Command::cargo_bin("twilight")
+            .unwrap()
+            .arg(args[0])
+            .arg(&dir)
+            .args(&args[1..])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{cmd} --format {format}: {err}");
+        assert!(
+            o.stdout.is_empty(),
+            "{cmd} --format {format} printed something"
+        );
+        assert!(
+            err.contains(&format!("invalid value '{format}'")) && err.contains("text, yaml, json"),
+            "{cmd} --format {format}: {err}"
+        );
+    }
+    // `view` still draws the picture.
+    let o = Command::cargo_bin("twilight")
+        .unwrap()
+        .arg("view")
+        .arg(&dir)
+        .args(["--as", "public", "--format", "svg"])
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("<svg"));
+}

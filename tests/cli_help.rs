@@ -179,3 +179,132 @@ fn completions_and_the_man_page_cover_every_command() {
         assert!(s.contains(c), "the man page lacks {c}");
     }
 }
+
+/// The rows of the README table headed `| head |…`: each row's cells, the markdown `\|`
+/// read back as `|`.
+fn readme_rows(head: &str) -> Vec<Vec<String>> {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let mut rows = Vec::new();
+    let mut on = false;
+    for l in readme.lines() {
+        if l.starts_with(&format!("| {head} |")) {
+            on = true;
+            continue;
+        }
+        if on && l.starts_with("|---") {
+            continue;
+        }
+        if on && l.starts_with('|') {
+            let cells: Vec<String> = l
+                .replace("\\|", "\u{1}")
+                .trim_matches('|')
+                .split('|')
+                .map(|c| c.trim().replace('\u{1}', "|"))
+                .collect();
+            rows.push(cells);
+        } else if on {
+            break;
+        }
+    }
+    assert!(!rows.is_empty(), "no README table headed `{head}`");
+    rows
+}
+
+/// The `--flags` of a README cell.
+fn flags(cell: &str) -> Vec<String> {
+    cell.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+        .filter(|w| w.starts_with("--") && w.len() > 2)
+        .map(str::to_string)
+        .collect()
+}
+
+/// The help of option `flag` in a `--help` text: its line and the lines under it, up to the
+/// next option, on one line.
+fn option_help(help: &str, flag: &str) -> String {
+    let mut out = String::new();
+    let mut on = false;
+    for l in help.lines() {
+        let t = l.trim_start();
+        // An option's line is indented less than its help and its possible values (`- loses`).
+        if t.starts_with('-') && l.len() - t.len() < 8 {
+            on = t.split([' ', ',', '=']).any(|w| w == flag);
+        }
+        if on {
+            out.push_str(t);
+            out.push(' ');
+        }
+    }
+    assert!(!out.is_empty(), "no option {flag} in:\n{help}");
+    out
+}
+
+/// The README's tables, the help and the manual page say the same: every command of the
+/// commands table exists and its help names every flag the row names; every flag of the time
+/// control table is in `new --help` with the README's default; the manual page (generated
+/// from the same command tree as the help) carries each command's description as its help
+/// does — `remind` and `play` described as they behave now.
+#[test]
+fn the_readme_tables_the_help_and_the_man_page_agree() {
+    let mut checked = 0;
+    for row in readme_rows("command") {
+        for use_ in row[0].split(", ") {
+            // The command's words (`import digital-edition`), up to its first placeholder.
+            let cmd: Vec<&str> = use_
+                .trim_matches('`')
+                .split(' ')
+                .take_while(|w| {
+                    !w.is_empty()
+                        && !w.starts_with('-')
+                        && w.chars().all(|c| c.is_ascii_lowercase() || c == '-')
+                })
+                .collect();
+            let mut args = cmd.clone();
+            args.push("--help");
+            let (help, _, code) = twilight(&args);
+            assert_eq!(code, 0, "README names `{cmd:?}`, which has no help");
+            for f in flags(use_) {
+                assert!(
+                    help.contains(&f),
+                    "README: `{use_}`; `{cmd:?} --help` has no {f}:\n{help}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    let (new_help, _, _) = twilight(&["new", "--help"]);
+    for row in readme_rows("flag of `new`") {
+        // The flags the row is about, not those in brackets (`[--increment-hours H]`).
+        let cell = row[0].split('[').next().unwrap();
+        for f in flags(cell) {
+            let says = option_help(&new_help, &f);
+            let default = row[2].trim_matches('`');
+            if default == "none" || default == "UTC" {
+                assert!(
+                    !says.contains("[default:"),
+                    "{f}: README says {default}: {says}"
+                );
+            } else {
+                assert!(
+                    says.contains(&format!("[default: {default}]")),
+                    "{f}: README says {default}: {says}"
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 15, "{checked}");
+    let (man, _, _) = twilight(&["man"]);
+    let man_text = man.replace("\\-", "-").replace("\\(em", "—");
+    let man_one = man_text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for (cmd, words) in [
+        ("remind", "the prompt again, with its token and options"),
+        ("play", "the lines a mail may carry"),
+    ] {
+        let (help, _, _) = twilight(&[cmd, "--help"]);
+        let help_one = help.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(help_one.contains(words), "{cmd} --help: {help}");
+        assert!(man_one.contains(words), "the man page's {cmd}: {man_one}");
+    }
+    assert!(!man_one.contains("Remind players who have owed a decision longer than mail.yaml"));
+}

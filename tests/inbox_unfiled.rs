@@ -2,7 +2,7 @@
 //! it from the Maildir's `new/` to `cur/`, or write an `.eml` file's note): the game's mail
 //! state knows the very file it applied, and the next run files it quietly — no refusal
 //! "replayed" for a move that went through, nothing applied or mailed again. The same mail in
-//! another file (a second delivery) is still a replay, refused.
+//! another file (a second delivery) is filed quietly as well.
 
 mod output_common;
 use output_common::text;
@@ -106,11 +106,14 @@ fn a_maildir_mail_applied_but_not_filed_is_filed_by_the_next_run_without_a_refus
     );
     assert!(!maildir.join("twilight-refused").exists());
 
-    // The same mail delivered again, in another file, is a replay: refused as before.
+    // The same mail delivered again, in another file: its move stands, so it is filed
+    // quietly too, never answered as refused.
     std::fs::write(maildir.join("new").join("m1-again"), &raw).unwrap();
     let third = inbox(&games, &maildir);
     let out = String::from_utf8_lossy(&third.stdout);
-    assert!(out.contains("refused (replayed"), "{}", text(&third));
+    assert!(!out.contains("refused ("), "{}", text(&third));
+    assert!(out.contains("already applied"), "{}", text(&third));
+    assert_eq!(files(&dir.join("outbox")), outbox, "nothing mailed");
     assert_eq!(decisions(&dir), before + 1);
 }
 

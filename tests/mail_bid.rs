@@ -81,6 +81,26 @@ fn a_bid_game_is_decided_and_plays_its_first_turn_by_mail() {
     let bid = s["bid"].as_str().unwrap_or_default().to_string();
     assert!(bid.contains(seat1) && bid.contains(seat2), "{bid}");
     let players = |side: &str| if side == "US" { seat2 } else { seat1 };
+    // Each seat's first mail of the game tells what the bid revealed, under "What happened"
+    // (seat 2, the US, gets its first once the USSR has set up).
+    let bid_news = |who: &str| {
+        let first = read_mails(&files_in(&outbox), "g1", who)
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| panic!("no game mail to {who}"));
+        let news = first
+            .text
+            .split("== What happened since your last mail ==")
+            .nth(1)
+            .unwrap_or_default();
+        assert!(
+            news.contains("The bids are revealed (entry ")
+                && news.contains(&format!("seat 1 ({seat1}) bid USSR 2")),
+            "{}",
+            first.text
+        );
+    };
+    bid_news(seat1);
 
     // The first turn, by mail alone: each owed decision answered with the first move its
     // prompt mail offers, until turn 2 begins.
@@ -89,6 +109,7 @@ fn a_bid_game_is_decided_and_plays_its_first_turn_by_mail() {
         let s = status();
         assert!(s["outcome"].is_null(), "the game ended in turn 1: {s}");
         if s["turn"].as_u64().unwrap_or(0) >= 2 {
+            bid_news(seat2);
             let o = run(&["verify", d]);
             assert!(o.status.success(), "{}", stdout(&o));
             return;

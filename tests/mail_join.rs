@@ -125,7 +125,7 @@ fn a_game_starts_by_mail_from_new_alone() {
     );
     assert!(receipt.1.contains("Log entry: 1"), "{}", receipt.1);
 
-    // The same mail again is a replay; the US joins with its invitation; the game starts.
+    // The same mail again is filed quietly; the US joins with its invitation; the game starts.
     std::fs::write(
         inbox.join("new/3.join"),
         raw_reply(
@@ -149,10 +149,16 @@ fn a_game_starts_by_mail_from_new_alone() {
     let o = run(&["inbox", "--games", g, i, "--outbox"]);
     assert_eq!(
         o.status.code(),
-        Some(16),
-        "the replay is refused: {}",
+        Some(0),
+        "the second copy is filed quietly: {}",
         stdout(&o)
     );
+    assert!(
+        stdout(&o).contains("3.join: already applied to g1"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(!stdout(&o).contains("refused ("), "{}", stdout(&o));
     let v = run(&["verify", d]);
     assert!(stdout(&v).contains("OK"), "{}", stdout(&v));
     let prompts = read_mails(&files_in(&outbox), "g1", "ussr-g1@ts.test");

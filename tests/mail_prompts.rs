@@ -215,3 +215,38 @@ fn status_moves_and_verify_speak_json() {
     assert_eq!(v["verified"], 1);
     assert_eq!(v["games"][0]["ok"], true);
 }
+
+/// The HTML part, as a phone shows it: the picture first, then the decision, then the options
+/// (each once), the board's tables last; long lines wrap; the text part is unchanged.
+#[test]
+fn the_html_part_leads_with_the_picture_then_the_decision_and_lists_each_option_once() {
+    let (_t, m) = first_prompt("p-html-order");
+    let msg = MessageParser::default().parse(&m.raw).unwrap();
+    let html = msg.body_html(0).unwrap();
+    let at = |needle: &str| {
+        html.find(needle)
+            .unwrap_or_else(|| panic!("no `{needle}` in\n{html}"))
+    };
+    assert!(html.contains("name=\"viewport\""), "{html}");
+    assert!(html.contains("white-space:pre-wrap"), "{html}");
+    let picture = at("<img src=\"cid:");
+    let decision = at("<h2>Your decision</h2>");
+    let options = at("<h2>Your options</h2>");
+    let board = at("<h2>The board (your view)</h2>");
+    assert!(
+        picture < decision && decision < options && options < board,
+        "{html}"
+    );
+    let mut items: Vec<&str> = html
+        .split("<li>")
+        .skip(1)
+        .map(|s| s.split("</li>").next().unwrap())
+        .collect();
+    let n = items.len();
+    items.sort_unstable();
+    items.dedup();
+    assert_eq!(items.len(), n, "an option listed twice:\n{html}");
+    // The text part still lists the options replies are read against.
+    assert!(m.text.contains("== Your options =="), "{}", m.text);
+    assert!(!m.examples().is_empty(), "{}", m.text);
+}

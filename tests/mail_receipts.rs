@@ -271,3 +271,101 @@ fn check_confirms_a_players_mails_and_catches_a_rewritten_move() {
     assert!(out.trim_end().ends_with("\n1 finding"), "{out}");
     assert!(!out.contains("is not in the re-assembled log"), "{out}");
 }
+
+/// The subjects and texts of the mails to `to` whose subject holds `word`.
+fn texts_with(t: &Table, to: &str, word: &str) -> Vec<String> {
+    texts_to(&t.dir.join("outbox"), to)
+        .into_iter()
+        .filter(|(s, _)| s.contains(word))
+        .map(|(_, text)| text)
+        .collect()
+}
+
+/// A receipt echoes every line of the mail that made an entry — a draw offer, a standing
+/// order — not only the decisions; a mail asking `orders` gets the list; `check` reads the
+/// receipts' draw and standing-order lines as no decisions.
+#[test]
+fn receipts_keep_draw_and_standing_order_lines_and_orders_is_answered() {
+    let mut t = Table::new("rc-lines", 9);
+    let o = t.twilight(&["mail", &t.game_arg(), "--outbox"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    send(
+        &mut t,
+        Side::Ussr,
+        "influence Poland 4, East Germany 2\noffer draw",
+    );
+    let r = texts_with(&t, &t.ussr.clone(), "Receipt");
+    assert_eq!(r.len(), 1);
+    assert!(
+        r[0].contains(": influence Poland 4, East Germany 2"),
+        "{}",
+        r[0]
+    );
+    assert!(r[0].contains(": your draw offer"), "{}", r[0]);
+
+    send(
+        &mut t,
+        Side::Us,
+        "influence W Germany 4, Italy 2, France 1\nif Olympic Games: boycott",
+    );
+    let r = texts_with(&t, &t.us.clone(), "Receipt");
+    assert_eq!(r.len(), 1);
+    assert!(r[0].contains(": your standing order, sealed"), "{}", r[0]);
+    assert!(r[0].contains("`if Olympic Games: boycott`"), "{}", r[0]);
+
+    // `orders` alone: nothing logged, an answer listing the order.
+    let before = t.log_bytes();
+    let mails_before = files_in(&t.dir.join("outbox")).len();
+    send(&mut t, Side::Us, "orders");
+    assert_eq!(t.log_bytes(), before);
+    let answers = texts_with(&t, &t.us.clone(), "Your standing orders");
+    assert_eq!(answers.len(), 1, "one answer");
+    assert!(
+        answers[0].contains(": `if Olympic Games: boycott` (cancel with `cancel order"),
+        "{}",
+        answers[0]
+    );
+    assert_eq!(
+        files_in(&t.dir.join("outbox")).len(),
+        mails_before + 1,
+        "the answer and nothing else"
+    );
+
+    // The US's own check: the standing order's and the draw's lines are no decisions.
+    let mut args = vec!["check".to_string()];
+    args.extend(
+        mails_to(&t, &t.us.clone())
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned()),
+    );
+    let args_ref: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = t.twilight(&args_ref);
+    assert!(o.status.success(), "{}", stdout(&o));
+}
+
+/// A player's whole mailbox, holding two games: each game is checked on its own, with no
+/// finding from the other's mails.
+#[test]
+fn check_over_a_mailbox_of_two_games_checks_each_game() {
+    let mut all = Vec::new();
+    let mut tables = Vec::new();
+    for gid in ["box-a", "box-b"] {
+        let mut t = Table::new(gid, 9);
+        let o = t.twilight(&["mail", &t.game_arg(), "--outbox"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        send(&mut t, Side::Ussr, "influence Poland 4, East Germany 2");
+        send(&mut t, Side::Us, "influence W Germany 4, Italy 2, France 1");
+        all.extend(mails_to(&t, &t.ussr.clone()));
+        tables.push(t);
+    }
+    let mut args = vec!["check".to_string()];
+    args.extend(all.iter().map(|p| p.to_string_lossy().into_owned()));
+    let args_ref: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = tables[0].twilight(&args_ref);
+    let out = stdout(&o);
+    assert!(o.status.success(), "{out}{}", stderr(&o));
+    assert!(out.contains(" of game box-a · log "), "{out}");
+    assert!(out.contains(" of game box-b · log "), "{out}");
+    assert!(out.contains("2 games checked: OK"), "{out}");
+    assert!(!out.contains("finding"), "{out}");
+}

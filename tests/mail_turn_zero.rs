@@ -278,3 +278,36 @@ fn a_turn_zero_game_plays_its_crises_and_first_turn_by_mail() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("Turn Zero"), "{}", stdout(&o));
 }
+
+#[test]
+fn the_crisis_prompt_says_what_each_result_does() {
+    use twilight_pbem::engine::turn_zero::Crisis;
+    let (us, ussr) = ("anna-tz4@ts.test", "ben-tz4@ts.test");
+    let (_tmp, dir, _inbox) = started("tz4", us, ussr);
+    let prompt = read_mails(&files_in(&dir.join("outbox")), "tz4", ussr)
+        .into_iter()
+        .rev()
+        .find(|m| m.token().is_some())
+        .expect("the crisis prompt");
+    let crisis = Crisis::PILE_1
+        .into_iter()
+        .chain(Crisis::PILE_2)
+        .find(|c| {
+            prompt
+                .text
+                .contains(&format!("for the crisis {} (", c.name()))
+        })
+        .unwrap_or_else(|| panic!("no crisis named in\n{}", prompt.text));
+    assert!(
+        prompt.text.contains(&format!(
+            "The crisis {}: one die, plus the US card's modifier and the USSR's",
+            crisis.name()
+        )),
+        "{}",
+        prompt.text
+    );
+    for (label, r) in [("1", 1), ("2–3", 2), ("4–5", 4), ("6", 6)] {
+        let row = format!("\n  {label}: {}", crisis.row_text(r));
+        assert!(prompt.text.contains(&row), "no `{row}` in\n{}", prompt.text);
+    }
+}

@@ -34,6 +34,7 @@ fn game(dir: &Path) -> Session {
             us: "us@ts.test".into(),
             ussr: "ussr@ts.test".into(),
         },
+        &Default::default(),
         Some([7; 32]),
         t0(),
     )

@@ -213,7 +213,8 @@ struct Caught {
     spool: PathBuf,
     seen: HashSet<PathBuf>,
     mails: HashMap<(String, String), Vec<Mail>>,
-    /// (recipient, subject) of every mail without game headers (the clock's notices).
+    /// (recipient, subject) of every mail without game headers and of every reminder (the
+    /// clock's notices).
     notices: Vec<(String, String)>,
 }
 
@@ -254,7 +255,8 @@ impl Caught {
                     matched = true;
                 }
             }
-            if !matched {
+            // A reminder is a prompt mail (game headers, token, options) and a clock notice.
+            if !matched || subject.contains("Reminder —") {
                 self.notices.push((to, subject));
             }
         }
@@ -354,6 +356,7 @@ fn serve_hosts_a_game_by_imap_through_a_restart_an_outage_a_reminder_and_a_timeo
             us: cus.clone(),
             ussr: cussr.clone(),
         },
+        &Default::default(),
         Some([5; 32]),
         t0(),
     )

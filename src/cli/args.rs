@@ -22,7 +22,7 @@ impl From<SideArg> for Side {
     }
 }
 
-/// `--format` of `status`, `view`, `moves` and `verify`.
+/// `--format` of `view`: text, fields or the board picture.
 // The docstrings of `Svg` and `Png` are the help of those values, printed by `--help` and
 // written into the completion scripts.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -34,6 +34,15 @@ pub enum Format {
     Svg,
     /// The board picture as PNG (feature `png`).
     Png,
+}
+
+/// `--format` of `status`, `moves` and `verify`, which print facts, not a picture: clap
+/// refuses `svg` and `png` with the values it takes and exit status 2.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FactsFormat {
+    Text,
+    Yaml,
+    Json,
 }
 
 /// Mail options of commands that move the game on.

@@ -1,5 +1,5 @@
-//! `twilight check`: a player's check of their own mails of one game, no secret needed
-//! (`twilight_pbem::mail::check`).
+//! `twilight check`: a player's check of their own mails, no secret needed, one game at a
+//! time when they hold several (`twilight_pbem::mail::check`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -13,14 +13,43 @@ use super::output::success_if;
 /// The arguments of `twilight check`.
 #[derive(clap::Args)]
 pub struct CheckArgs {
-    /// The mails (`.eml` files): prompts and receipts.
+    /// The mails (`.eml` files): prompts and receipts, of one game or several (a whole
+    /// mailbox: each game is checked on its own).
     #[arg(required = true)]
     mails: Vec<PathBuf>,
 }
 
-/// `twilight check`: exit 1 with findings.
+/// `twilight check`: exit 1 with findings. A mailbox holding several games is checked one
+/// game at a time ([`twilight_pbem::mail::check::check_mailbox`]).
 pub fn exec(args: CheckArgs) -> Result<ExitCode> {
-    let r = twilight_pbem::mail::check::check_mails(&args.mails)?;
+    let (reports, no_game) = twilight_pbem::mail::check::check_mailbox(&args.mails)?;
+    let mut findings = 0;
+    for r in &reports {
+        print_report(r);
+        findings += r.findings.len();
+    }
+    if reports.len() > 1 {
+        println!(
+            "{} checked: {}",
+            wording::count(reports.len() as u64, "game", "games"),
+            if findings == 0 {
+                "OK".to_string()
+            } else {
+                wording::count(findings as u64, "finding", "findings")
+            }
+        );
+    }
+    if no_game > 0 {
+        println!(
+            "{} naming no game left out",
+            wording::count(no_game as u64, "mail", "mails")
+        );
+    }
+    Ok(success_if(findings == 0))
+}
+
+/// One game's report: what was re-assembled, confirmed and found.
+fn print_report(r: &twilight_pbem::mail::check::CheckReport) {
     println!(
         "{} of game {} · log {} re-assembled",
         wording::count(r.mails as u64, "mail", "mails"),
@@ -45,7 +74,6 @@ pub fn exec(args: CheckArgs) -> Result<ExitCode> {
             wording::count(r.findings.len() as u64, "finding", "findings")
         }
     );
-    Ok(success_if(r.findings.is_empty()))
 }
 
 /// Each distinct line once, in first-seen order, with how many times it came.

@@ -171,8 +171,8 @@ fn print_verdict(f: &str, verdict: &inbound::Verdict) {
             }
         }
         inbound::Verdict::Filed { game, side, seq } => println!(
-            "{f}: already applied to {game} for the {side} (log entry {seq}) by an earlier \
-             run that could not file it; filed now, nothing applied or mailed again"
+            "{f}: already applied to {game} for the {side} (log entry {seq}) — this mail or \
+             another copy of it; filed now, nothing applied or mailed again"
         ),
         inbound::Verdict::Held { game, refusal } => println!(
             "{f}: held for the moderator in {} (or a .held note), not read again ({}): {}",

@@ -85,13 +85,17 @@ enum Command {
     Export(Deferred<export::ExportArgs>),
     /// The decision a player owes and its legal answers in the notation.
     Moves(Deferred<moves::MovesArgs>),
-    /// Play one or more moves (applied in order; stops at the first refused one).
+    /// Play one or more moves of a side as the moderator types them — decisions, and the
+    /// lines a mail may carry (resign, draws, leave, takeback, standing orders) — applied in
+    /// order, each tried whole first; stops at the first refused one, the moves before it
+    /// standing; then the status and the mails the game owes.
     Play(Deferred<play::PlayArgs>),
     /// Read replies from Maildirs or .eml files, apply their moves, answer, mail the next
-    /// prompts. Exit status: 0 all applied, 10 malformed MIME, 11 unknown game, 12 sender not a
-    /// player, 13 missing token, 14 wrong token, 15 stale position, 16 replayed mail, 17 illegal
-    /// move, 18 no move line (the first refused mail's), 19 a mail failed and was filed in
-    /// MAILDIR/twilight-failed/, 3 a mail could not be sent, 2 the games folder does not exist.
+    /// prompts (a second copy of an applied mail is filed quietly). Exit status: 0 all
+    /// applied, 10 malformed MIME, 11 unknown game, 12 sender not a player, 13 missing token,
+    /// 14 wrong token, 15 stale position, 17 illegal move, 18 no move line (the first refused
+    /// mail's), 19 a mail failed and was filed in MAILDIR/twilight-failed/, 3 a mail could not
+    /// be sent, 2 the games folder does not exist.
     Inbox(Deferred<inbox::InboxArgs>),
     /// The host's long-running process: takes the mail (IMAP with IDLE, or a Maildir), sends
     /// the prompts, runs reminders and timeouts at their times, records outages; stops
@@ -99,11 +103,16 @@ enum Command {
     Serve(Deferred<serve::ServeArgs>),
     /// Re-send the current prompt(s) of a game (to the players who owe a decision).
     Mail(Deferred<mail::MailCommandArgs>),
-    /// Remind players who have owed a decision longer than mail.yaml's remind_after_hours.
+    /// For cron: under a time control, the reminder at each `--remind-hours-before` point (the
+    /// prompt again, with its token and options: a reply to it is a move), the late notice
+    /// after the deadline and the timeout at the end of grace; without one, a reminder to a
+    /// player who has owed a decision longer than mail.yaml's remind_after_hours. Sends every
+    /// mail the game owes.
     Remind(Deferred<remind::RemindArgs>),
     /// Disclose the master seed at the end of the game (or of an abandoned game with --force).
     Reveal(Deferred<reveal::RevealArgs>),
-    /// A player's check of their own mails of one game (no secret needed): the log attached to
+    /// A player's check of their own mails (no secret needed; a mailbox of several games is
+    /// checked one game at a time): the log attached to
     /// the prompts is one unbroken chain through every mail's head, each hand commitment seals
     /// the hand shown, every move a receipt echoes is recorded as sent, a sealed headline is
     /// the card played, and the dice of every finished turn re-derive.

@@ -10,7 +10,7 @@ use twilight_pbem::data::Side;
 use twilight_pbem::text::render::render_moves;
 use twilight_pbem::text::wording;
 
-use super::args::{Format, SideArg};
+use super::args::{FactsFormat as Format, SideArg};
 use super::open::open_moderator_read;
 use super::output::print_structured;
 

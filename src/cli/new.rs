@@ -170,10 +170,11 @@ pub struct TimeArgs {
     )]
     pub remind_hours_before: Vec<u32>,
     /// The US player's time zone as a UTC offset (`+02:00`, `-05:00`, `UTC`).
-    #[arg(long, value_name = "OFFSET")]
+    // A negative offset is a value, not a flag: `--us-tz -05:00` as the README writes it.
+    #[arg(long, value_name = "OFFSET", allow_hyphen_values = true)]
     pub us_tz: Option<String>,
     /// The USSR player's time zone as a UTC offset.
-    #[arg(long, value_name = "OFFSET")]
+    #[arg(long, value_name = "OFFSET", allow_hyphen_values = true)]
     pub ussr_tz: Option<String>,
 }
 

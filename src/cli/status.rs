@@ -10,7 +10,7 @@ use twilight_pbem::data::Side;
 use twilight_pbem::session::correspondence::now;
 use twilight_pbem::session::Session;
 
-use super::args::Format;
+use super::args::FactsFormat as Format;
 use super::open::open_read;
 use super::output::{print_status, print_structured};
 

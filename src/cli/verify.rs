@@ -13,7 +13,7 @@ use twilight_pbem::archive::{self, GameReport};
 use twilight_pbem::log::Hex32;
 use twilight_pbem::text::wording;
 
-use super::args::Format;
+use super::args::FactsFormat as Format;
 use super::output::{print_structured, success_if};
 use super::peer::{self, PeerFormat};
 
@@ -51,9 +51,6 @@ pub fn exec(args: VerifyArgs) -> Result<ExitCode> {
             Format::Text => PeerFormat::Text,
             Format::Yaml => PeerFormat::Yaml,
             Format::Json => PeerFormat::Json,
-            Format::Svg | Format::Png => {
-                bail!("verify prints text, yaml or json")
-            }
         };
         return peer::verify::exec(&paths, format);
     }

@@ -447,6 +447,26 @@ impl Payload {
         }
     }
 
+    /// Whether an entry with this payload leaves unchanged all that `side`'s earlier prompt
+    /// showed, so that a reply to that prompt is still good (FAIRNESS.md §10): the entries of
+    /// [`Payload::keeps_prompt_of`], and `side`'s own entries that change no position — its
+    /// leave, its standing order given or cancelled (sealed), its draw offer — which it wrote
+    /// itself, so it saw them. Any other entry (a decision, a chance record, a takeback, the
+    /// opponent's public move: its leave, draw offer or standing order) is something the
+    /// prompt did not show, and makes the reply stale.
+    pub fn keeps_reply_of(&self, side: Side) -> bool {
+        match self {
+            Payload::Leave { side: s, .. }
+            | Payload::StandingOrder { side: s, .. }
+            | Payload::StandingOrderCancel { side: s, .. }
+            | Payload::Draw {
+                side: s,
+                act: DrawAct::Offer,
+            } => *s == side,
+            p => p.keeps_prompt_of(side),
+        }
+    }
+
     /// Who must write an entry with this payload (the log-level author rule).
     pub fn author(&self) -> Author {
         match self {

@@ -135,6 +135,54 @@ pub fn check_mails(paths: &[PathBuf]) -> Result<CheckReport, MailError> {
     Ok(r)
 }
 
+/// [`check_mails`] for a player's whole mailbox, which may hold several games: the mails are
+/// sorted by the game their subject names (`[TS game]`) and each game's are checked on their
+/// own, in the order the games first appear; mails that name no game are left out and counted
+/// (the second value). Each mail is read twice at most: once for its subject, once by its
+/// game's check.
+///
+/// # Errors
+///
+/// As [`check_mails`].
+pub fn check_mailbox(paths: &[PathBuf]) -> Result<(Vec<CheckReport>, usize), MailError> {
+    let mut games: Vec<(String, Vec<PathBuf>)> = Vec::new();
+    let mut unread: Vec<PathBuf> = Vec::new();
+    let mut none = 0;
+    for path in paths {
+        let raw = std::fs::read(path).map_err(|e| MailError::File {
+            path: path.clone(),
+            message: e.to_string(),
+        })?;
+        let game = MessageParser::default()
+            .parse_headers(&raw)
+            .and_then(|m| crate::mail::inbound::game_from_subject(m.subject().unwrap_or_default()));
+        match game {
+            Some(g) => match games.iter_mut().find(|(name, _)| *name == g) {
+                Some((_, list)) => list.push(path.clone()),
+                None => games.push((g, vec![path.clone()])),
+            },
+            None if MessageParser::default().parse_headers(&raw).is_none() => {
+                unread.push(path.clone())
+            }
+            None => none += 1,
+        }
+    }
+    if games.len() <= 1 {
+        // One game (or none): every mail is checked together, as `check_mails` does.
+        return Ok((vec![check_mails(paths)?], 0));
+    }
+    let mut out = Vec::new();
+    for (i, (_, list)) in games.iter().enumerate() {
+        // A mail that cannot be read is reported once, with the first game.
+        let mut list = list.clone();
+        if i == 0 {
+            list.extend(unread.iter().cloned());
+        }
+        out.push(check_mails(&list)?);
+    }
+    Ok((out, none))
+}
+
 /// What the mails hold: the log entries attached to them (by seq) and each prompt's and
 /// receipt's facts.
 #[derive(Default)]
@@ -252,10 +300,11 @@ fn receipt_facts(path: &Path, text: &str) -> Receipt {
             Some((n.parse().ok()?, what.to_string()))
         })
         // A sealed choice (a headline, a Turn Zero superpower card) is a commitment,
-        // not a decision entry; a takeback request or answer is no decision either.
+        // not a decision entry; a takeback, a leave, a draw act, a resignation or a standing
+        // order is no decision either.
         .filter(|(_, w)| {
             !w.ends_with(", sealed")
-                && !crate::mail::receipt::TAKEBACK_LINE_STARTS
+                && !crate::mail::receipt::NOT_DECISION_LINE_STARTS
                     .iter()
                     .any(|s| w.starts_with(s))
         })

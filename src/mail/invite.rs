@@ -85,6 +85,16 @@ pub fn invitation_text(session: &Session, side: Side) -> Result<String, MailErro
     );
     // The options in words, as `status` and `view` say them.
     let _ = writeln!(t, "Options: {}", session.options().describe());
+    // The whole time control and the leave allowance, before the player commits to the game.
+    let settings = &session.correspondence().settings;
+    let _ = match settings.describe() {
+        Some(d) => writeln!(
+            t,
+            "Time control: {d} (declare leave with `leave YYYY-MM-DD to YYYY-MM-DD`); times in your mails are shown at UTC offset {}",
+            settings.offset(side)
+        ),
+        None => writeln!(t, "Time control: none (no deadlines)"),
+    };
     let _ = writeln!(t, "Seed commitment: {seed_commitment}");
     if let Some(end) = dice_chain_end {
         let _ = writeln!(t, "Dice-key chain end: {end}");

@@ -185,16 +185,26 @@ pub fn compose(
 
     let mut t = String::new();
     heading_part(&mut t, game, gid, side, &to);
+    if purpose == Purpose::Reminder {
+        let _ = writeln!(
+            t,
+            "A reminder: the decision below is still owed. Reply to this mail with your move, as to the prompt.\n"
+        );
+    }
+    clock_part(&mut t, session, side, now);
     t.push_str(&session.host_notice(Some(&from)));
     if let Some(p) = session.pending_takeback().filter(|p| p.side != side) {
-        let _ = writeln!(t, "{}\n", p.notice());
+        let _ = writeln!(t, "{}", p.notice());
+        let _ = writeln!(t, "It would take back:");
+        super::receipt::takeback_lines(&mut t, session, &p.cancels);
+        let _ = writeln!(t);
     }
     for line in crate::session::takeback::news(session, side, rec.last_seq) {
         let _ = writeln!(t, "{line}\n");
     }
     standing_orders_part(&mut t, session, side, rec.last_seq);
     match (prompt, &token) {
-        (Some(p), Some(token)) => decision_part(&mut t, game, side, p, token, seq),
+        (Some(p), Some(token)) => decision_part(&mut t, game, side, p, token, seq, &v),
         _ => {
             nothing_owed_part(&mut t, game, &owed);
             game_token_part(&mut t, session, side);
@@ -202,10 +212,16 @@ pub fn compose(
     }
     let _ = writeln!(t);
     let _ = writeln!(t, "== What happened since your last mail ==");
-    t.push_str(&crate::text::render::render_history(
-        &history[since..],
-        since == 0,
-    ));
+    let news = log_news(session, rec.last_seq);
+    for line in &news {
+        let _ = writeln!(t, "  {line}");
+    }
+    if news.is_empty() || since < history.len() {
+        t.push_str(&crate::text::render::render_history(
+            &history[since..],
+            since == 0,
+        ));
+    }
     let _ = writeln!(t);
     let _ = writeln!(t, "{BOARD_HEADING}");
     t.push_str(&render_view(game, &v));
@@ -255,6 +271,45 @@ pub fn compose(
     Ok(out)
 }
 
+/// What the game's history lines cannot tell of the log since the player's last mail (entry
+/// `since`; the whole log before their first mail): the bids revealed (a bid game: who plays
+/// which side), and the decisions made again after a takeback accepted since — the replay drops
+/// the cancelled lines, so a move made again can leave the history as long as it was. Public
+/// entries only; linear in the entries since the last mail.
+fn log_news(session: &Session, since: Option<u64>) -> Vec<String> {
+    let from = since.unwrap_or(0);
+    let mut out = Vec::new();
+    if let (Some(seq), Some(summary)) = (session.bid_result_seq(), session.bid_summary()) {
+        if seq >= from {
+            out.push(format!("The bids are revealed (entry {seq}): {summary}."));
+        }
+    }
+    let entries = session.log().since(from);
+    let Some(k) = entries
+        .iter()
+        .rposition(|e| matches!(e.entry.payload, crate::log::Payload::Takeback { .. }))
+    else {
+        return out;
+    };
+    let seq = entries[k].entry.seq;
+    let redone: Vec<String> = entries[k + 1..]
+        .iter()
+        .filter_map(|e| match &e.entry.payload {
+            crate::log::Payload::Decision { side, notation, .. } => {
+                Some(format!("  entry {}: {side}: {notation}", e.entry.seq))
+            }
+            _ => None,
+        })
+        .collect();
+    if !redone.is_empty() {
+        out.push(format!(
+            "After the takeback (entry {seq}), the moves made again:"
+        ));
+        out.extend(redone);
+    }
+    out
+}
+
 /// Standing orders (`schemas/NOTATION.md`, FAIRNESS.md §16): those used since the player's
 /// last mail (theirs or the opponent's — both players are told), then the player's own open
 /// orders with how to cancel them.
@@ -289,6 +344,18 @@ fn owed_text(game: &Game, side: Side, purpose: Purpose) -> String {
     }
 }
 
+/// Under a time control, the player's clock: the deadline of the decision owed (in the
+/// player's time zone) or that none is owed, the bank left, the time control
+/// ([`crate::session::correspondence::clock::mail_line`]); nothing without one.
+pub(crate) fn clock_part(t: &mut String, session: &Session, side: Side, now: DateTime<Utc>) {
+    if let Some(line) =
+        crate::session::correspondence::clock::mail_line(session.correspondence(), side, now)
+    {
+        let _ = writeln!(t, "{line}");
+        let _ = writeln!(t);
+    }
+}
+
 /// The first lines: game, side, address; where in the game, VP, DEFCON.
 fn heading_part(t: &mut String, game: &Game, gid: &str, side: Side, to: &str) {
     let st = game.state();
@@ -308,10 +375,22 @@ fn heading_part(t: &mut String, game: &Game, gid: &str, side: Side, to: &str) {
 
 /// The decision owed: what it is, how to answer (the token), the options, examples and the
 /// notation's hint.
-fn decision_part(t: &mut String, game: &Game, side: Side, p: &Prompt, token: &str, seq: u64) {
+fn decision_part(
+    t: &mut String,
+    game: &Game,
+    side: Side,
+    p: &Prompt,
+    token: &str,
+    seq: u64,
+    v: &crate::engine::view::View,
+) {
     let _ = writeln!(t, "== Your decision ==");
     let _ = writeln!(t, "{}", p.text);
     let _ = writeln!(t);
+    for note in crate::text::decision_notes::decision_notes(game, side, p, v) {
+        let _ = writeln!(t, "{note}");
+        let _ = writeln!(t);
+    }
     let _ = writeln!(
         t,
         "Reply to this mail with your move on a line of its own and keep this line:"

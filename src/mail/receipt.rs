@@ -101,6 +101,13 @@ pub fn move_receipt_text(session: &Session, side: Side, from_seq: u64) -> Option
                 );
                 takeback_lines(&mut t, session, cancels);
             }
+            p @ (Payload::Leave { .. }
+            | Payload::Draw { .. }
+            | Payload::Resign { .. }
+            | Payload::StandingOrder { .. }
+            | Payload::StandingOrderCancel { .. }) => {
+                game_level_line(&mut t, session, side, seq, p)
+            }
             Payload::TakebackDeclined { side: asker, .. } if *asker != side => {
                 let _ = writeln!(
                     t,
@@ -120,6 +127,13 @@ pub fn move_receipt_text(session: &Session, side: Side, from_seq: u64) -> Option
         if n == 1 { "was" } else { "were" }
     );
     let _ = writeln!(t, "Head (hash of entry {}): {}", last.entry.seq, last.hash);
+    // Under a time control: the deadline of what the player owes next, or the bank left.
+    let now = crate::session::correspondence::now();
+    if let Some(line) =
+        crate::session::correspondence::clock::mail_line(session.correspondence(), side, now)
+    {
+        let _ = writeln!(t, "{line}");
+    }
     let _ = writeln!(
         t,
         "Keep this mail: `twilight verify --head {} GAME_DIR` proves the log still holds this history.",
@@ -134,18 +148,66 @@ pub fn move_receipt_text(session: &Session, side: Side, from_seq: u64) -> Option
     Some(t)
 }
 
-/// How a receipt's `Entry N: …` line for a takeback request or answer begins (what follows
-/// the colon), so `check` reads it as no decision.
-pub const TAKEBACK_LINE_STARTS: [&str; 3] = [
+/// The receipt's line for `side`'s own game-level entry `seq` (a leave, a draw act, a
+/// resignation, a standing order given — its text as sealed, with the digest — or cancelled);
+/// nothing for another side's.
+fn game_level_line(t: &mut String, session: &Session, side: Side, seq: u64, p: &Payload) {
+    match p {
+        Payload::Leave { side: s, from, to } if *s == side => {
+            let _ = writeln!(t, "Entry {seq}: your leave from {from} to {to}");
+        }
+        Payload::Draw { side: s, act } if *s == side => {
+            let what = match act {
+                crate::log::DrawAct::Offer => "offer",
+                crate::log::DrawAct::Accept => "acceptance",
+                crate::log::DrawAct::Decline => "refusal",
+            };
+            let _ = writeln!(t, "Entry {seq}: your draw {what}");
+        }
+        Payload::Resign { side: s } if *s == side => {
+            let _ = writeln!(t, "Entry {seq}: your resignation");
+        }
+        Payload::StandingOrder { side: s, digest } if *s == side => {
+            let order = session
+                .standing_order_lines(side)
+                .into_iter()
+                .find(|l| l.starts_with(&format!("standing order {seq}:")))
+                .unwrap_or_default();
+            let _ = writeln!(t, "Entry {seq}: your standing order, sealed");
+            if !order.is_empty() {
+                let _ = writeln!(t, "  {}", order.trim());
+            }
+            // Not `Commitment digest:`, which `check` reads as a sealed headline's.
+            let _ = writeln!(t, "  Order digest: {digest}");
+        }
+        Payload::StandingOrderCancel { side: s, order } if *s == side => {
+            let _ = writeln!(
+                t,
+                "Entry {seq}: your standing order cancel of order {order}"
+            );
+        }
+        _ => {}
+    }
+}
+
+/// How a receipt's `Entry N: …` line for an entry other than a decision begins (what follows
+/// the colon: a takeback request or answer, a leave, a draw act, a resignation, a standing
+/// order given or cancelled), so `check` reads it as no decision.
+pub const NOT_DECISION_LINE_STARTS: [&str; 8] = [
     "your takeback request",
     "your acceptance of the",
     "your refusal of the",
+    "your leave from",
+    "your draw ",
+    "your resignation",
+    "your standing order",
+    "your standing order cancel",
 ];
 
 /// The lines of a takeback receipt naming each entry taken back: a decision by its seq and
 /// notation as logged (`  entry 12: influence Poland 4, East Germany 2`), any other entry by
 /// its seq and kind (`  entry 13: hand commitment`).
-fn takeback_lines(t: &mut String, session: &Session, cancels: &[crate::log::Cancelled]) {
+pub(crate) fn takeback_lines(t: &mut String, session: &Session, cancels: &[crate::log::Cancelled]) {
     for c in cancels {
         let what = match session.log().get(c.seq).map(|e| &e.entry.payload) {
             Some(Payload::Decision { notation, .. }) => notation.clone(),
@@ -206,6 +268,67 @@ pub fn move_receipt_mail(
         side: Some(side),
         whom: side.to_string(),
         label: "receipt of the move".into(),
+    }))
+}
+
+/// The answer to a mail that asked only for what adds nothing to the log (`orders`: the
+/// player's open standing orders, `schemas/NOTATION.md`): the lines the session answered with
+/// ([`Session::happened`]), as a mail to queue; its Message-ID made of the game, the side and
+/// `key` (the digest of the mail it answers), so that it is one mail however often composed.
+/// `None` when the session answered nothing.
+///
+/// # Errors
+///
+/// The mail configuration could not be read, or the mail could not be built.
+pub fn answer_mail(
+    session: &Session,
+    side: Side,
+    key: &str,
+) -> Result<Option<super::queue::Mail>, MailError> {
+    let lines = session.happened();
+    if lines.is_empty() {
+        return Ok(None);
+    }
+    let mut text = format!("Your mail to game {} asked:\n\n", session.game_id());
+    for l in lines {
+        let _ = writeln!(text, "  {l}");
+    }
+    let _ = writeln!(
+        text,
+        "\nNothing was added to the game's log. Send moves in a reply to your prompt mail (it carries the token)."
+    );
+    let now = crate::session::correspondence::now();
+    if let Some(line) =
+        crate::session::correspondence::clock::mail_line(session.correspondence(), side, now)
+    {
+        let _ = writeln!(text, "{line}");
+    }
+    let config = MailConfig::load(session.dir())?;
+    let to = match side {
+        Side::Us => &session.players().us,
+        Side::Ussr => &session.players().ussr,
+    };
+    let from = config.sender();
+    let short = &key[..key.len().min(16)];
+    let id = super::queue::stable_id(
+        &from,
+        session.game_id(),
+        &format!("{}.answer.{short}", side.name().to_ascii_lowercase()),
+    );
+    let message = super::invite::plain_with_id(
+        &from,
+        to,
+        format!("{} Your standing orders", subject_tag(session.game_id())),
+        text,
+        Some(id),
+    )?;
+    Ok(Some(super::queue::Mail {
+        message,
+        kind: super::queue::Kind::Receipt,
+        to: to.clone(),
+        side: Some(side),
+        whom: side.to_string(),
+        label: "answer to the mail".into(),
     }))
 }
 

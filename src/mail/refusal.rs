@@ -59,6 +59,12 @@ pub fn refusal_text(
         let _ = writeln!(t, "Game: {g}");
     }
     if let Some(r) = retry {
+        if r.session.game().is_some() {
+            t.push('\n');
+            let now = crate::session::correspondence::now();
+            super::outbound::clock_part(&mut t, r.session, r.side, now);
+            t.pop();
+        }
         retry_part(&mut t, r);
     }
     t

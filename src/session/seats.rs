@@ -303,6 +303,11 @@ impl Session {
         self.bid.result.map(|(_, b, o)| (b, o))
     }
 
+    /// The seq of the `bid_result` entry, once logged (a bid game).
+    pub fn bid_result_seq(&self) -> Option<u64> {
+        self.bid.result.as_ref().map(|(seq, _, _)| *seq)
+    }
+
     /// Whether this is a bid game whose sides are not decided yet.
     pub fn awaiting_bids(&self) -> bool {
         self.bid.seats.is_some() && self.bid.result.is_none()

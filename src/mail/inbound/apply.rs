@@ -154,21 +154,28 @@ pub(super) fn apply_and_commit(
 }
 
 /// Writes what the staged move owes to the game's mail queue ahead of its commit (the
-/// queue's module doc): the receipt of `side`'s move from entry `seq`, pending on the move's
-/// last entry, and the marker of the prompts owed; the queue's folder synced.
+/// queue's module doc): the receipt of the move of `record` (its side, from its entry),
+/// pending on the move's last entry — or, for a mail that staged nothing (`orders`), the
+/// answer listing what it asked for — and the marker of the prompts owed; the queue's folder
+/// synced.
 fn queue_ahead(
     session: &Session,
-    side: Side,
-    seq: u64,
+    record: &Applied,
     dir: &Path,
     now: DateTime<Utc>,
 ) -> Result<(), MailError> {
+    let (side, seq) = (record.side, record.seq);
     let queue = Queue::of(dir);
     if let (Some(after), Some(mail)) = (
         After::head_of(session.log()).filter(|_| session.log().staged() > 0),
         crate::mail::receipt::move_receipt_mail(session, side, seq)?,
     ) {
         queue.enqueue_ahead(&mail, after, now)?;
+    } else if session.log().staged() == 0 {
+        // A mail that adds nothing to the log (`orders`): its answer, the lines asked for.
+        if let Some(mail) = crate::mail::receipt::answer_mail(session, side, &record.digest)? {
+            queue.enqueue(&mail, now)?;
+        }
     }
     crate::mail::queue::owe(dir)?;
     queue.sync()?;
@@ -187,7 +194,7 @@ fn commit_with_record(
     dir: &Path,
     now: DateTime<Utc>,
 ) -> Result<(), MailError> {
-    queue_ahead(session, record.side, record.seq, dir, now)?;
+    queue_ahead(session, &record, dir, now)?;
     state.applied.push(record);
     // The record's new name needs its folder synced before the move's first write:
     // the commit's journal, written atomically in the same folder, syncs it (a move

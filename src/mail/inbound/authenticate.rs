@@ -1,8 +1,8 @@
 //! Where a reply's token is checked (FAIRNESS.md §10; design §5): the candidate tokens of a
 //! mail (those the player typed, else every one it carries, and those its `In-Reply-To` /
 //! `References` stand for), checked against the tokens of the sender's sides in constant
-//! time ([`Session::check_reply_token`]). A token of an earlier prompt is stale, unless only the
-//! opponent's sealed choice or a host outage came since; the game token ([`crate::mail::game_token`]) vouches
+//! time ([`Session::check_reply_token`]). A token of an earlier prompt is stale, unless nothing
+//! the player could see changed since (`Payload::keeps_reply_of`); the game token ([`crate::mail::game_token`]) vouches
 //! for game-level lines only; a takeback may be asked with the token of the prompt just
 //! answered.
 
@@ -135,21 +135,23 @@ fn authenticate(session: &Session, sides: &[Side], tokens: &[String]) -> Result<
     Err(stale.unwrap_or(Refusal::WrongToken))
 }
 
-/// A token of an earlier prompt: still good while only the opponent's sealed headline or a
-/// host outage came since, else stale; any other token is wrong.
+/// A token of an earlier prompt: still good while nothing the player could see changed since
+/// ([`crate::log::Payload::keeps_reply_of`]), else stale; any other token is wrong.
 fn authenticate_earlier(session: &Session, sides: &[Side], token: &str) -> Result<Side, Refusal> {
     let now = session.log().next_seq();
     for &side in sides {
         for seq in (0..now).rev() {
             if session.check_reply_token_at(side, seq, token) {
-                // A token stays good while the only entries since it are the opponent's sealed
-                // headline commitment or a host outage: nothing this player could see has
-                // changed.
+                // A token stays good while nothing this player could see has changed: the
+                // same decision, with the same legal options (no entry since changed the
+                // game), and no entry it has not seen ([`Payload::keeps_reply_of`]: the
+                // opponent's sealed choice, a host outage, the player's own leave, standing
+                // orders or draw offer).
                 let only_sealed = session
                     .log()
                     .since(seq)
                     .iter()
-                    .all(|e| e.entry.payload.keeps_prompt_of(side));
+                    .all(|e| e.entry.payload.keeps_reply_of(side));
                 if only_sealed && session.game().is_some_and(|g| g.prompt_for(side).is_some()) {
                     return Ok(side);
                 }

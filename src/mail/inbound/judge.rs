@@ -4,7 +4,8 @@
 //! 2. [`identify_game`]: the game it names, and its folder; [`lock_game`] takes the game's lock
 //!    (held until the mail is filed) and makes sure no other run took the mail meanwhile;
 //! 3. [`identify_sender`]: the sides (or, before a bid, the seats) the sender plays;
-//! 4. [`forget_stopped_moves`] and [`refuse_replay`]: a mail is applied once;
+//! 4. [`forget_stopped_moves`] and [`file_replay`]: a mail is applied once (a second copy is
+//!    filed quietly);
 //! 5. authenticate: the candidate tokens ([`candidate_tokens`]) checked for the sender
 //!    ([`authenticate_sender`]) — or, before the game starts, the bid or the join the mail
 //!    carries, judged whole by [`crate::mail::bid_mail`] and [`crate::mail::invite`];
@@ -156,7 +157,7 @@ fn judge_steps(
     ctx.sides = sides.clone();
     let mut state = MailState::load(&dir)?;
     forget_stopped_moves(&session, &mut state);
-    refuse_replay(&state, &received, source, &id, ctx)?;
+    file_replay(&state, &received, &id, ctx)?;
     let key = MailKey {
         message_id: &received.message_id,
         digest: &received.digest,
@@ -366,13 +367,12 @@ fn forget_stopped_moves(session: &Session, state: &mut MailState) {
     });
 }
 
-/// Refuses a mail already applied (the same bytes or the same Message-ID) — unless it is this
-/// very file, applied by an earlier run that could not file it: that one is filed now,
-/// quietly.
-fn refuse_replay(
+/// Files quietly a mail already applied (the same bytes or the same Message-ID: this very file,
+/// which an earlier run could not file, or a second delivery of it): its move stands, and a
+/// refusal would tell the player the opposite.
+fn file_replay(
     state: &MailState,
     received: &Received,
-    source: &str,
     id: &str,
     ctx: &mut Context,
 ) -> Result<(), Stop> {
@@ -380,15 +380,11 @@ fn refuse_replay(
         a.digest == received.digest
             || (!received.message_id.is_empty() && a.message_id == received.message_id)
     }) {
-        // This very file, applied by a run that could not file it: file it now, quietly.
-        if a.source.as_deref() == Some(source) {
-            ctx.unfiled = Some(a.seq);
-            return Err(Stop::Decided((id.to_string(), Some(a.side), Vec::new())));
-        }
-        return Err(Stop::Refused(Refusal::Replayed {
-            at: a.at,
-            seq: a.seq,
-        }));
+        // This very file, applied by a run that could not file it, or the same mail delivered
+        // again (a second copy from the mail server, a forward of the same Message-ID): its
+        // move stands, so it is filed quietly — never answered "refused; nothing was added".
+        ctx.unfiled = Some(a.seq);
+        return Err(Stop::Decided((id.to_string(), Some(a.side), Vec::new())));
     }
     Ok(())
 }

@@ -9,7 +9,8 @@
 //!    filed — tried, never waited for: a busy game's mail is put off and tried again later in
 //!    the run, and no other game's mail waits behind it (`busy.rs`);
 //! 3. **identify the sender** — a player of that game (a seat, before a bid decides the
-//!    sides); a mail already applied (same Message-ID or same bytes) is refused;
+//!    sides); a mail already applied (same Message-ID or same bytes) is filed quietly, its
+//!    move standing;
 //! 4. **authenticate** — the reply token, bound to game, log `seq` and side and compared in
 //!    constant time; a reply naming a prompt in `In-Reply-To`/`References` carries that
 //!    prompt's token; a stale token is told from a wrong one (`authenticate.rs`);

@@ -151,6 +151,42 @@ fn html_new_part(html: &str) -> &str {
     }
 }
 
+/// The HTML elements that stand on lines of their own (HTML's block elements and `<br>`,
+/// `<li>`, `<tr>`): a reply's line is often a `<div>` (Gmail writes
+/// `<div dir="ltr">l1<div>l2</div></div>`), a `<p>` or a list item.
+const BLOCK_TAGS: [&str; 16] = [
+    "div", "p", "br", "li", "ul", "ol", "tr", "table", "h1", "h2", "h3", "h4", "h5", "h6", "pre",
+    "section",
+];
+
+/// `html` with a `<br>` before every opening and closing tag of [`BLOCK_TAGS`], so that
+/// [`html_to_text`] (which breaks lines at `<br>` and `</p>` only) keeps each block on a line
+/// of its own; one pass, linear in the length.
+fn block_lines(html: &str) -> String {
+    let mut out = String::with_capacity(html.len() + html.len() / 8);
+    let bytes = html.as_bytes();
+    let mut last = 0;
+    for (i, _) in html.match_indices('<') {
+        let rest = &bytes[i + 1..];
+        let name = rest.strip_prefix(b"/").unwrap_or(rest);
+        let len = name
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric())
+            .count();
+        let tag = &name[..len];
+        if BLOCK_TAGS
+            .iter()
+            .any(|t| t.as_bytes().eq_ignore_ascii_case(tag))
+        {
+            out.push_str(&html[last..i]);
+            out.push_str("<br>");
+            last = i;
+        }
+    }
+    out.push_str(&html[last..]);
+    out
+}
+
 /// The message with LF line ends when every line of it ends in a bare CR (the mail of old Mac
 /// clients, which `mail-parser` reads as one header line with no body); otherwise the bytes
 /// as they are. The digest of a reply stays that of the bytes received.
@@ -271,14 +307,14 @@ pub fn read(raw: &[u8]) -> Result<Reply, Refusal> {
     let body = match text {
         Some(t) => t,
         None => match htmls.first() {
-            Some(h) => clean(&html_to_text(html_new_part(h))),
+            Some(h) => clean(&html_to_text(&block_lines(html_new_part(h)))),
             None => return Err(Refusal::MalformedMime("no text body".into())),
         },
     };
     let mut all_text = texts.join("\n");
     for h in &htmls {
         all_text.push('\n');
-        all_text.push_str(&clean(&html_to_text(h)));
+        all_text.push_str(&clean(&html_to_text(&block_lines(h))));
     }
     Ok(Reply {
         from: one_line(&from).into_owned(),
@@ -589,6 +625,45 @@ mod tests {
         );
         let r = read(mail(10).as_bytes()).unwrap();
         assert_eq!(r.body.trim(), "pass");
+    }
+
+    #[test]
+    fn block_elements_of_an_html_only_reply_are_lines() {
+        let html = |h: &str| {
+            let raw = format!("From: a@b.test\r\nSubject: s\r\nMIME-Version: 1.0\r\nContent-Type: text/html\r\n\r\n{h}\r\n");
+            let r = read(raw.as_bytes()).unwrap();
+            r.body
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(String::from)
+                .collect::<Vec<_>>()
+        };
+        let want = vec![
+            "play 4 space".to_string(),
+            "Token: AAAA-BBBB-CCCC-DDDD".to_string(),
+        ];
+        // Gmail's own markup: the first line in the outer div, the next in a nested one.
+        assert_eq!(
+            html("<div dir=\"ltr\">play 4 space<div>Token: AAAA-BBBB-CCCC-DDDD</div></div>"),
+            want
+        );
+        assert_eq!(
+            html("<p>play 4 space</p><p>Token: AAAA-BBBB-CCCC-DDDD</p>"),
+            want
+        );
+        assert_eq!(html("play 4 space<br/>Token: AAAA-BBBB-CCCC-DDDD"), want);
+        assert_eq!(
+            html("<ul><li>play 4 space</li><LI>Token: AAAA-BBBB-CCCC-DDDD</LI></ul>"),
+            want
+        );
+        // Inline elements stay inside their line.
+        assert_eq!(
+            html(
+                "<div>play <b>4</b> <span>space</span></div><div>Token: AAAA-BBBB-CCCC-DDDD</div>"
+            ),
+            want
+        );
     }
 
     #[test]

@@ -176,6 +176,41 @@ pub fn clock_at(ledger: &Ledger, side: Side, now: DateTime<Utc>) -> Clock {
     c
 }
 
+/// The clock line of every mail to `side` under a time control, at `now`, times in the
+/// player's zone ([`super::Settings::offset`]): the deadline of the decision owed, with the
+/// time left and when the timeout falls (the deadline plus grace), and the bank left under a
+/// chess clock; `None` without a time control.
+///
+/// `Your deadline: 2027-01-04 07:00 -05:00 (2 d 19 h from now); the timeout falls 2027-01-05
+/// 07:00 -05:00 (grace 24 h). Time control: 3 days per move, …`
+pub fn mail_line(ledger: &Ledger, side: Side, now: DateTime<Utc>) -> Option<String> {
+    let s = &ledger.settings;
+    let described = s.describe()?;
+    let z = s.offset(side);
+    let c = clock_at(ledger, side, now);
+    let local = |t| super::local(t, z);
+    let mut line = match (c.deadline, c.timeout_at) {
+        (Some(d), Some(end)) if now >= d => format!(
+            "Your deadline was {} — you are late; the timeout falls {}.",
+            local(d),
+            local(end)
+        ),
+        (Some(d), Some(end)) => format!(
+            "Your deadline: {} ({} from now); the timeout falls {} (grace {} h).",
+            local(d),
+            human(d - now),
+            local(end),
+            s.grace_hours
+        ),
+        _ => "You owe no decision now; your clock is stopped.".to_string(),
+    };
+    if let (Some(b), Some(TimeControl::Bank { .. })) = (c.bank_left, s.time_control) {
+        line.push_str(&format!(" Bank left: {}.", human(b)));
+    }
+    line.push_str(&format!(" Time control: {described}."));
+    Some(line)
+}
+
 /// A duration as a player reads it: `2 d 5 h`, `7 h 30 min`, `-3 h` when over.
 pub fn human(d: Duration) -> String {
     let neg = d < Duration::zero();
@@ -296,6 +331,43 @@ mod tests {
         assert_eq!(c.timeout_at, Some(at(7, 12)));
         // The other side's leave changes nothing for the US.
         assert_eq!(clock_at(&l, Side::Ussr, at(2, 0)).deadline, None);
+    }
+
+    /// The clock line of a mail: the deadline in the player's zone and, under a chess clock,
+    /// the bank left; a side that owes nothing is told its clock is stopped, with its bank.
+    #[test]
+    fn the_mail_line_states_the_deadline_in_the_players_zone_and_the_bank() {
+        let mut l = Ledger::new(Settings {
+            time_control: Some(TimeControl::Bank {
+                days: 10,
+                increment_hours: 12,
+            }),
+            grace_hours: 24,
+            time_zones: crate::session::correspondence::TimeZones {
+                us: Some("-05:00".into()),
+                ussr: None,
+            },
+            ..Settings::default()
+        });
+        l.ticks.push(tick(0, at(1, 0), true, false));
+        l.ticks.push(tick(1, at(3, 0), false, true));
+        l.ticks.push(tick(2, at(4, 0), true, false));
+        assert_eq!(
+            mail_line(&l, Side::Us, at(5, 0)).unwrap(),
+            "Your deadline: 2027-01-12 07:00 -05:00 (7 d 12 h from now); the timeout falls \
+             2027-01-13 07:00 -05:00 (grace 24 h). Bank left: 7 d 12 h. Time control: chess \
+             clock: 10 days + 12 h per move, grace 24 h, late side loses; leave 0 days a year."
+        );
+        // The USSR owes nothing at the 5th: its bank (10 d, then 1 d on the clock from the 3rd
+        // to the 4th) waits.
+        assert_eq!(
+            mail_line(&l, Side::Ussr, at(5, 0)).unwrap(),
+            "You owe no decision now; your clock is stopped. Bank left: 9 d 12 h. Time \
+             control: chess clock: 10 days + 12 h per move, grace 24 h, late side loses; leave \
+             0 days a year."
+        );
+        l.settings.time_control = None;
+        assert_eq!(mail_line(&l, Side::Us, at(5, 0)), None);
     }
 
     #[test]

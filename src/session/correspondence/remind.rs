@@ -1,7 +1,8 @@
 //! `twilight remind` under a time control, run by the moderator from cron:
 //!
 //! * a reminder to the side that owes a decision at each of the game's `remind_hours_before`
-//!   points before its deadline (once per point and decision);
+//!   points before its deadline (once per point and decision): the prompt again, with its
+//!   token and options, so that a reply to it is a move;
 //! * once the deadline has passed, a notice to both players that the side is late, with the
 //!   end of grace (once per decision);
 //! * at the end of grace, the timeout recorded in the log ([`Session::record_timeout`]) and
@@ -26,10 +27,10 @@ use serde::{Deserialize, Serialize};
 use super::clock::{clock_at, human};
 use super::local;
 use crate::data::Side;
-use crate::mail::outbound::subject_tag;
+use crate::mail::outbound::{compose, subject_tag, Purpose};
 use crate::mail::queue::{self, After, DrainReport, Kind, Mail, Queue};
 use crate::mail::transport::Transport;
-use crate::mail::{MailConfig, MailError};
+use crate::mail::{MailConfig, MailError, MailState};
 use crate::session::Session;
 
 /// `GAME_DIR/clock-mail.yaml`: the notices already sent.
@@ -212,7 +213,9 @@ pub fn run_with_report(
             out.extend(late(s, &mut sent, side, &stretch, deadline, end, now)?);
             continue;
         }
-        out.extend(reminder(s, &mut sent, side, &stretch, deadline, now)?);
+        out.extend(reminder(
+            s, &mut sent, side, &stretch, deadline, mailed, now,
+        )?);
     }
     report.merge(queue::flush(s, transport, now, false));
     Ok((out, report))
@@ -359,13 +362,18 @@ fn late(
 }
 
 /// Before the deadline: the reminder at the nearest point passed, once (the points before it
-/// count as sent with it).
+/// count as sent with it). In a game `mailed` ([`queue::is_mailed`]) the reminder is the
+/// prompt again ([`crate::mail::outbound::compose`] with [`Purpose::Reminder`]): the decision,
+/// the options, the reply token and the deadline, its Message-ID bound to the token, so that
+/// replying to it is replying to the prompt. In a game whose moderator mails no prompts (the
+/// moves are typed), a short notice of the deadline.
 fn reminder(
     s: &Session,
     sent: &mut Sent,
     side: Side,
     stretch: &str,
     deadline: DateTime<Utc>,
+    mailed: bool,
     now: DateTime<Utc>,
 ) -> Result<Vec<Notice>, MailError> {
     let settings = &s.correspondence().settings;
@@ -383,30 +391,59 @@ fn reminder(
     if sent.sent.contains(&key(nearest)) {
         return Ok(Vec::new());
     }
-    let text = format!(
-        "Game {}: a reminder — your decision is due by {} ({} from now). Reply to your last prompt mail (`twilight mail` re-sends it).\n",
-        s.game_id(),
-        local(deadline, settings.offset(side)),
-        human(deadline - now)
-    );
-    let (mail, n) = notice(
-        s,
-        side,
-        format!(
-            "{} Reminder — decision due in {}",
-            subject_tag(s.game_id()),
+    let dir = s.dir();
+    if !mailed {
+        let text = format!(
+            "Game {}: a reminder — your decision is due by {} ({} from now).\n",
+            s.game_id(),
+            super::local(deadline, settings.offset(side)),
             human(deadline - now)
-        ),
-        text,
-        &format!("remind.{}", short(&key(nearest))),
-    )?;
-    let queue = Queue::of(s.dir());
-    queue.enqueue(&mail, now)?;
+        );
+        let (mail, n) = notice(
+            s,
+            side,
+            format!(
+                "{} Reminder — decision due in {}",
+                subject_tag(s.game_id()),
+                human(deadline - now)
+            ),
+            text,
+            &format!("remind.{}", short(&key(nearest))),
+        )?;
+        let queue = Queue::of(dir);
+        queue.enqueue(&mail, now)?;
+        queue.sync()?;
+        crate::gamefs::crash_point("notice-queued");
+        for h in passed {
+            sent.sent.insert(key(h));
+        }
+        sent.save(dir)?;
+        return Ok(vec![n]);
+    }
+    let config = MailConfig::load(dir)?;
+    let mut state = MailState::load(dir)?;
+    let mut o = compose(s, &config, &mut state, side, Purpose::Reminder, now)?;
+    o.subject = format!(
+        "{} Reminder — decision due in {}: {}",
+        subject_tag(s.game_id()),
+        human(deadline - now),
+        s.game()
+            .and_then(|g| g.prompt_for(side))
+            .map_or("", |p| p.text.as_str())
+    );
+    let queue = Queue::of(dir);
+    queue::queue_outgoing(&queue, s, &o, now)?;
     queue.sync()?;
     crate::gamefs::crash_point("notice-queued");
+    state.save(dir)?;
     for h in passed {
         sent.sent.insert(key(h));
     }
-    sent.save(s.dir())?;
-    Ok(vec![n])
+    sent.save(dir)?;
+    Ok(vec![Notice {
+        to: o.to,
+        side,
+        subject: o.subject,
+        text: o.text,
+    }])
 }
