@@ -1,5 +1,5 @@
 //! A crash at every write boundary of what `inbox` writes for a mail it does not apply — the
-//! refusal mailed, the count of refusals (`refusal-limit.yaml`), the answer kept in
+//! refusal mailed, the count of refusals (`GAMES/.refusal-limit.yaml`), the answer kept in
 //! `twilight-refused/`, the reason beside a mail set aside in `twilight-quarantine/` — and
 //! then one more run: every mail is filed exactly once, a set-aside mail always has its reason,
 //! the count still reads, and never more refusals are mailed in an hour than the limit lets

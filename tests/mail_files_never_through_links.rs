@@ -202,5 +202,5 @@ fn every_file_holding_a_token_is_private() {
         assert_eq!(mode(&f), 0o600, "{}", f.display());
     }
     assert_eq!(mode(&t.dir.join("mail-state.yaml")), 0o600);
-    assert_eq!(mode(&t.dir.join("refusal-limit.yaml")), 0o600);
+    assert_eq!(mode(&t.games.join(".refusal-limit.yaml")), 0o600);
 }
