@@ -158,38 +158,45 @@ pub fn next_line(dir: &Path, k: u64) -> (Side, String) {
     )
 }
 
+/// Makes `root`'s games folder and Maildir, the game `games/g1` (3 days a move, 24 hours'
+/// grace, every mail to its outbox) and the USSR's join; returns the game's folder name.
+fn new_game_ussr_joined(root: &Path) -> &'static str {
+    std::fs::create_dir_all(root.join("games")).unwrap();
+    for sub in ["new", "cur", "tmp"] {
+        std::fs::create_dir_all(root.join("inbox").join(sub)).unwrap();
+    }
+    let g = "games/g1";
+    must(
+        root,
+        NOW,
+        &[
+            "new",
+            g,
+            "--us",
+            "us@ts.test",
+            "--ussr",
+            "ussr@ts.test",
+            "--days-per-move",
+            "3",
+            "--grace-hours",
+            "24",
+            "--outbox",
+        ],
+    );
+    must(
+        root,
+        NOW,
+        &["join", g, "--as", "ussr", "--nonce", "a", "--outbox"],
+    );
+    g
+}
+
 impl Fixture {
     /// Makes the game in `root` through the binary (every mail to its outbox), plays `moves`
     /// decisions chosen with `k`, and puts the owing side's reply to its prompt in the
     /// Maildir.
     pub fn new(root: &Path, moves: usize, k: u64) -> Fixture {
-        std::fs::create_dir_all(root.join("games")).unwrap();
-        for sub in ["new", "cur", "tmp"] {
-            std::fs::create_dir_all(root.join("inbox").join(sub)).unwrap();
-        }
-        let g = "games/g1";
-        must(
-            root,
-            NOW,
-            &[
-                "new",
-                g,
-                "--us",
-                "us@ts.test",
-                "--ussr",
-                "ussr@ts.test",
-                "--days-per-move",
-                "3",
-                "--grace-hours",
-                "24",
-                "--outbox",
-            ],
-        );
-        must(
-            root,
-            NOW,
-            &["join", g, "--as", "ussr", "--nonce", "a", "--outbox"],
-        );
+        let g = new_game_ussr_joined(root);
         must(
             root,
             NOW,
@@ -225,33 +232,7 @@ impl Fixture {
     /// the invitation's token and a nonce, is in the Maildir: `inbox` joins it, starts the
     /// game and owes the receipt of the nonce and the first prompts.
     pub fn joining(root: &Path) -> Fixture {
-        std::fs::create_dir_all(root.join("games")).unwrap();
-        for sub in ["new", "cur", "tmp"] {
-            std::fs::create_dir_all(root.join("inbox").join(sub)).unwrap();
-        }
-        let g = "games/g1";
-        must(
-            root,
-            NOW,
-            &[
-                "new",
-                g,
-                "--us",
-                "us@ts.test",
-                "--ussr",
-                "ussr@ts.test",
-                "--days-per-move",
-                "3",
-                "--grace-hours",
-                "24",
-                "--outbox",
-            ],
-        );
-        must(
-            root,
-            NOW,
-            &["join", g, "--as", "ussr", "--nonce", "a", "--outbox"],
-        );
+        let g = new_game_ussr_joined(root);
         let s = Session::open(&root.join(g)).unwrap();
         let token = s
             .reply_token_at(Side::Us, twilight_pbem::mail::invite::INVITATION_SEQ)
