@@ -8,6 +8,7 @@
 //! Needs the servers of `.ci/imap-server.sh` and `.ci/smtp-server.sh` (skips loudly without
 //! them, fails with `TWILIGHT_TEST_REQUIRE_IMAP=1`) and strace.
 
+mod imap_common;
 mod mail_common;
 
 use std::path::{Path, PathBuf};
@@ -32,52 +33,23 @@ const SYSCALLS: [&str; 8] = [
     "mkdir",
 ];
 
-/// serve's environment for the test servers, the SMTP server's Maildir, Dovecot's Maildir of
-/// the user.
+/// serve's environment for the test servers (IMAP, SMTP, the sender), the SMTP server's
+/// Maildir, Dovecot's Maildir of the user.
 type Servers = (Vec<(String, String)>, PathBuf, PathBuf);
 
 fn env_or_skip() -> Option<Servers> {
-    let v = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
-    let (Some(port), Some(user), Some(pass), Some(ca), Some(dir), Some(smtp), Some(spool)) = (
-        v("TWILIGHT_TEST_IMAP_PORT"),
-        v("TWILIGHT_TEST_IMAP_USER"),
-        v("TWILIGHT_TEST_IMAP_PASSWORD"),
-        v("TWILIGHT_TEST_IMAP_CA"),
-        v("TWILIGHT_TEST_IMAP_DIR"),
-        v("TWILIGHT_TEST_SMTP_PORT"),
-        v("TWILIGHT_TEST_SMTP_MAILDIR"),
-    ) else {
-        assert!(
-            v("TWILIGHT_TEST_REQUIRE_IMAP").as_deref() != Some("1"),
-            "TWILIGHT_TEST_REQUIRE_IMAP=1 but the TWILIGHT_TEST_IMAP_* / _SMTP_* variables are not set"
-        );
-        eprintln!(
-            "## serve IMAP crash: NO IMAP OR SMTP TEST SERVER: this run does NOT test it. ##"
-        );
-        return None;
-    };
-    let home = PathBuf::from(dir).join("home").join(&user).join("Maildir");
-    Some((
-        vec![
-            (
-                "TWILIGHT_IMAP_URL".into(),
-                format!("imaps://127.0.0.1:{port}"),
-            ),
-            ("TWILIGHT_IMAP_USER".into(), user),
-            ("TWILIGHT_IMAP_PASSWORD".into(), pass),
-            ("TWILIGHT_IMAP_CA_FILE".into(), ca),
-            (
-                "TWILIGHT_SMTP_URL".into(),
-                format!("smtp+insecure://127.0.0.1:{smtp}"),
-            ),
-            (
-                "TWILIGHT_FROM".into(),
-                "Twilight Referee <referee@ts.test>".into(),
-            ),
-        ],
-        PathBuf::from(spool),
-        home,
-    ))
+    let s = imap_common::servers("serve IMAP crash")?;
+    let mut env = s.imap;
+    env.retain(|(k, _)| k != "TWILIGHT_IMAP_MAILBOX");
+    env.push((
+        "TWILIGHT_SMTP_URL".into(),
+        format!("smtp+insecure://127.0.0.1:{}", s.smtp_port),
+    ));
+    env.push((
+        "TWILIGHT_FROM".into(),
+        "Twilight Referee <referee@ts.test>".into(),
+    ));
+    Some((env, s.spool, s.imap_home))
 }
 
 /// The SMTP server's mails written since `since` (the spool holds every test's mails).

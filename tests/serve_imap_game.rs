@@ -21,7 +21,10 @@
 //! and passes without running; with `TWILIGHT_TEST_REQUIRE_IMAP=1` (set by the script, so in
 //! `.ci/run`) it fails instead.
 
+mod imap_common;
 mod mail_common;
+
+use imap_common::Servers;
 
 use std::collections::{HashMap, HashSet};
 use std::io::Read as _;
@@ -39,62 +42,8 @@ use twilight_pbem::serve::imap::{ImapSettings, Mailbox};
 use twilight_pbem::session::correspondence::{clock::clock_at, Settings, TimeControl};
 use twilight_pbem::session::Session;
 
-/// The servers' settings from `.ci/imap-server.sh` and `.ci/smtp-server.sh`, or `None`.
-struct Servers {
-    imap: Vec<(String, String)>,
-    smtp_port: String,
-    spool: PathBuf,
-    imap_home: PathBuf,
-}
-
 fn servers() -> Option<Servers> {
-    let v = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
-    let (Some(port), Some(user), Some(pass), Some(ca), Some(dir), Some(smtp), Some(spool)) = (
-        v("TWILIGHT_TEST_IMAP_PORT"),
-        v("TWILIGHT_TEST_IMAP_USER"),
-        v("TWILIGHT_TEST_IMAP_PASSWORD"),
-        v("TWILIGHT_TEST_IMAP_CA"),
-        v("TWILIGHT_TEST_IMAP_DIR"),
-        v("TWILIGHT_TEST_SMTP_PORT"),
-        v("TWILIGHT_TEST_SMTP_MAILDIR"),
-    ) else {
-        assert!(
-            v("TWILIGHT_TEST_REQUIRE_IMAP").as_deref() != Some("1"),
-            "TWILIGHT_TEST_REQUIRE_IMAP=1 but the TWILIGHT_TEST_IMAP_* / TWILIGHT_TEST_SMTP_* variables are not set"
-        );
-        eprintln!(
-            "################################################################################"
-        );
-        eprintln!(
-            "## serve IMAP game: NO IMAP OR SMTP TEST SERVER (TWILIGHT_TEST_IMAP_* unset).  ##"
-        );
-        eprintln!(
-            "## This run does NOT test serve. Run under .ci/run, which sources             ##"
-        );
-        eprintln!(
-            "## .ci/smtp-server.sh and .ci/imap-server.sh.                                 ##"
-        );
-        eprintln!(
-            "################################################################################"
-        );
-        return None;
-    };
-    let imap_home = PathBuf::from(dir).join("home").join(&user).join("Maildir");
-    Some(Servers {
-        imap: vec![
-            (
-                "TWILIGHT_IMAP_URL".into(),
-                format!("imaps://127.0.0.1:{port}"),
-            ),
-            ("TWILIGHT_IMAP_USER".into(), user),
-            ("TWILIGHT_IMAP_PASSWORD".into(), pass),
-            ("TWILIGHT_IMAP_CA_FILE".into(), ca),
-            ("TWILIGHT_IMAP_MAILBOX".into(), "INBOX".into()),
-        ],
-        smtp_port: smtp,
-        spool: PathBuf::from(spool),
-        imap_home,
-    })
+    imap_common::servers("serve IMAP game")
 }
 
 fn t0() -> DateTime<Utc> {
